@@ -1,0 +1,1 @@
+"""The Kivy touchscreen app of Windrose (screens, widgets, theme, translations)."""

@@ -1,0 +1,104 @@
+"""Colours and sizes of the table UI, in one place so every screen agrees.
+
+Sizes are in pixels at the 800x480 baseline (a 7" panel: 48 px is about 9 mm),
+scaled by the user's text-size setting for fonts only; touch targets never
+shrink below TOUCH_MIN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RGBA = tuple[float, float, float, float]
+
+
+def _hex(code: str, alpha: float = 1.0) -> RGBA:
+    code = code.lstrip("#")
+    r, g, b = (int(code[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return (r, g, b, alpha)
+
+
+BACKGROUND = _hex("1d2126")
+PANEL = _hex("2a3038")
+PANEL_LIGHT = _hex("39414b")
+TEXT = _hex("f2f2f2")
+TEXT_DIM = _hex("a9b1bb")
+ACCENT = _hex("3d8bd9")
+OK = _hex("3aa657")
+WARN = _hex("e0a526")
+DANGER = _hex("d9534f")
+DISABLED = _hex("4a525c")
+UNSURE = _hex("ff3ea5")
+
+PLAYER_COLOURS: dict[str, RGBA] = {
+    "orange": _hex("f08a24"),
+    "white": _hex("f4f4f4"),
+    "yellow": _hex("f5d92e"),
+    "brown": _hex("94633c"),
+}
+# Text drawn on a player-coloured fill: dark on light colours, light on brown.
+PLAYER_TEXT: dict[str, RGBA] = {
+    "orange": _hex("111111"),
+    "white": _hex("111111"),
+    "yellow": _hex("111111"),
+    "brown": _hex("ffffff"),
+}
+
+CUBE_COLOURS: dict[str, RGBA] = {
+    "red": _hex("d7263d"),
+    "blue": _hex("1f6fd1"),
+    "green": _hex("2e9e48"),
+    "black": _hex("0c0c0c"),
+    "gray": _hex("9aa0a6"),
+    "violet": _hex("8e44ad"),
+}
+CUBE_TEXT: dict[str, RGBA] = {
+    "red": TEXT,
+    "blue": TEXT,
+    "green": TEXT,
+    "black": TEXT,
+    "gray": _hex("111111"),
+    "violet": TEXT,
+}
+# Black cubes and dice vanish on a dark panel without a light rim.
+CUBE_OUTLINE = _hex("d0d4d9")
+
+TOUCH_MIN = 48
+BUTTON_HEIGHT = 56
+TOP_BAR_HEIGHT = 56
+GAP = 6
+
+FONT_SMALL = 16
+FONT_NORMAL = 20
+FONT_LARGE = 26
+FONT_HUGE = 36
+
+
+@dataclass
+class TextScale:
+    """The user's text-size factor (settings), applied to every font size."""
+
+    factor: float = 1.0
+
+    def font(self, base: int) -> float:
+        return round(base * self.factor)
+
+
+text_scale = TextScale()
+
+
+def font(base: int = FONT_NORMAL) -> float:
+    """Font size in pixels for a base size, after the user's text scale."""
+    return text_scale.font(base)
+
+
+def player_colour(colour: str) -> RGBA:
+    return PLAYER_COLOURS.get(colour, TEXT)
+
+
+def on_player_text(colour: str) -> RGBA:
+    return PLAYER_TEXT.get(colour, TEXT)
+
+
+def cube_colour(colour: str) -> RGBA:
+    return CUBE_COLOURS.get(colour, TEXT_DIM)

@@ -1,0 +1,271 @@
+"""Small building blocks shared by every screen: buttons, labels, cubes, dice.
+
+All are drawn with Kivy graphics (no image files), sized for fingers at the
+800x480 baseline, and coloured from the theme so player colours look the same
+everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from app.ui import theme
+from app.ui.i18n import _
+
+
+class Panel(BoxLayout):
+    """A BoxLayout with a flat background colour."""
+
+    bg = ListProperty(list(theme.PANEL))
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            self._bg_colour = Color(*self.bg)
+            self._bg_rect = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=self._redraw, size=self._redraw, bg=self._redraw)
+
+    def _redraw(self, *_args: Any) -> None:
+        self._bg_colour.rgba = self.bg
+        self._bg_rect.pos = self.pos
+        self._bg_rect.size = self.size
+
+
+class TextLabel(Label):
+    """A label that wraps inside its width and never overflows its box."""
+
+    def __init__(self, text: str = "", size: int = theme.FONT_NORMAL, **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        kwargs.setdefault("halign", "left")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(text=text, font_size=theme.font(size), **kwargs)
+        self.bind(size=self._fit)
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        self.text_size = (max(1.0, self.width - 8), max(1.0, self.height))
+        self.shorten = True
+        self.shorten_from = "right"
+        self.max_lines = max(1, int(self.height // (self.font_size * 1.25)))
+
+
+class BigButton(Button):
+    """A finger-sized flat button; `role` picks its colour (normal, ok, danger, player)."""
+
+    role = StringProperty("normal")
+
+    def __init__(
+        self,
+        text: str = "",
+        on_tap: Callable[[], None] | None = None,
+        role: str = "normal",
+        fill: tuple[float, float, float, float] | None = None,
+        size: int = theme.FONT_NORMAL,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("height", theme.BUTTON_HEIGHT)
+        super().__init__(text=text, font_size=theme.font(size), **kwargs)
+        self.background_normal = ""
+        self.background_down = ""
+        self.background_disabled_normal = ""
+        self.halign = "center"
+        self.valign = "middle"
+        self.role = role
+        self._fill = fill
+        self._apply_colours()
+        self.bind(disabled=lambda *_a: self._apply_colours(), size=self._fit)
+        self._fit()
+        if on_tap is not None:
+            self.bind(on_release=lambda *_a: on_tap())
+
+    def _fit(self, *_args: Any) -> None:
+        self.text_size = (max(1.0, self.width - 10), max(1.0, self.height))
+
+    def _apply_colours(self) -> None:
+        fills = {
+            "normal": theme.PANEL_LIGHT,
+            "ok": theme.OK,
+            "danger": theme.DANGER,
+            "accent": theme.ACCENT,
+            "selected": theme.ACCENT,
+        }
+        fill = self._fill or fills.get(self.role, theme.PANEL_LIGHT)
+        if self.disabled:
+            self.background_color = theme.DISABLED
+            self.disabled_color = theme.TEXT_DIM
+        else:
+            self.background_color = fill
+            brightness = 0.3 * fill[0] + 0.59 * fill[1] + 0.11 * fill[2]
+            self.color = (0.07, 0.07, 0.07, 1) if brightness > 0.6 else theme.TEXT
+
+
+def player_button(colour: str, text: str, on_tap: Callable[[], None] | None = None, **kwargs: Any) -> BigButton:
+    """A button filled with a player's colour."""
+    return BigButton(text=text, on_tap=on_tap, fill=theme.player_colour(colour), **kwargs)
+
+
+class CubeWidget(Widget):
+    """One action cube drawn in its colour; shows a count when it stands for a pile."""
+
+    colour = StringProperty("red")
+    count = NumericProperty(1)
+
+    def __init__(self, colour: str, count: int = 1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.colour = colour
+        self.count = count
+        self._label = Label(font_size=theme.font(theme.FONT_NORMAL), bold=True)
+        self.add_widget(self._label)
+        self.bind(pos=self._redraw, size=self._redraw, colour=self._redraw, count=self._redraw)
+        self._redraw()
+
+    def _redraw(self, *_args: Any) -> None:
+        side = min(self.width, self.height) * 0.9
+        x = self.center_x - side / 2
+        y = self.center_y - side / 2
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*theme.CUBE_OUTLINE)
+            RoundedRectangle(pos=(x - 1.5, y - 1.5), size=(side + 3, side + 3), radius=[4])
+            Color(*theme.cube_colour(self.colour))
+            RoundedRectangle(pos=(x, y), size=(side, side), radius=[4])
+        self._label.pos = (x, y)
+        self._label.size = (side, side)
+        self._label.text = str(self.count) if self.count != 1 else ""
+        self._label.color = theme.CUBE_TEXT.get(self.colour, theme.TEXT)
+
+
+class CubeRow(BoxLayout):
+    """A row of cube piles: one cube per colour with its count."""
+
+    def __init__(self, cubes: Mapping[str, int] | Iterable[str], cube_size: int = 36, **kwargs: Any) -> None:
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("height", cube_size)
+        kwargs.setdefault("spacing", 4)
+        super().__init__(**kwargs)
+        counts = _count(cubes)
+        for colour, n in counts.items():
+            if n > 0:
+                self.add_widget(CubeWidget(colour, n, size_hint=(None, None), size=(cube_size, cube_size)))
+        if not any(counts.values()):
+            self.add_widget(TextLabel(_("no cubes"), size=theme.FONT_SMALL, color=theme.TEXT_DIM))
+        else:
+            self.add_widget(Widget())
+
+
+def _count(cubes: Mapping[str, int] | Iterable[str]) -> dict[str, int]:
+    if isinstance(cubes, Mapping):
+        return {c: int(n) for c, n in cubes.items()}
+    counts: dict[str, int] = {}
+    for c in cubes:
+        counts[c] = counts.get(c, 0) + 1
+    return counts
+
+
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.73), (0.73, 0.27)),
+    3: ((0.25, 0.75), (0.5, 0.5), (0.75, 0.25)),
+    4: ((0.27, 0.27), (0.27, 0.73), (0.73, 0.27), (0.73, 0.73)),
+    5: ((0.25, 0.25), (0.25, 0.75), (0.5, 0.5), (0.75, 0.25), (0.75, 0.75)),
+    6: ((0.27, 0.22), (0.27, 0.5), (0.27, 0.78), (0.73, 0.22), (0.73, 0.5), (0.73, 0.78)),
+}
+
+
+class DieWidget(ButtonBehavior, Widget):
+    """A die in its colour with its pips; magenta rim when the reading is unsure,
+    a thick light rim when selected. Value 0 means not read yet (shows '?')."""
+
+    colour = StringProperty("red")
+    value = NumericProperty(0)
+    unsure = BooleanProperty(False)
+    selected = BooleanProperty(False)
+    note = StringProperty("")
+
+    def __init__(self, colour: str, value: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.colour = colour
+        self.value = value
+        self._question = Label(text="?", bold=True)
+        self._note = Label(font_size=theme.font(theme.FONT_SMALL), color=theme.TEXT)
+        self.add_widget(self._question)
+        self.add_widget(self._note)
+        self.bind(
+            pos=self._redraw, size=self._redraw, colour=self._redraw, value=self._redraw,
+            unsure=self._redraw, selected=self._redraw, note=self._redraw,
+        )
+        self._redraw()
+
+    def _redraw(self, *_args: Any) -> None:
+        note_h = theme.font(theme.FONT_SMALL) * 1.4 if self.note else 0
+        side = max(10.0, min(self.width, self.height - note_h) * 0.92)
+        x = self.center_x - side / 2
+        y = self.y + note_h + (self.height - note_h - side) / 2
+        pip_colour = theme.CUBE_TEXT.get(self.colour, theme.TEXT)
+        self.canvas.before.clear()
+        with self.canvas.before:
+            if self.selected:
+                Color(*theme.TEXT)
+                RoundedRectangle(pos=(x - 6, y - 6), size=(side + 12, side + 12), radius=[12])
+            if self.unsure:
+                Color(*theme.UNSURE)
+                Line(rounded_rectangle=(x - 4, y - 4, side + 8, side + 8, 10), width=3)
+            Color(*theme.CUBE_OUTLINE)
+            RoundedRectangle(pos=(x - 1.5, y - 1.5), size=(side + 3, side + 3), radius=[9])
+            Color(*theme.cube_colour(self.colour))
+            RoundedRectangle(pos=(x, y), size=(side, side), radius=[8])
+            Color(*pip_colour)
+            r = side * 0.09
+            for px, py in _PIPS.get(int(self.value), ()):
+                Ellipse(pos=(x + px * side - r, y + py * side - r), size=(2 * r, 2 * r))
+        self._question.text = "?" if int(self.value) not in _PIPS else ""
+        self._question.color = pip_colour
+        self._question.font_size = side * 0.6
+        self._question.pos = (x, y)
+        self._question.size = (side, side)
+        self._note.text = self.note
+        self._note.pos = (self.x, self.y)
+        self._note.size = (self.width, note_h)
+
+
+class PhaseBar(BoxLayout):
+    """Round number and the three phases of a round, the current one lit."""
+
+    PHASES = ("cards", "dice", "actions")
+
+    def __init__(self, round_number: int, current: str, **kwargs: Any) -> None:
+        kwargs.setdefault("spacing", 3)
+        super().__init__(**kwargs)
+        titles = {"cards": _("Cards"), "dice": _("Dice"), "actions": _("Actions")}
+        self.add_widget(
+            TextLabel(_("Round {n}").format(n=round_number), size=theme.FONT_LARGE, bold=True,
+                      size_hint_x=1.2, halign="center")
+        )
+        for phase in self.PHASES:
+            lit = phase == current
+            cell = Panel(bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT))
+            cell.add_widget(TextLabel(titles[phase], size=theme.FONT_NORMAL, halign="center",
+                                      bold=lit, color=theme.TEXT if lit else theme.TEXT_DIM))
+            self.add_widget(cell)
+
+
+class PlayerBadge(Panel):
+    """A player's name on their colour, used wherever a player is named."""
+
+    def __init__(self, colour: str, name: str, size: int = theme.FONT_NORMAL, **kwargs: Any) -> None:
+        super().__init__(bg=list(theme.player_colour(colour)), padding=(8, 0), **kwargs)
+        self.add_widget(TextLabel(name, size=size, bold=True, color=theme.on_player_text(colour)))
+
+
+def spacer(**kwargs: Any) -> Widget:
+    return Widget(**kwargs)
