@@ -1,0 +1,930 @@
+"""Synthetic top-down tray scenes of the six Macao dice, for tests and demos.
+
+Every scene is drawn from a small 3-D model (boxes seen by a pinhole camera
+straight above the table), so perspective, visible side faces, shadows and a
+leaning ("cocked") die come out consistent with the labels. Everything is pure
+numpy + OpenCV and deterministic per seed: the same seed gives the same pixels.
+
+    frame, labels = render_scene(7)                      # one still scene
+    sequence = render_roll_sequence(7, n_frames=30)      # a roll coming to rest
+    python -m vision.synth OUTDIR --count 100 --seed 1   # a labelled folder
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from vision.types import DIE_COLOURS
+
+DIE_MM = 16.0
+CAMERA_HEIGHT_MM = 600.0
+TOUCH_GAP_MM = 0.7  # the rendered-dev sets call dice closer than this "touching"
+SUPERSAMPLE = 4  # bodies are drawn this many times larger, then area-averaged
+
+TABLES: tuple[str, ...] = ("grey_card", "wood", "green_felt", "dark")
+TINTS: tuple[str, ...] = ("neutral", "warm", "cool")
+
+# Plausible sRGB body colours of the dice (0-1); cubes are painted wood, a bit duller.
+DIE_SRGB: dict[str, tuple[float, float, float]] = {
+    "red": (0.74, 0.11, 0.08),
+    "blue": (0.08, 0.23, 0.60),
+    "green": (0.07, 0.50, 0.18),
+    "black": (0.035, 0.035, 0.04),
+    "gray": (0.44, 0.44, 0.45),
+    "violet": (0.33, 0.16, 0.55),
+}
+CUBE_SRGB: dict[str, tuple[float, float, float]] = {
+    "red": (0.70, 0.13, 0.09),
+    "blue": (0.12, 0.27, 0.58),
+    "green": (0.12, 0.48, 0.20),
+    "black": (0.06, 0.055, 0.05),
+    "gray": (0.50, 0.49, 0.47),
+    "violet": (0.38, 0.20, 0.52),
+}
+WHITE_PIP_SRGB = (0.93, 0.92, 0.88)
+BLACK_PIP_SRGB = (0.05, 0.05, 0.05)
+SKIN_SRGB = (0.86, 0.64, 0.52)
+
+# Pip centres on a face whose half-width is 1 (u to the right, v down the face).
+_D = 0.52
+PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-_D, -_D), (_D, _D)),
+    3: ((-_D, -_D), (0.0, 0.0), (_D, _D)),
+    4: ((-_D, -_D), (_D, -_D), (-_D, _D), (_D, _D)),
+    5: ((-_D, -_D), (_D, -_D), (0.0, 0.0), (-_D, _D), (_D, _D)),
+    6: ((-_D, -_D), (-_D, 0.0), (-_D, _D), (_D, -_D), (_D, 0.0), (_D, _D)),
+}
+PIP_RADIUS = 0.19  # in the same face units
+
+# Local face normals of a die and the value printed on each (opposite faces sum to 7),
+# with the two in-face axes (u, v) used to lay out the pips.
+_FACES: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, int], ...] = tuple(
+    (np.array(n, float), np.array(u, float), np.array(v, float), value)
+    for n, u, v, value in (
+        ((0, 0, 1), (1, 0, 0), (0, 1, 0), 1),
+        ((0, 0, -1), (1, 0, 0), (0, -1, 0), 6),
+        ((1, 0, 0), (0, 1, 0), (0, 0, 1), 2),
+        ((-1, 0, 0), (0, -1, 0), (0, 0, 1), 5),
+        ((0, 1, 0), (-1, 0, 0), (0, 0, 1), 3),
+        ((0, -1, 0), (1, 0, 0), (0, 0, 1), 4),
+    )
+)
+
+
+@dataclass(frozen=True)
+class SceneOptions:
+    """What a scene should contain; None means "pick at random from the seed"."""
+
+    width: int = 1600
+    height: int = 900
+    die_px: float | None = None  # top-face width at the image centre, 26-63 px
+    table: str | None = None  # one of TABLES
+    tint: str | None = None  # one of TINTS
+    dim: bool | None = None
+    cubes: int | None = None  # distractor action cubes
+    cubes_near_dice: bool | None = None  # put some cubes right beside a die of their colour
+    touching: bool | None = None  # force a pair of dice that touch
+    cocked: bool | None = None  # one die leaning, no flat top
+    glare: bool | None = None  # a bright specular spot on a die's top face
+    hard_light: bool | None = None  # sharp, long shadows instead of soft ones
+    blur_sigma: float | None = None  # Gaussian blur of the final image, px
+    gray_black_pips: bool | None = None
+    tray: bool = True
+
+
+@dataclass(frozen=True)
+class DieLabel:
+    """Ground truth for one die, in pixels of the rendered frame."""
+
+    colour: str
+    value: int | None  # None when cocked
+    center: tuple[float, float]  # centre of the most upward face
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 around the whole die
+    cocked: bool
+    touching: tuple[str, ...]  # colours of the dice it touches
+
+    @property
+    def touches_other_die(self) -> bool:
+        return bool(self.touching)
+
+    def to_json(self) -> dict[str, object]:
+        """The die in the label format of shared/datasets/dice-rendered-dev."""
+        return {
+            "colour": self.colour,
+            "value": self.value,
+            "cocked": self.cocked,
+            "center_px": [round(c, 1) for c in self.center],
+            "bbox_px": [round(c, 1) for c in self.box],
+            "touches_other_die": self.touches_other_die,
+            "touching": list(self.touching),
+        }
+
+
+@dataclass(frozen=True)
+class SceneLabels:
+    """Ground truth for a frame: the dice and the conditions it was drawn under."""
+
+    dice: tuple[DieLabel, ...]
+    conditions: dict[str, object] = field(default_factory=dict)
+
+    def by_colour(self) -> dict[str, DieLabel]:
+        return {d.colour: d for d in self.dice}
+
+
+@dataclass(frozen=True)
+class RollSequence:
+    """Frames of one roll coming to rest, with per-frame truth."""
+
+    frames: tuple[np.ndarray, ...]
+    timestamps_s: tuple[float, ...]
+    moving: tuple[bool, ...]  # a die moved since the previous frame, or a hand is in view
+    hand_in_view: tuple[bool, ...]
+    labels: SceneLabels  # the dice at rest (valid from the first still frame on)
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+def _rotation(axis: Sequence[float], angle: float) -> np.ndarray:
+    """Rotation matrix about `axis` by `angle` radians (Rodrigues)."""
+    k = np.asarray(axis, float)
+    k = k / np.linalg.norm(k)
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + math.sin(angle) * kx + (1 - math.cos(angle)) * kx @ kx
+
+
+def _face_up(value: int) -> np.ndarray:
+    """Rotation that turns the face with `value` pips to point straight up."""
+    normal = next(n for n, _, _, v in _FACES if v == value)
+    up = np.array([0.0, 0.0, 1.0])
+    cos = float(normal @ up)
+    if cos > 0.999:
+        return np.eye(3)
+    if cos < -0.999:
+        return _rotation((1, 0, 0), math.pi)
+    return _rotation(np.cross(normal, up), math.acos(cos))
+
+
+@dataclass(frozen=True)
+class _Camera:
+    """Pinhole straight above the world origin; X right, Y down the image, Z up (mm)."""
+
+    f: float
+    cx: float
+    cy: float
+    height_mm: float = CAMERA_HEIGHT_MM
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        depth = self.height_mm - points[..., 2]
+        return np.stack(
+            (self.cx + self.f * points[..., 0] / depth, self.cy + self.f * points[..., 1] / depth), -1
+        )
+
+    def table_extent(self, width: int, height: int) -> tuple[float, float, float, float]:
+        """Visible table rectangle in mm: x0, y0, x1, y1."""
+        s = self.height_mm / self.f
+        return (-self.cx * s, -self.cy * s, (width - self.cx) * s, (height - self.cy) * s)
+
+
+@dataclass(frozen=True)
+class _Box:
+    """A die, cube or tray wall: a rounded box with optional pips."""
+
+    centre: np.ndarray  # mm
+    rotation: np.ndarray  # local -> world
+    half: np.ndarray  # half sizes along local x, y, z (mm)
+    colour: np.ndarray  # linear RGB
+    rounding: float = 0.0  # corner radius as a fraction of the face half-width
+    pip_colour: np.ndarray | None = None  # linear RGB; None: no pips
+    glare: tuple[float, float, float] | None = None  # u, v, radius on the top face
+
+    def corners(self) -> np.ndarray:
+        signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
+        return self.centre + (signs * self.half) @ self.rotation.T
+
+    def face_point(self, face: int, uv: np.ndarray) -> np.ndarray:
+        """World points of face-local (u, v) coordinates in [-1, 1]."""
+        n, u, v, _ = _FACES[face]
+        local = (
+            n * (self.half @ np.abs(n))
+            + uv[..., :1] * u * (self.half @ np.abs(u))
+            + uv[..., 1:2] * v * (self.half @ np.abs(v))
+        )
+        return self.centre + local @ self.rotation.T
+
+    def top_face(self) -> int:
+        """Index of the face pointing most upward."""
+        return int(np.argmax([(self.rotation @ n)[2] for n, _, _, _ in _FACES]))
+
+    def lowest_z(self) -> float:
+        return float(self.corners()[:, 2].min())
+
+
+def _rounded_square(rounding: float, scale: float = 1.0, per_corner: int = 6) -> np.ndarray:
+    """Outline of a square [-1, 1]^2 with rounded corners, as (N, 2) face coordinates."""
+    if rounding <= 0:
+        return np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * scale
+    inner = 1.0 - rounding
+    pts = []
+    for (sx, sy), start in (((1, 1), 0.0), ((-1, 1), 0.5), ((-1, -1), 1.0), ((1, -1), 1.5)):
+        for a in np.linspace(start * math.pi, (start + 0.5) * math.pi, per_corner):
+            pts.append((sx * inner + rounding * math.cos(a), sy * inner + rounding * math.sin(a)))
+    return np.array(pts) * scale
+
+
+def _circle(cx: float, cy: float, r: float, n: int = 14) -> np.ndarray:
+    a = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    return np.stack((cx + r * np.cos(a), cy + r * np.sin(a)), -1)
+
+
+def _footprint(box: _Box) -> np.ndarray:
+    """Convex outline of the box seen from straight above, (N, 2) in mm."""
+    hull = cv2.convexHull(box.corners()[:, :2].astype(np.float32))
+    return hull.reshape(-1, 2).astype(float)
+
+
+def _polygon_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """Distance between two convex polygons (0 when they overlap)."""
+    if _overlaps(a, b):
+        return 0.0
+
+    def point_edges(points: np.ndarray, poly: np.ndarray) -> float:
+        best = math.inf
+        for p0, p1 in zip(poly, np.roll(poly, -1, 0)):
+            d = p1 - p0
+            t = np.clip(((points - p0) @ d) / max(d @ d, 1e-12), 0, 1)
+            best = min(best, float(np.min(np.linalg.norm(points - (p0 + t[:, None] * d), axis=1))))
+        return best
+
+    return min(point_edges(a, b), point_edges(b, a))
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    """Separating-axis test for two convex polygons."""
+    for poly in (a, b):
+        for p0, p1 in zip(poly, np.roll(poly, -1, 0)):
+            axis = np.array([p0[1] - p1[1], p1[0] - p0[0]])
+            pa, pb = a @ axis, b @ axis
+            if pa.max() < pb.min() or pb.max() < pa.min():
+                return False
+    return True
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _srgb_to_linear(c: Sequence[float]) -> np.ndarray:
+    return np.asarray(c, np.float32) ** 2.2
+
+
+def _shade(normal_world: np.ndarray, light: np.ndarray, ambient: float) -> float:
+    return ambient + (1.0 - ambient) * max(0.0, float(normal_world @ light))
+
+
+def _draw_box(
+    canvas: np.ndarray, box: _Box, cam: _Camera, light: np.ndarray, ambient: float, light_rgb: np.ndarray
+) -> None:
+    """Draw one box into the linear float canvas, supersampled for smooth edges."""
+    corner_px = cam.project(box.corners())
+    x0, y0 = np.floor(corner_px.min(0)).astype(int) - 2
+    x1, y1 = np.ceil(corner_px.max(0)).astype(int) + 2
+    h_img, w_img = canvas.shape[:2]
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w_img), min(y1, h_img)
+    if cx0 >= cx1 or cy0 >= cy1:
+        return
+    ss = SUPERSAMPLE
+    patch = np.zeros(((y1 - y0) * ss, (x1 - x0) * ss, 3), np.float32)
+    alpha = np.zeros(patch.shape[:2], np.float32)
+    eye = np.array([0.0, 0.0, cam.height_mm])
+
+    def to_patch(points_world: np.ndarray) -> np.ndarray:
+        px = (cam.project(points_world) - (x0, y0)) * ss
+        return np.round(px * 8).astype(np.int32)  # 3 fractional bits for cv2's shift
+
+    def fill(img: np.ndarray, poly: np.ndarray, value: object) -> None:
+        cv2.fillPoly(img, [poly], value, lineType=cv2.LINE_8, shift=3)
+
+    visible = []
+    for index, (n, _, _, _) in enumerate(_FACES):
+        normal = box.rotation @ n
+        centre = box.face_point(index, np.zeros((1, 2)))[0]
+        if normal @ (eye - centre) > 0:
+            visible.append((index, normal))
+    outline = _rounded_square(box.rounding)
+    shades = {i: _shade(n, light, ambient) for i, n in visible}
+    silhouette = np.concatenate([to_patch(box.face_point(i, outline)) for i, _ in visible])
+    hull = cv2.convexHull(silhouette)
+    edge = box.colour * light_rgb * (0.8 * float(np.mean(list(shades.values()))))
+    fill(patch, hull, edge.tolist())
+    fill(alpha, hull, 1.0)
+    bevel = 0.9 if box.rounding > 0 else 1.0
+    top = box.top_face()
+    for index, _normal in visible:
+        colour = box.colour * light_rgb * shades[index]
+        fill(patch, to_patch(box.face_point(index, outline * bevel)), colour.tolist())
+        if box.pip_colour is None:
+            continue
+        value = _FACES[index][3]
+        pip = box.pip_colour * light_rgb * shades[index]
+        recess = colour * 0.35 + pip * 0.25
+        for u, v in PIP_LAYOUTS[value]:
+            fill(patch, to_patch(box.face_point(index, _circle(u, v, PIP_RADIUS))), recess.tolist())
+            inner = _circle(u + 0.025, v + 0.025, PIP_RADIUS * 0.86)
+            fill(patch, to_patch(box.face_point(index, inner)), pip.tolist())
+        if box.glare is not None and index == top:
+            _add_glare(patch, box, index, to_patch, light_rgb)
+    small = cv2.resize(patch, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    small_alpha = cv2.resize(alpha, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)[..., None]
+    sub = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
+    region = canvas[cy0:cy1, cx0:cx1]
+    region[:] = region * (1 - small_alpha[sub]) + small[sub]
+
+
+def _add_glare(patch: np.ndarray, box: _Box, face: int, to_patch, light_rgb: np.ndarray) -> None:
+    """A soft, saturating specular spot on the top face (drawn over the pips)."""
+    assert box.glare is not None
+    gu, gv, radius = box.glare
+    mask = np.zeros(patch.shape[:2], np.float32)
+    cv2.fillPoly(mask, [to_patch(box.face_point(face, _rounded_square(box.rounding, 0.9)))], 1.0, shift=3)
+    centre = to_patch(box.face_point(face, np.array([[gu, gv]])))[0] / 8.0
+    edge = to_patch(box.face_point(face, np.array([[gu + radius, gv]])))[0] / 8.0
+    sigma = max(float(np.linalg.norm(edge - centre)), 1.0)
+    yy, xx = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
+    spot = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * sigma**2)).astype(np.float32)
+    patch += (spot * mask)[..., None] * (1.6 * light_rgb)
+
+
+def _fill_aa(canvas: np.ndarray, polys: list[np.ndarray], colour: np.ndarray, opacity: float = 1.0) -> None:
+    """Blend anti-aliased polygons (pixel coordinates) of one colour into the canvas."""
+    pts = np.concatenate(polys)
+    x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - 2, 0)
+    x1 = min(int(np.ceil(pts[:, 0].max())) + 2, canvas.shape[1])
+    y1 = min(int(np.ceil(pts[:, 1].max())) + 2, canvas.shape[0])
+    if x0 >= x1 or y0 >= y1:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for poly in polys:  # one call each: overlapping polygons in one call would cancel out
+        cv2.fillPoly(mask, [np.round((poly - (x0, y0)) * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+    a = (mask.astype(np.float32) / 255.0 * opacity)[..., None]
+    region = canvas[y0:y1, x0:x1]
+    region[:] = region * (1 - a) + colour * a
+
+
+def _table(kind: str, width: int, height: int, rng: np.random.Generator) -> np.ndarray:
+    """A table surface in linear RGB."""
+
+    def smooth_noise(cells: int) -> np.ndarray:
+        small = rng.standard_normal((max(2, height * cells // width), cells)).astype(np.float32)
+        return cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC)
+
+    grain = rng.standard_normal((height, width)).astype(np.float32)
+    if kind == "grey_card":
+        base = np.array((0.56, 0.56, 0.53)) * rng.uniform(0.85, 1.1)
+        tex = 1 + 0.025 * smooth_noise(12) + 0.012 * grain
+    elif kind == "wood":
+        base = np.array((0.62, 0.43, 0.26)) * rng.uniform(0.7, 1.1)
+        angle = rng.uniform(-0.3, 0.3) + (math.pi / 2 if rng.random() < 0.5 else 0.0)
+        yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+        across = -xx * math.sin(angle) + yy * math.cos(angle)
+        period = rng.uniform(18, 45) * width / 1600
+        warp = 6.0 * smooth_noise(6) * period / 10
+        rings = np.sin(2 * math.pi * (across + warp) / period)
+        streaks = cv2.GaussianBlur(grain, (0, 0), sigmaX=1.0, sigmaY=1.0)
+        kernel = max(3, int(width / 40)) | 1
+        streaks = cv2.blur(streaks, (kernel, 1)) if abs(math.cos(angle)) > 0.5 else cv2.blur(streaks, (1, kernel))
+        tex = 1 + 0.07 * rings + 0.5 * streaks + 0.06 * smooth_noise(5) + 0.01 * grain
+    elif kind == "green_felt":
+        base = np.array((0.10, 0.34, 0.16)) * rng.uniform(0.8, 1.1)
+        tex = 1 + 0.04 * smooth_noise(20) + 0.06 * cv2.GaussianBlur(grain, (0, 0), 0.8) + 0.03 * grain
+    elif kind == "dark":
+        base = np.array((0.10, 0.095, 0.09)) * rng.uniform(0.6, 1.3)
+        tex = 1 + 0.05 * smooth_noise(10) + 0.05 * grain
+    else:
+        raise ValueError(f"unknown table {kind!r}; choose one of {', '.join(TABLES)}")
+    return (_srgb_to_linear(base)[None, None, :] * tex[..., None]).astype(np.float32)
+
+
+def _capsule(a: tuple[float, float], b: tuple[float, float], radius: float) -> np.ndarray:
+    """Outline of a rounded stroke from a to b (a finger)."""
+    pa, pb = np.array(a), np.array(b)
+    angle = math.atan2(pb[1] - pa[1], pb[0] - pa[0])
+    back = np.linspace(angle + math.pi / 2, angle + 3 * math.pi / 2, 8)
+    front = np.linspace(angle - math.pi / 2, angle + math.pi / 2, 8)
+    ring = [pa + radius * np.array([math.cos(t), math.sin(t)]) for t in back]
+    ring += [pb + radius * np.array([math.cos(t), math.sin(t)]) for t in front]
+    return np.array(ring)
+
+
+def _hand_polygons(
+    width: int, height: int, edge: int, reach: float, along: float, size: float
+) -> list[np.ndarray]:
+    """Arm, palm and fingers reaching from one frame edge, in pixels."""
+    # Build pointing "down" from the top edge, then turn to the chosen edge.
+    palm_y = reach
+    arm = np.array([[-0.45, -3.0], [0.45, -3.0], [0.5, 0.0], [-0.5, 0.0]]) * size
+    palm = np.array([[np.cos(a) * 0.62, np.sin(a) * 0.7] for a in np.linspace(0, 2 * math.pi, 24)]) * size
+    polys = [arm + (0, palm_y - 0.2 * size), palm + (0, palm_y)]
+    for dx, length in ((-0.42, 0.75), (-0.14, 0.95), (0.14, 0.9), (0.4, 0.7)):
+        polys.append(_capsule((dx * size, palm_y + 0.3 * size), (dx * 1.15 * size, palm_y + (0.45 + length) * size), 0.12 * size))
+    polys.append(_capsule((0.45 * size, palm_y - 0.1 * size), (0.95 * size, palm_y + 0.45 * size), 0.14 * size))
+    turn = edge * math.pi / 2
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    centre = np.array((width / 2, height / 2))
+    start = {0: (along * width, 0.0), 1: (width, along * height), 2: (along * width, height), 3: (0.0, along * height)}
+    origin = np.array(start[edge]) - centre
+    out = []
+    for p in polys:
+        q = p @ rot.T  # edge 0 top (pointing down), 1 right, 2 bottom, 3 left
+        out.append(q + origin + centre)
+    return out
+
+
+# --------------------------------------------------------------------------- scenes
+
+
+@dataclass(frozen=True)
+class _World:
+    """Everything static about a scene, plus the dice at rest."""
+
+    width: int
+    height: int
+    cam: _Camera
+    light: np.ndarray  # unit vector towards the light
+    ambient: float
+    light_rgb: np.ndarray
+    shadow_strength: float
+    shadow_blur_px: float
+    background: np.ndarray  # linear RGB: table, tray, cubes and their shadows
+    dice: tuple[_Box, ...]
+    colours: tuple[str, ...]
+    cocked: tuple[bool, ...]
+    illumination: np.ndarray  # (H, W, 1) gradient / vignette
+    exposure: float
+    noise_sigma: float
+    blur_sigma: float
+    conditions: dict[str, object]
+
+
+def _pick(rng: np.random.Generator, given: object, choices: Sequence[object]) -> object:
+    drawn = choices[int(rng.integers(len(choices)))]
+    return drawn if given is None else given
+
+
+def _chance(rng: np.random.Generator, given: bool | None, p: float) -> bool:
+    drawn = bool(rng.random() < p)
+    return drawn if given is None else given
+
+
+def _build_world(seed: int, options: SceneOptions) -> _World:
+    rng = np.random.default_rng(seed)
+    w, h = options.width, options.height
+    if w < 64 or h < 64:
+        raise ValueError(f"frame {w}x{h} is too small to draw dice in (need 64x64 or more)")
+    # Draw every random choice first, in a fixed order, so options never shift the others.
+    die_px = float(options.die_px if options.die_px is not None else rng.uniform(26, 63))
+    table = str(_pick(rng, options.table, TABLES))
+    tint = str(_pick(rng, options.tint, TINTS))
+    dim = _chance(rng, options.dim, 0.15)
+    n_cubes = int(rng.integers(0, 15)) if options.cubes is None else options.cubes
+    cubes_near = _chance(rng, options.cubes_near_dice, 0.5)
+    touching = _chance(rng, options.touching, 0.35)
+    cocked = _chance(rng, options.cocked, 0.12)
+    glare = _chance(rng, options.glare, 0.25)
+    hard = _chance(rng, options.hard_light, 0.3)
+    blur = float(rng.uniform(0.3, 1.2)) if options.blur_sigma is None else options.blur_sigma
+    gray_black = _chance(rng, options.gray_black_pips, 0.5)
+
+    f = die_px * (CAMERA_HEIGHT_MM - DIE_MM) / DIE_MM
+    cam = _Camera(f=f, cx=w / 2 + rng.uniform(-0.03, 0.03) * w, cy=h / 2 + rng.uniform(-0.03, 0.03) * h)
+    ex0, ey0, ex1, ey1 = cam.table_extent(w, h)
+
+    elevation = rng.uniform(0.9, 1.4) if hard else rng.uniform(2.0, 4.0)
+    azimuth = rng.uniform(0, 2 * math.pi)
+    light = np.array([math.cos(azimuth), math.sin(azimuth), elevation])
+    light /= np.linalg.norm(light)
+    ambient = rng.uniform(0.35, 0.5) if hard else rng.uniform(0.55, 0.7)
+    temperature = {"neutral": (1.0, 1.0, 1.0), "warm": (1.0, 0.82, 0.58), "cool": (0.78, 0.9, 1.0)}[tint]
+    strength = rng.uniform(0.5, 1.0)
+    light_rgb = np.array([1 + (c - 1) * strength for c in temperature], np.float32)
+
+    # Tray: a frame of four walls standing on the table, a bit smaller than the view.
+    tray_w = min(rng.uniform(260, 320), (ex1 - ex0) * 0.9)
+    tray_h = min(rng.uniform(180, 220), (ey1 - ey0) * 0.9)
+    tray_x = rng.uniform(-0.04, 0.04) * (ex1 - ex0)
+    tray_y = rng.uniform(-0.04, 0.04) * (ey1 - ey0)
+    inner = (tray_x - tray_w / 2, tray_y - tray_h / 2, tray_x + tray_w / 2, tray_y + tray_h / 2)
+    wall_kind = str(rng.choice(["black_plastic", "wood", "grey"]))
+    wall_srgb = {"black_plastic": (0.07, 0.07, 0.075), "wood": (0.55, 0.38, 0.22), "grey": (0.35, 0.35, 0.36)}[
+        wall_kind
+    ]
+
+    # Dice at rest.
+    yaw = rng.uniform(0, 2 * math.pi, 6)
+    values = rng.integers(1, 7, 6)
+    cocked_index = int(rng.integers(6)) if cocked else -1
+    glare_index = int(rng.integers(6)) if glare else -1
+    flat = [i for i in range(6) if i != cocked_index]
+    touch_pair = tuple(sorted(int(i) for i in rng.choice(flat, 2, replace=False))) if touching else ()
+    margin = DIE_MM * 0.75 + 2
+    dice: list[_Box] = []
+    for i, colour in enumerate(DIE_COLOURS):
+        pip = BLACK_PIP_SRGB if (colour == "gray" and gray_black) else WHITE_PIP_SRGB
+        rotation = _rotation((0, 0, 1), yaw[i]) @ _face_up(int(values[i]))
+        glare_spot = (
+            (float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5)), float(rng.uniform(0.2, 0.45)))
+            if i == glare_index
+            else None
+        )
+        for attempt in range(400):
+            wants_touch = bool(touch_pair) and i == touch_pair[1] and attempt < 300
+            if wants_touch:
+                partner = dice[touch_pair[0]]
+                turn = yaw[touch_pair[0]] + rng.uniform(-0.06, 0.06)
+                rotation = _rotation((0, 0, 1), turn) @ _face_up(int(values[i]))
+                side = rng.integers(4) * math.pi / 2 + yaw[touch_pair[0]]
+                offset = np.array([math.cos(side), math.sin(side)]) * (DIE_MM + 0.35)
+                offset += np.array([-math.sin(side), math.cos(side)]) * rng.uniform(-7, 7)
+                xy = partner.centre[:2] + offset
+            else:
+                xy = np.array([rng.uniform(inner[0] + margin, inner[2] - margin), rng.uniform(inner[1] + margin, inner[3] - margin)])
+            tilt_rot = np.eye(3)
+            if i == cocked_index:
+                # Lean over towards the nearest wall, about an axis parallel to it.
+                dists = (xy[0] - inner[0], inner[2] - xy[0], xy[1] - inner[1], inner[3] - xy[1])
+                nearest = int(np.argmin(dists))
+                axis = ((0, 1, 0), (0, -1, 0), (-1, 0, 0), (1, 0, 0))[nearest]
+                tilt_rot = _rotation(axis, rng.uniform(0.35, 0.6))
+            box = _Box(
+                centre=np.array([xy[0], xy[1], DIE_MM / 2]),
+                rotation=tilt_rot @ rotation,
+                half=np.full(3, DIE_MM / 2),
+                colour=_srgb_to_linear(DIE_SRGB[colour]),
+                rounding=0.22,
+                pip_colour=_srgb_to_linear(pip),
+                glare=glare_spot,
+            )
+            box = replace(box, centre=box.centre - (0, 0, box.lowest_z()))
+            fp = _footprint(box)
+            inside = fp[:, 0].min() > inner[0] + 0.5 and fp[:, 0].max() < inner[2] - 0.5 and fp[:, 1].min() > inner[1] + 0.5 and fp[:, 1].max() < inner[3] - 0.5
+            clear = all(_polygon_gap(fp, _footprint(other)) > (0.2 if wants_touch else 2.5) for other in dice)
+            if inside and clear:
+                break
+        dice.append(box)
+
+    # Distractor cubes: some anywhere on the table, some right beside a die of their colour.
+    cubes: list[_Box] = []
+    for k in range(n_cubes):
+        colour = DIE_COLOURS[int(rng.integers(6))]
+        size = rng.uniform(8, 10)
+        rotation = _rotation((0, 0, 1), rng.uniform(0, 2 * math.pi))
+        for _attempt in range(200):
+            if cubes_near and k < 4:
+                target = dice[DIE_COLOURS.index(colour)]
+                angle = rng.uniform(0, 2 * math.pi)
+                gap = DIE_MM * 0.72 + size * 0.72 + rng.uniform(1, 6)
+                xy = target.centre[:2] + gap * np.array([math.cos(angle), math.sin(angle)])
+            elif rng.random() < 0.7:
+                xy = np.array([rng.uniform(inner[0] + 8, inner[2] - 8), rng.uniform(inner[1] + 8, inner[3] - 8)])
+            else:
+                xy = np.array([rng.uniform(ex0, ex1), rng.uniform(ey0, ey1)])
+            cube = _Box(
+                centre=np.array([xy[0], xy[1], size / 2]),
+                rotation=rotation,
+                half=np.full(3, size / 2) * (1, 1, rng.uniform(0.95, 1.05)),
+                colour=_srgb_to_linear(np.clip(np.array(CUBE_SRGB[colour]) * rng.uniform(0.9, 1.1), 0, 1)),
+                rounding=0.08,
+            )
+            fp = _footprint(cube)
+            on_wall = _crosses_walls(fp, inner)
+            clear = all(_polygon_gap(fp, _footprint(o)) > 1.0 for o in [*dice, *cubes])
+            if clear and not on_wall:
+                cubes.append(cube)
+                break
+
+    walls = _tray_walls(inner, _srgb_to_linear(wall_srgb)) if options.tray else []
+    shadow_strength = rng.uniform(0.45, 0.65) if hard else rng.uniform(0.3, 0.45)
+    shadow_blur = (0.06 if hard else 0.35) * die_px
+    background = _table(table, w, h, rng)
+    _cast_shadows(background, [*walls, *cubes], cam, light, shadow_strength, shadow_blur)
+    for wall in walls:
+        _draw_wall(background, wall, cam, light, ambient, light_rgb)
+    for cube in cubes:
+        _draw_box(background, cube, cam, light, ambient, light_rgb)
+
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-1, 1, 2)
+    gradient = 1 + rng.uniform(0.05, 0.3) * (gx * (xx / w - 0.5) + gy * (yy / h - 0.5))
+    r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
+    vignette = 1 - rng.uniform(0.05, 0.3) * r2 / 2
+    exposure = rng.uniform(0.16, 0.28) if dim else rng.uniform(0.95, 1.2)
+    noise = rng.uniform(5, 9) if dim else rng.uniform(1.0, 3.0)
+
+    touching_labels = _touching(dice)
+    conditions: dict[str, object] = {
+        "generator": "vision.synth",
+        "seed": seed,
+        "die_px": round(die_px, 1),
+        "table": table,
+        "tray_walls": wall_kind if options.tray else None,
+        "tint": tint,
+        "dim": dim,
+        "hard_light": hard,
+        "glare_on": DIE_COLOURS[glare_index] if glare_index >= 0 else None,
+        "cocked_die": DIE_COLOURS[cocked_index] if cocked_index >= 0 else None,
+        "distractor_cubes": len(cubes),
+        "cubes_near_dice": cubes_near and bool(cubes),
+        "touching_dice": sum(1 for t in touching_labels if t),
+        "blur_sigma": round(blur, 2),
+        "gray_die_pips": "black" if gray_black else "white",
+    }
+    return _World(
+        width=w,
+        height=h,
+        cam=cam,
+        light=light,
+        ambient=ambient,
+        light_rgb=light_rgb,
+        shadow_strength=shadow_strength,
+        shadow_blur_px=shadow_blur,
+        background=background,
+        dice=tuple(dice),
+        colours=DIE_COLOURS,
+        cocked=tuple(i == cocked_index for i in range(6)),
+        illumination=(gradient * vignette)[..., None].astype(np.float32),
+        exposure=exposure,
+        noise_sigma=noise,
+        blur_sigma=blur,
+        conditions=conditions,
+    )
+
+
+def _crosses_walls(fp: np.ndarray, inner: tuple[float, float, float, float]) -> bool:
+    """True when a footprint overlaps the tray walls (10 mm thick around `inner`)."""
+    x0, y0, x1, y1 = inner
+    outer = (x0 - 11, y0 - 11, x1 + 11, y1 + 11)
+    inside_inner = fp[:, 0].min() > x0 and fp[:, 0].max() < x1 and fp[:, 1].min() > y0 and fp[:, 1].max() < y1
+    outside_outer = fp[:, 0].max() < outer[0] or fp[:, 0].min() > outer[2] or fp[:, 1].max() < outer[1] or fp[:, 1].min() > outer[3]
+    return not (inside_inner or outside_outer)
+
+
+def _tray_walls(inner: tuple[float, float, float, float], colour: np.ndarray) -> list[_Box]:
+    x0, y0, x1, y1 = inner
+    t, height = 10.0, 22.0
+    specs = (
+        ((x0 + x1) / 2, y0 - t / 2, (x1 - x0) / 2 + t, t / 2),
+        ((x0 + x1) / 2, y1 + t / 2, (x1 - x0) / 2 + t, t / 2),
+        (x0 - t / 2, (y0 + y1) / 2, t / 2, (y1 - y0) / 2),
+        (x1 + t / 2, (y0 + y1) / 2, t / 2, (y1 - y0) / 2),
+    )
+    return [
+        _Box(centre=np.array([cx, cy, height / 2]), rotation=np.eye(3), half=np.array([hx, hy, height / 2]), colour=colour)
+        for cx, cy, hx, hy in specs
+    ]
+
+
+def _draw_wall(canvas: np.ndarray, box: _Box, cam: _Camera, light: np.ndarray, ambient: float, light_rgb: np.ndarray) -> None:
+    """Large flat boxes (tray walls): anti-aliased polygons at full size, no supersampling."""
+    eye = np.array([0.0, 0.0, cam.height_mm])
+    faces = []
+    for index, (n, _, _, _) in enumerate(_FACES):
+        normal = box.rotation @ n
+        centre = box.face_point(index, np.zeros((1, 2)))[0]
+        if normal @ (eye - centre) > 0:
+            faces.append((float(np.linalg.norm(eye - centre)), index, normal))
+    for _dist, index, normal in sorted(faces, reverse=True):
+        poly = cam.project(box.face_point(index, _rounded_square(0.0)))
+        colour = box.colour * light_rgb * _shade(normal, light, ambient)
+        _fill_aa(canvas, [poly], colour)
+
+
+def _cast_shadows(
+    canvas: np.ndarray, bodies: Sequence[_Box], cam: _Camera, light: np.ndarray, strength: float, blur_px: float
+) -> None:
+    """Darken the table where the bodies block the light (plus a contact shadow)."""
+    if not bodies:
+        return
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    contact = np.zeros(canvas.shape[:2], np.uint8)
+    for body in bodies:
+        corners = body.corners()
+        on_table = corners - light[None, :] * (corners[:, 2:3] / light[2])
+        on_table[:, 2] = 0
+        hull = cv2.convexHull(cam.project(on_table).astype(np.float32)).reshape(-1, 2)
+        cv2.fillPoly(mask, [np.round(hull * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+        base = corners.copy()
+        base[:, 2] = 0
+        foot = cv2.convexHull(cam.project(base).astype(np.float32)).reshape(-1, 2)
+        cv2.fillPoly(contact, [np.round(foot * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(blur_px, 0.5))
+    near = cv2.GaussianBlur(contact.astype(np.float32) / 255, (0, 0), max(blur_px * 0.3, 1.0))
+    canvas *= (1 - strength * np.clip(soft + 0.5 * near, 0, 1))[..., None]
+
+
+def _touching(dice: Sequence[_Box]) -> list[tuple[str, ...]]:
+    prints = [_footprint(d) for d in dice]
+    return [
+        tuple(DIE_COLOURS[j] for j in range(len(dice)) if j != i and _polygon_gap(prints[i], prints[j]) < TOUCH_GAP_MM)
+        for i in range(len(dice))
+    ]
+
+
+def _labels(world: _World, dice: Sequence[_Box]) -> SceneLabels:
+    touching = _touching(dice)
+    labels = []
+    for i, box in enumerate(dice):
+        top = box.top_face()
+        centre = world.cam.project(box.face_point(top, np.zeros((1, 2))))[0]
+        corners = world.cam.project(box.corners())
+        cocked = world.cocked[i]
+        labels.append(
+            DieLabel(
+                colour=world.colours[i],
+                value=None if cocked else _FACES[top][3],
+                center=(float(centre[0]), float(centre[1])),
+                box=(float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()), float(corners[:, 1].max())),
+                cocked=cocked,
+                touching=touching[i],
+            )
+        )
+    return SceneLabels(dice=tuple(labels), conditions=dict(world.conditions))
+
+
+def _compose(
+    world: _World,
+    dice: Sequence[_Box],
+    rng: np.random.Generator,
+    hand: list[np.ndarray] | None = None,
+    flicker: float = 1.0,
+) -> np.ndarray:
+    """Dice, hand, light and camera over the static background -> BGR uint8."""
+    canvas = world.background.copy()
+    _cast_shadows(canvas, dice, world.cam, world.light, world.shadow_strength, world.shadow_blur_px)
+    order = sorted(range(len(dice)), key=lambda i: dice[i].centre[2])
+    for i in order:
+        _draw_box(canvas, dice[i], world.cam, world.light, world.ambient, world.light_rgb)
+    if hand:
+        shift = world.light[:2] / world.light[2] * world.cam.f * 0.12
+        shadow = np.zeros_like(canvas)
+        _fill_aa(shadow, [p + shift for p in hand], np.ones(3, np.float32))
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(world.width / 150, 1.0))
+        canvas *= 1 - 0.5 * shadow
+        skin = _srgb_to_linear(SKIN_SRGB) * world.light_rgb * 0.9
+        _fill_aa(canvas, hand, skin)
+    canvas *= world.illumination * (world.exposure * flicker)
+    srgb = np.clip(canvas, 0, 1) ** (1 / 2.2) * 255
+    if world.blur_sigma > 0:
+        srgb = cv2.GaussianBlur(srgb, (0, 0), world.blur_sigma)
+    srgb += rng.standard_normal(srgb.shape, dtype=np.float32) * np.float32(world.noise_sigma)
+    rgb = np.clip(srgb + 0.5, 0, 255).astype(np.uint8)
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+
+
+def render_scene(seed: int, options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, SceneLabels]:
+    """One still tray scene: BGR uint8 frame and its ground truth."""
+    world = _build_world(seed, options)
+    frame = _compose(world, world.dice, np.random.default_rng([seed, 1]))
+    return frame, _labels(world, world.dice)
+
+
+def render_roll_sequence(
+    seed: int,
+    n_frames: int = 30,
+    options: SceneOptions = SceneOptions(width=640, height=360, die_px=24),
+    fps: float = 10.0,
+    hand: bool = True,
+    hand_returns: bool = False,
+) -> RollSequence:
+    """Frames of a roll: a hand lets the dice go, they slide and tumble, then lie still.
+
+    With `hand_returns` a hand reaches into the tray again over the last frames
+    (the dice stay put), which must count as "not still" too.
+    """
+    if n_frames < 4:
+        raise ValueError("a roll sequence needs at least 4 frames")
+    world = _build_world(seed, options)
+    rng = np.random.default_rng([seed, 2])
+    entry = int(rng.integers(4))
+    rest_at = rng.integers(int(n_frames * 0.25), max(int(n_frames * 0.55), int(n_frames * 0.25) + 1), len(world.dice))
+    hand_until = int(min(rest_at.min(), max(2, n_frames // 6))) if hand else 0
+    return_from = n_frames - max(2, n_frames // 6) if hand_returns else n_frames
+    direction = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)][entry], float)
+    starts = []
+    for _ in world.dice:
+        travel = rng.uniform(2.5, 7.0) * DIE_MM
+        starts.append(
+            (
+                direction * travel + rng.normal(0, DIE_MM, 2),
+                rng.normal(0, 1, 3),
+                rng.uniform(3 * math.pi, 7 * math.pi),
+            )
+        )
+    size = rng.uniform(60, 75) * world.cam.f / world.cam.height_mm  # a hand's palm is 8-9 cm across
+    along = rng.uniform(0.3, 0.7)
+    frames, moving, in_view = [], [], []
+    previous: list[_Box] | None = None
+    for t in range(n_frames):
+        dice = []
+        for i, box in enumerate(world.dice):
+            remaining = max(0.0, 1.0 - t / rest_at[i]) if rest_at[i] > 0 else 0.0
+            offset, axis, spin = starts[i]
+            ease = remaining**2
+            if ease > 0:
+                axis_h = axis.copy()
+                axis_h[2] *= 0.3
+                rotation = _rotation(axis_h, spin * ease) @ box.rotation
+                moved = replace(box, rotation=rotation, centre=box.centre + np.array([*(offset * ease), 0.0]))
+                moved = replace(moved, centre=moved.centre - (0, 0, moved.lowest_z() - 3.0 * ease * DIE_MM))
+                dice.append(moved)
+            else:
+                dice.append(box)
+        hand_now = t < hand_until or t >= return_from
+        if t < hand_until:
+            reach = size * (1.6 - 0.8 * t / max(hand_until, 1))
+        else:
+            reach = size * 1.3
+        polys = _hand_polygons(world.width, world.height, entry, reach, along, size) if hand_now else None
+        flicker = 1.0 + float(rng.normal(0, 0.004))
+        frames.append(_compose(world, dice, rng, polys, flicker))
+        changed = previous is None or any(
+            not (np.array_equal(a.centre, b.centre) and np.array_equal(a.rotation, b.rotation)) for a, b in zip(dice, previous)
+        )
+        moving.append(bool(changed and t < rest_at.max() + 1) or hand_now)
+        in_view.append(hand_now)
+        previous = dice
+    return RollSequence(
+        frames=tuple(frames),
+        timestamps_s=tuple(t / fps for t in range(n_frames)),
+        moving=tuple(moving),
+        hand_in_view=tuple(in_view),
+        labels=_labels(world, world.dice),
+    )
+
+
+# --------------------------------------------------------------------------- dataset
+
+
+def write_dataset(outdir: Path, count: int, seed: int, options: SceneOptions = SceneOptions(), quality: int = 90) -> list[Path]:
+    """Write `count` scenes as images/ + labels/ + manifest.csv (rendered-dev format)."""
+    (outdir / "images").mkdir(parents=True, exist_ok=True)
+    (outdir / "labels").mkdir(parents=True, exist_ok=True)
+    written = []
+    rows = []
+    for index in range(count):
+        name = f"synth_{seed}_{index:04d}"
+        frame, labels = render_scene(seed * 100_003 + index, options)
+        image_path = outdir / "images" / f"{name}.jpg"
+        if not cv2.imwrite(str(image_path), frame, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+            raise OSError(f"could not write {image_path}")
+        record = {
+            "image": image_path.name,
+            "width": frame.shape[1],
+            "height": frame.shape[0],
+            "generated": True,
+            "dice": [d.to_json() for d in labels.dice],
+            "scene": labels.conditions,
+        }
+        (outdir / "labels" / f"{name}.json").write_text(json.dumps(record, indent=1))
+        values = " ".join(f"{d.colour}:{'null' if d.value is None else d.value}" for d in labels.dice)
+        rows.append((f"images/{name}.jpg", f"labels/{name}.json", labels.conditions["table"], values))
+        written.append(image_path)
+    with open(outdir / "manifest.csv", "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(("image", "label", "table", "values"))
+        writer.writerows(rows)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.synth", description="Write synthetic labelled tray scenes.")
+    parser.add_argument("outdir", type=Path)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--width", type=int, default=1600)
+    parser.add_argument("--height", type=int, default=900)
+    parser.add_argument("--die-px", type=float, default=None, help="die size in px (default: random 26-63)")
+    args = parser.parse_args(argv)
+    if args.count < 1:
+        print("synth: --count must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        paths = write_dataset(args.outdir, args.count, args.seed, SceneOptions(width=args.width, height=args.height, die_px=args.die_px))
+    except (OSError, ValueError) as err:
+        print(f"synth: {err}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(paths)} scenes to {args.outdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
