@@ -1,0 +1,281 @@
+"""The `python -m app` command line: score, check, import and export game records.
+
+These paths never import Kivy or OpenCV, so they start fast and run on a
+machine without a screen. With no subcommand the touchscreen UI starts, and
+only then is the UI package imported.
+
+Exit codes: 0 done; 2 the input is wrong (record, option, settings file,
+unknown game) or the UI is missing; 3 the game journal cannot be opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from app.games.macao import (
+    Record,
+    RecordError,
+    RulesError,
+    cube_phrase,
+    dump_record,
+    load_record,
+    replay,
+    round_report,
+    score,
+)
+from app.journal import JournalError, JournalOpenError
+from app.paths import default_db_path
+from app.session import Session, SessionError
+
+SUBCOMMANDS = ("score", "check", "import", "export")
+EXIT_BAD_INPUT = 2
+EXIT_JOURNAL = 3
+
+
+class CliError(Exception):
+    """A failure to report on stderr as one plain line, with its exit code."""
+
+    def __init__(self, message: str, code: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors with our exit code and no traceback."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        raise CliError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m app",
+        description="Windrose, the Macao table companion. Without a command it starts the touchscreen app.",
+    )
+    parser.add_argument("--config", metavar="PATH", help="settings file overriding config.toml")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    database = argparse.ArgumentParser(add_help=False)
+    database.add_argument("--db", metavar="PATH", help="game journal (default: from settings, else the data dir)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    score_cmd = commands.add_parser("score", parents=[common], help="print the final scores of a record as JSON")
+    score_cmd.add_argument("record", metavar="RECORD", help="a complete game record (JSON)")
+    check_cmd = commands.add_parser("check", parents=[common], help="validate a record and show each round")
+    check_cmd.add_argument("record", metavar="RECORD", help="a game record (JSON)")
+    check_cmd.add_argument("--json", action="store_true", help="print the round report as JSON")
+    import_cmd = commands.add_parser(
+        "import", parents=[common, database], help="store a record as a new game; prints its id"
+    )
+    import_cmd.add_argument("record", metavar="RECORD", help="a game record (JSON)")
+    import_cmd.add_argument("--verbose", action="store_true", help="report each action on stderr once committed")
+    export_cmd = commands.add_parser("export", parents=[common, database], help="write a stored game as a record")
+    export_cmd.add_argument("--game", default="last", metavar="ID|last", help="which game (default: last played)")
+    export_cmd.add_argument("--out", metavar="FILE", help="write here instead of standard output")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if _wants_ui(argv):
+        return _start_ui(argv)
+    try:
+        args = build_parser().parse_args(argv)
+        handler = {"score": _score, "check": _check, "import": _import, "export": _export}[args.command]
+        return handler(args)
+    except CliError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return err.code
+    except BrokenPipeError:
+        return 0
+
+
+def _wants_ui(argv: list[str]) -> bool:
+    """True when no subcommand is named (help requests stay with the CLI)."""
+    skip_value = False
+    for token in argv:
+        if skip_value:
+            skip_value = False
+        elif token in ("--config", "--db"):
+            skip_value = True
+        elif token in ("-h", "--help") or token in SUBCOMMANDS:
+            return False
+    return True
+
+
+def _start_ui(argv: list[str]) -> int:
+    try:
+        from app.ui import main as ui_main  # noqa: PLC0415 - the UI (Kivy) loads only on this path
+    except ImportError as err:
+        print(f"error: the touchscreen app cannot start: {err}", file=sys.stderr)
+        print("the command line works without it: python -m app --help", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return int(ui_main(argv) or 0)
+
+
+# -- commands ---------------------------------------------------------------------
+
+
+def _score(args: argparse.Namespace) -> int:
+    record = _read_record(args.record)
+    state = _replay(record, args.record)
+    if state.phase != "over":
+        raise CliError(
+            f"{args.record}: the game is not finished (round {state.round}, phase {state.phase}); "
+            "scores need a final entry for every player"
+        )
+    _print_json(score(state).to_json())
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    record = _read_record(args.record)
+    try:
+        report = round_report(record)
+    except RulesError as err:
+        raise CliError(f"{args.record}: {err}") from None
+    state = _replay(record, args.record)
+    if args.json:
+        _print_json({"rounds": report, "actions": len(record.actions), "phase": state.phase})
+        return 0
+    sys.stdout.writelines(_report_lines(report))
+    print(f"valid: {len(record.actions)} actions; now round {state.round}, phase {state.phase}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    record = _read_record(args.record)
+    _replay(record, args.record)  # refuse an invalid record before storing anything
+    with _open_session(args) as session:
+        players = [(p["colour"], p["name"]) for p in record.players]
+        try:
+            game_id = session.new_game(players, list(record.wall), record.started, extra=record.extra)
+            for index, action in enumerate(record.actions):
+                session.act(action)  # one committed transaction per action, as at the table
+                if args.verbose:
+                    print(f"committed action {index}", file=sys.stderr, flush=True)
+        except RulesError as err:
+            raise CliError(f"{args.record}: {err}") from None
+        print(game_id, flush=True)
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    with _open_session(args) as session:
+        game_id = _pick_game(session, args.game)
+        try:
+            session.load(game_id)
+        except (SessionError, JournalError) as err:
+            raise CliError(str(err)) from None
+        text = dump_record(session.record())
+    if args.out:
+        _write_file(Path(args.out), text)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+# -- helpers ----------------------------------------------------------------------
+
+
+def _read_record(path_text: str) -> Record:
+    path = Path(path_text)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a folder, not a record file") from None
+    except UnicodeDecodeError as err:
+        raise CliError(f"{path}: not a text file (byte {err.start} is not UTF-8)") from None
+    except OSError as err:
+        raise CliError(f"{path}: cannot be read ({err.strerror or err})") from None
+    try:
+        return load_record(text)
+    except (RecordError, ValueError) as err:
+        raise CliError(f"{path}: not a valid game record: {err}") from None
+
+
+def _replay(record: Record, source: str) -> Any:
+    try:
+        return replay(record)
+    except RulesError as err:
+        raise CliError(f"{source}: {err}") from None
+
+
+def _open_session(args: argparse.Namespace) -> Session:
+    path = _db_path(args)
+    try:
+        return Session.open(path)
+    except JournalOpenError as err:
+        raise CliError(str(err), EXIT_JOURNAL) from None
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    """--db wins; then the settings' [journal] db_path; then the XDG data dir."""
+    if args.db:
+        return Path(args.db)
+    from app.config import ConfigError, load_config  # noqa: PLC0415 - settings only when needed
+
+    try:
+        configured = load_config(args.config)["journal"].get("db_path", "")
+    except ConfigError as err:
+        raise CliError(str(err)) from None
+    return Path(os.path.expanduser(configured)) if configured else default_db_path()
+
+
+def _pick_game(session: Session, which: str) -> int:
+    if which == "last":
+        game_id = session.journal.last_game()
+        if game_id is None:
+            raise CliError(f"{session.journal.path} holds no games yet")
+        return game_id
+    try:
+        return int(which)
+    except ValueError:
+        raise CliError(f"--game takes a game id or 'last', not {which!r}") from None
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a record."""
+    temporary = path.with_name(path.name + ".partial")
+    try:
+        with temporary.open("w", encoding="utf-8") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as err:
+        raise CliError(f"{path}: cannot write ({err.strerror or err})") from None
+
+
+def _print_json(document: Any) -> None:
+    print(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def _report_lines(report: list[dict[str, Any]]) -> list[str]:
+    """The round report as text: one block per round, one line per player, windrose below."""
+    lines = []
+    for entry in report:
+        dice = ", ".join(f"{colour} {pips}" for colour, pips in entry["dice"].items()) or "none"
+        gold, prestige = entry["tribute"]
+        lines.append(f"round {entry['round']}: dice {dice}; prestige {prestige} for {gold} gold\n")
+        for player in entry["players"]:
+            wall = player["wall"]
+            lines.append(
+                f"  {player['name']} ({player['colour']}): gold {player['gold']}, prestige {player['prestige']}, "
+                f"punish {player['punish']}, wall space {wall['space']} (place {wall['depth']} from the top); "
+                f"supply {cube_phrase(player['supply'])}\n"
+            )
+            sectors = " | ".join(
+                f"{sector}: {cube_phrase(pile) if pile else '-'}" for sector, pile in player["windrose"].items()
+            )
+            lines.append(f"      windrose {sectors}\n")
+    return lines

@@ -1,0 +1,361 @@
+"""The session: one game at a time, tied to the journal and the rules core.
+
+The UI and the command line talk only to this object. Every action is checked
+by the rules core first (a refused action changes nothing, on screen or on
+disk), then committed to the journal, and only then becomes the current state.
+Undo, redo and going back are journal events too, so the table's whole history
+stays visible. Nothing here knows about Kivy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.action_text import describe_action
+from app.games.macao import (
+    FORMAT,
+    Expect,
+    GameState,
+    Message,
+    Options,
+    Record,
+    RulesError,
+    ScoreSheet,
+    apply_action,
+    legal_options,
+    new_game,
+    replay,
+    score,
+    waiting_for,
+)
+from app.journal import Clock, Event, Journal, JournalError, Timeline, local_timestamp
+
+GAME_TYPE = "macao"
+HEADER_KEYS = ("format", "started", "players", "wall")
+
+
+class SessionError(Exception):
+    """A session request that cannot be met (no game loaded, nothing to undo, damaged game)."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One stored game, as a game list shows it."""
+
+    id: int
+    started: str
+    players: list[tuple[str, str]]
+    finished: bool
+    round: int
+    winner: str | None
+    problem: str | None = None  # why the stored game no longer replays, if it does not
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One journal event of the current game, for the history list.
+
+    `index` is the action's 0-based position in the game for action, undo and
+    redo events, and the number of actions kept for a goto. `live` tells whether
+    an action event's action is part of the game now (False once undone).
+    """
+
+    seq: int
+    kind: str
+    index: int
+    action: dict[str, Any] | None
+    message: Message
+    created_at: str
+    live: bool
+
+    @property
+    def text(self) -> str:
+        return str(self.message)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """A history entry before its `live` flag is known."""
+
+    seq: int
+    kind: str
+    index: int
+    action: dict[str, Any] | None
+    message: Message
+    created_at: str
+
+
+class Session:
+    """Plays one game at a time against a journal file."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.game_id: int | None = None
+        self._header: dict[str, Any] = {}
+        self._timeline = Timeline()
+        self._states: list[GameState] = []  # _states[i]: the state after i live actions
+        self._steps: list[_Step] = []
+        self._messages: dict[int, Message] = {}  # origin seq of an action -> its summary
+
+    @classmethod
+    def open(cls, db_path: str | Path, clock: Clock = local_timestamp) -> Session:
+        """Open the journal at db_path (JournalOpenError if it is unusable)."""
+        return cls(Journal.open(db_path, clock=clock))
+
+    def close(self) -> None:
+        self.journal.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- games -----------------------------------------------------------------
+
+    def games(self) -> list[GameSummary]:
+        """Every stored game, oldest first, with its round and (once over) winner."""
+        summaries = []
+        for row in self.journal.games():
+            header = row.header
+            players = [(p.get("colour", "?"), p.get("name", "?")) for p in header.get("players", [])]
+            round_number, winner, problem = 0, None, None
+            try:
+                state = replay(_record(header, self.journal.timeline(row.id).actions))
+                round_number = state.round
+                if state.phase == "over":
+                    winner = score(state).winner
+            except (RulesError, JournalError, KeyError, TypeError) as err:
+                problem = str(err)
+            summaries.append(
+                GameSummary(row.id, str(header.get("started", "")), players, row.finished, round_number, winner, problem)
+            )
+        return summaries
+
+    def new_game(
+        self,
+        players: list[tuple[str, str]],
+        wall: list[str],
+        started: str | None,
+        extra: dict[str, Any] | None = None,
+    ) -> int:
+        """Start and load a new game; the players and wall are checked by the rules first.
+
+        `extra` keeps a record's optional top-level fields so an export gives them back.
+        """
+        state = new_game(players, wall)
+        header: dict[str, Any] = {
+            "format": FORMAT,
+            "started": started,
+            "players": [{"colour": colour, "name": name} for colour, name in players],
+            "wall": list(wall),
+        }
+        header.update({k: v for k, v in (extra or {}).items() if k not in HEADER_KEYS and k != "actions"})
+        game_id = self.journal.create_game(header, game_type=GAME_TYPE)
+        self._reset(game_id, header, state)
+        return game_id
+
+    def load(self, game_id: int) -> None:
+        """Make a stored game current, replaying its journal (SessionError if it no longer replays)."""
+        row = self.journal.game(game_id)
+        if row.game_type != GAME_TYPE:
+            raise SessionError(f"game {game_id} is a {row.game_type} game, not {GAME_TYPE}")
+        header = row.header
+        try:
+            start = _start_state(header)
+        except (RulesError, KeyError, TypeError) as err:
+            raise SessionError(f"game {game_id} has a damaged header: {err}") from None
+        self._reset(game_id, header, start)
+        for event in self.journal.events(game_id):
+            try:
+                self._follow(event)
+            except (RulesError, JournalError) as err:
+                self.game_id = None
+                raise SessionError(f"game {game_id}, journal event {event.seq}: {err}") from None
+
+    def resume_last(self) -> bool:
+        """Load the last unfinished game, if there is one."""
+        game_id = self.journal.last_unfinished()
+        if game_id is None:
+            return False
+        self.load(game_id)
+        return True
+
+    # -- the current game --------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        self._require_game()
+        return self._states[-1]
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """The live actions, in order (a copy)."""
+        return self._timeline.actions
+
+    @property
+    def can_undo(self) -> bool:
+        return self.game_id is not None and self._timeline.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.game_id is not None and self._timeline.can_redo
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == "over"
+
+    def record(self) -> Record:
+        """The current game as a game record (header plus live actions)."""
+        self._require_game()
+        return _record(self._header, self.actions)
+
+    def act(self, action: dict[str, Any]) -> GameState:
+        """Check an action with the rules, commit it, and return the new state.
+
+        A RulesError (also raised for a malformed action) leaves the state and
+        the journal exactly as they were; it names the action's index.
+        """
+        self._require_game()
+        before = self._states[-1]
+        try:
+            after = apply_action(before, action)
+        except RulesError as err:
+            raise err.at_index(len(self._states) - 1) from None
+        event = self.journal.append(self._game(), "action", action, finished=after.phase == "over")
+        self._follow(event, after)
+        return after
+
+    def undo(self) -> GameState:
+        """Take back the last action (it can be redone until a new action is taken)."""
+        return self._commit("undo", {"index": len(self._states) - 2}, "nothing to undo")
+
+    def redo(self) -> GameState:
+        """Put back the last undone action."""
+        return self._commit("redo", {"index": len(self._states) - 1}, "nothing to redo")
+
+    def go_back(self, keep: int) -> GameState:
+        """Keep the first `keep` actions; the rest can be redone one by one.
+
+        Also goes forward (up to every redoable action) when `keep` is larger
+        than the number of live actions.
+        """
+        return self._commit("goto", {"keep": keep, "from": len(self._states) - 1}, "")
+
+    def history(self) -> list[HistoryEntry]:
+        """Every journal event of the current game in order, undone actions included."""
+        self._require_game()
+        live = {entry.origin_seq for entry in self._timeline.live}
+        return [
+            HistoryEntry(s.seq, s.kind, s.index, s.action, s.message, s.created_at, s.kind == "action" and s.seq in live)
+            for s in self._steps
+        ]
+
+    def options(self, colour: str) -> Options:
+        """The rules core's legal options for one player now."""
+        return legal_options(self.state, colour)
+
+    def waiting_for(self) -> Expect:
+        """What the game expects next, and from whom."""
+        return waiting_for(self.state)
+
+    def score(self) -> ScoreSheet:
+        """The final score sheet (SessionError until the game is over)."""
+        if not self.is_over:
+            raise SessionError("the game is not over yet: every player needs a final entry first")
+        return score(self.state)
+
+    # -- internals ---------------------------------------------------------------
+
+    def _commit(self, kind: str, payload: dict[str, Any], refusal: str) -> GameState:
+        self._require_game()
+        try:
+            self._timeline.check(kind, payload)
+        except JournalError as err:
+            raise SessionError(refusal or str(err)) from None
+        preview = Timeline(list(self._timeline.live), list(self._timeline.redo_stack))
+        preview.apply(0, kind, payload)
+        finished = self._state_for(preview).phase == "over"
+        event = self.journal.append(self._game(), kind, payload, finished=finished)
+        self._follow(event)
+        return self._states[-1]
+
+    def _state_for(self, timeline: Timeline) -> GameState:
+        """The state a changed timeline would give, without touching the session."""
+        keep = len(timeline.live)
+        if keep < len(self._states):
+            return self._states[keep]
+        state = self._states[-1]
+        for entry in timeline.live[len(self._states) - 1 :]:
+            state = apply_action(state, entry.action)
+        return state
+
+    def _follow(self, event: Event, after: GameState | None = None) -> None:
+        """Bring timeline, states and history up to date with one committed event.
+
+        `after` is the state an action event gives, when the caller already has it.
+        """
+        live_before = list(self._timeline.live)
+        self._timeline.apply(event.seq, event.kind, event.payload)
+        if event.kind == "action":
+            before = self._states[-1]
+            if after is None:
+                after = apply_action(before, event.payload)
+            self._states.append(after)
+            self._messages[event.seq] = describe_action(event.payload, before, after)
+            self._add_step(event, len(self._states) - 2, event.payload, self._messages[event.seq])
+        elif event.kind == "undo":
+            undone = live_before[-1]
+            self._states.pop()
+            message = Message("Undo: {action}", {"action": self._messages[undone.origin_seq]})
+            self._add_step(event, len(self._states) - 1, undone.action, message)
+        elif event.kind == "redo":
+            redone = self._timeline.live[-1]
+            self._states.append(apply_action(self._states[-1], redone.action))
+            message = Message("Redo: {action}", {"action": self._messages[redone.origin_seq]})
+            self._add_step(event, len(self._states) - 2, redone.action, message)
+        else:
+            keep = len(self._timeline.live)
+            del self._states[keep + 1 :]
+            for entry in self._timeline.live[len(self._states) - 1 :]:
+                self._states.append(apply_action(self._states[-1], entry.action))
+            template = "Went back to action {keep}" if keep < len(live_before) else "Went forward to action {keep}"
+            self._add_step(event, keep, None, Message(template, {"keep": keep}))
+
+    def _add_step(self, event: Event, index: int, action: dict[str, Any] | None, message: Message) -> None:
+        self._steps.append(_Step(event.seq, event.kind, index, action, message, event.created_at))
+
+    def _reset(self, game_id: int, header: dict[str, Any], start: GameState) -> None:
+        self.game_id = game_id
+        self._header = header
+        self._timeline = Timeline()
+        self._states = [start]
+        self._steps = []
+        self._messages = {}
+
+    def _require_game(self) -> None:
+        if self.game_id is None:
+            raise SessionError("no game is loaded: start a new game or load one")
+
+    def _game(self) -> int:
+        assert self.game_id is not None
+        return self.game_id
+
+
+def _start_state(header: dict[str, Any]) -> GameState:
+    players = [(p["colour"], p["name"]) for p in header["players"]]
+    return new_game(players, list(header["wall"]))
+
+
+def _record(header: dict[str, Any], actions: list[dict[str, Any]]) -> Record:
+    return Record(
+        players=[{"colour": p["colour"], "name": p["name"]} for p in header["players"]],
+        wall=list(header["wall"]),
+        actions=[dict(a) for a in actions],
+        started=header.get("started"),
+        format=header.get("format", FORMAT),
+        extra={k: v for k, v in header.items() if k not in HEADER_KEYS},
+    )
+
