@@ -21,6 +21,7 @@ from app.games.macao import (
     Message,
     Options,
     Record,
+    RecordError,
     RulesError,
     ScoreSheet,
     apply_action,
@@ -127,7 +128,7 @@ class Session:
                 round_number = state.round
                 if state.phase == "over":
                     winner = score(state).winner
-            except (RulesError, JournalError, KeyError, TypeError) as err:
+            except (RulesError, RecordError, JournalError, KeyError, TypeError) as err:
                 problem = str(err)
             summaries.append(
                 GameSummary(row.id, str(header.get("started", "")), players, row.finished, round_number, winner, problem)
@@ -141,7 +142,7 @@ class Session:
         started: str | None,
         extra: dict[str, Any] | None = None,
     ) -> int:
-        """Start and load a new game; the players and wall are checked by the rules first.
+        """Start and load a new game (RecordError, with nothing stored, for bad players or wall).
 
         `extra` keeps a record's optional top-level fields so an export gives them back.
         """
@@ -165,7 +166,7 @@ class Session:
         header = row.header
         try:
             start = _start_state(header)
-        except (RulesError, KeyError, TypeError) as err:
+        except (RecordError, KeyError, TypeError) as err:
             raise SessionError(f"game {game_id} has a damaged header: {err}") from None
         self._reset(game_id, header, start)
         for event in self.journal.events(game_id):

@@ -1,0 +1,187 @@
+"""The session: rules first, then the journal; undo, redo, go back, history, resume."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.games.macao import Record, RecordError, RulesError, legal_options, replay, score, waiting_for
+from app.games.macao.simulate import random_record
+from app.session import Session, SessionError
+
+
+def fixed_clock() -> Iterator[str]:
+    return (f"1970-01-01T00:{n // 60:02d}:{n % 60:02d}+00:00" for n in itertools.count())
+
+
+@pytest.fixture(scope="module")
+def record() -> Record:
+    return random_record(seed=7, players=2)
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    ticks = fixed_clock()
+    with Session.open(tmp_path / "windrose.db", clock=lambda: next(ticks)) as opened:
+        yield opened
+
+
+def start(session: Session, record: Record) -> int:
+    players = [(p["colour"], p["name"]) for p in record.players]
+    return session.new_game(players, record.wall, record.started)
+
+
+def play(session: Session, actions: list[dict[str, Any]]) -> None:
+    for action in actions:
+        session.act(action)
+
+
+def state_json(state: Any) -> dict[str, Any]:
+    return state.to_json()
+
+
+def event_count(session: Session) -> int:
+    with sqlite3.connect(session.journal.path) as other:
+        return other.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+
+def test_acting_a_whole_record_gives_the_replayed_state_and_the_same_record(
+    session: Session, record: Record
+) -> None:
+    start(session, record)
+    play(session, record.actions)
+    assert state_json(session.state) == state_json(replay(record))
+    assert session.actions == record.actions
+    assert session.record().to_json() == record.to_json()
+    assert session.is_over
+    assert session.score().to_json() == score(replay(record)).to_json()
+    assert session.journal.game(session.game_id).finished
+
+
+def test_a_refused_action_changes_neither_state_nor_journal(session: Session, record: Record) -> None:
+    start(session, record)
+    play(session, record.actions[:10])
+    before, events, history = state_json(session.state), event_count(session), len(session.history())
+    wrong_player = next(p["colour"] for p in record.players if p["colour"] != session.state.turn)
+    refused = {"type": "end_turn", "player": wrong_player}
+    with pytest.raises(RulesError) as caught:
+        session.act(refused)
+    assert caught.value.action_index == 10
+    with pytest.raises(RulesError, match="not well formed"):
+        session.act({"type": "teleport"})
+    assert state_json(session.state) == before
+    assert event_count(session) == events
+    assert len(session.history()) == history
+    assert session.actions == record.actions[:10]
+
+
+def test_undo_redo_and_a_new_action_clearing_redo(session: Session, record: Record) -> None:
+    start(session, record)
+    assert not session.can_undo
+    with pytest.raises(SessionError, match="nothing to undo"):
+        session.undo()
+    play(session, record.actions[:20])
+    assert state_json(session.undo()) == state_json(replay(record, upto=19))
+    assert state_json(session.undo()) == state_json(replay(record, upto=18))
+    assert session.can_redo
+    assert state_json(session.redo()) == state_json(replay(record, upto=19))
+    session.act(record.actions[19])  # taking the same action anew drops the redo stack
+    assert not session.can_redo
+    with pytest.raises(SessionError, match="nothing to redo"):
+        session.redo()
+    assert session.actions == record.actions[:20]
+    kinds = [entry.kind for entry in session.history()]
+    assert kinds == ["action"] * 20 + ["undo", "undo", "redo", "action"]
+
+
+def test_go_back_and_forward_through_the_actions(session: Session, record: Record) -> None:
+    start(session, record)
+    play(session, record.actions[:30])
+    assert state_json(session.go_back(5)) == state_json(replay(record, upto=5))
+    assert session.actions == record.actions[:5]
+    assert state_json(session.go_back(25)) == state_json(replay(record, upto=25))
+    assert state_json(session.redo()) == state_json(replay(record, upto=26))
+    with pytest.raises(SessionError, match="only 0..30"):
+        session.go_back(31)
+    entries = session.history()
+    assert [e.text for e in entries if e.kind == "goto"] == ["Went back to action 5", "Went forward to action 25"]
+
+
+def test_history_names_players_and_cards_and_marks_undone_actions(session: Session, record: Record) -> None:
+    start(session, record)
+    play(session, record.actions[:12])
+    session.undo()
+    entries = session.history()
+    names = {p["name"] for p in record.players}
+    pick = next(e for e in entries if e.kind == "action" and e.action["type"] == "setup_pick")
+    picked_card = record.actions[0]["cards"][pick.action["card"]]["name"]
+    assert pick.text.startswith(tuple(names)) and picked_card in pick.text
+    assert [e.live for e in entries[:12]] == [True] * 11 + [False]
+    undo = entries[-1]
+    assert (undo.kind, undo.index, undo.live) == ("undo", 11, False)
+    assert undo.text == "Undo: " + entries[11].text
+    assert entries[0].message.template and entries[0].created_at.startswith("1970")
+
+
+def test_a_reopened_journal_rebuilds_state_and_history(tmp_path: Path, record: Record) -> None:
+    path = tmp_path / "windrose.db"
+    with Session.open(path) as first:
+        game = start(first, record)
+        play(first, record.actions[:40])
+        first.go_back(33)
+        first.undo()
+        expected_state, expected_history = state_json(first.state), first.history()
+    with Session.open(path) as second:
+        assert second.resume_last()
+        assert second.game_id == game
+        assert state_json(second.state) == expected_state
+        assert second.history() == expected_history
+        assert second.can_redo and second.actions == record.actions[:32]
+
+
+def test_finishing_marks_the_game_and_undo_reopens_it(session: Session, record: Record) -> None:
+    game = start(session, record)
+    play(session, record.actions)
+    assert session.journal.last_unfinished() is None
+    session.undo()
+    assert session.journal.last_unfinished() == game
+    with pytest.raises(SessionError, match="not over"):
+        session.score()
+
+
+def test_games_list_and_resume_the_last_unfinished(session: Session, record: Record) -> None:
+    assert not session.resume_last()
+    done = start(session, record)
+    play(session, record.actions)
+    open_game = start(session, record)
+    play(session, record.actions[:50])
+    winner = score(replay(record)).winner
+    summaries = {s.id: s for s in session.games()}
+    assert (summaries[done].finished, summaries[done].winner, summaries[done].round) == (True, winner, 13)
+    assert summaries[open_game].finished is False and summaries[open_game].winner is None
+    assert summaries[open_game].round == replay(record, upto=50).round
+    assert summaries[open_game].players == [(p["colour"], p["name"]) for p in record.players]
+    session.load(done)
+    assert session.resume_last() and session.game_id == open_game
+
+
+def test_options_and_waiting_for_come_from_the_rules(session: Session, record: Record) -> None:
+    start(session, record)
+    turn_actions = next(i for i, a in enumerate(record.actions) if a["type"] == "end_turn")
+    play(session, record.actions[:turn_actions])
+    colour = session.state.turn
+    assert session.waiting_for() == waiting_for(replay(record, upto=turn_actions))
+    assert session.options(colour) == legal_options(replay(record, upto=turn_actions), colour)
+
+
+def test_no_game_loaded_and_bad_players_are_refused(session: Session) -> None:
+    with pytest.raises(SessionError, match="no game is loaded"):
+        session.act({"type": "roll"})
+    with pytest.raises(RecordError, match="2 to 4 players"):
+        session.new_game([("orange", "Ann")], ["orange"], "today")
+    assert session.journal.games() == []
