@@ -838,11 +838,11 @@ def render_roll_sequence(
         for i, box in enumerate(world.dice):
             remaining = max(0.0, 1.0 - t / rest_at[i]) if rest_at[i] > 0 else 0.0
             offset, axis, spin = starts[i]
-            ease = remaining**2
+            ease = remaining**1.5  # slides slow down; tumbling stops more abruptly
             if ease > 0:
                 axis_h = axis.copy()
                 axis_h[2] *= 0.3
-                rotation = _rotation(axis_h, spin * ease) @ box.rotation
+                rotation = _rotation(axis_h, spin * remaining) @ box.rotation
                 moved = replace(box, rotation=rotation, centre=box.centre + np.array([*(offset * ease), 0.0]))
                 moved = replace(moved, centre=moved.centre - (0, 0, moved.lowest_z() - 3.0 * ease * DIE_MM))
                 dice.append(moved)

@@ -1,0 +1,268 @@
+"""Settling: tell a rolling tray from a still one, and vote across still frames.
+
+The detector watches the small motion stream. It is fed timestamps by the
+caller (no clock of its own), so it behaves the same in tests, in demo replay
+and on the Pi. A frame counts as "moving" when enough pixels changed since the
+previous frame, or since the first frame of the current still spell (a die
+creeping slowly), or when a hand is in view. "Still" is only declared after the
+tray has stayed quiet for `still_time_s`.
+
+`vote` then combines the readings of several still frames: a die's value is
+kept only when enough of the frames agree on it; otherwise it is unsure.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, ClassVar, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from vision.types import DiceReading, DieReading, MotionState
+
+
+DEFAULT_CONFIG_PATH = Path(__file__).resolve().parent.parent / "config.toml"
+
+
+class SettleConfigError(ValueError):
+    """A [vision.settle] value is missing, of the wrong type or out of range."""
+
+
+@dataclass(frozen=True)
+class SettleParams:
+    """Thresholds of settling detection and voting (see [vision.settle] in config.toml)."""
+
+    motion_width: int
+    blur_px: int
+    pixel_change: int
+    changed_fraction: float
+    still_time_s: float
+    max_wait_s: float
+    skin_cr_min: int
+    skin_cr_max: int
+    skin_cb_min: int
+    skin_cb_max: int
+    skin_min_brightness: int
+    hand_fraction: float
+    min_vote_frames: int
+    vote_agreement: float
+    match_distance: float
+
+    # (lowest, highest) allowed for each field; ints and floats keep their type.
+    _LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
+        "motion_width": (16, 1024),
+        "blur_px": (0, 31),
+        "pixel_change": (1, 255),
+        "changed_fraction": (0.0, 1.0),
+        "still_time_s": (0.0, 60.0),
+        "max_wait_s": (0.1, 600.0),
+        "skin_cr_min": (0, 255),
+        "skin_cr_max": (0, 255),
+        "skin_cb_min": (0, 255),
+        "skin_cb_max": (0, 255),
+        "skin_min_brightness": (0, 255),
+        "hand_fraction": (0.0, 1.0),
+        "min_vote_frames": (3, 100),
+        "vote_agreement": (0.5, 1.0),
+        "match_distance": (0.05, 3.0),
+    }
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any], where: str = "[vision.settle]") -> "SettleParams":
+        """Build from a TOML table; every key is required and range-checked."""
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name not in table:
+                raise SettleConfigError(f"{where}: missing key '{f.name}'")
+            raw = table[f.name]
+            want_int = f.type in ("int", int)
+            if isinstance(raw, bool) or not isinstance(raw, (int, float)) or (want_int and not isinstance(raw, int)):
+                kind = "a whole number" if want_int else "a number"
+                raise SettleConfigError(f"{where}: '{f.name}' must be {kind}, got {raw!r}")
+            low, high = cls._LIMITS[f.name]
+            if not (low <= raw <= high) or (isinstance(raw, float) and not math.isfinite(raw)):
+                raise SettleConfigError(f"{where}: '{f.name}' = {raw!r} is outside {low}..{high}")
+            values[f.name] = int(raw) if want_int else float(raw)
+        unknown = sorted(set(table) - set(values))
+        if unknown:
+            raise SettleConfigError(f"{where}: unknown key(s) {', '.join(unknown)}")
+        if values["skin_cr_min"] >= values["skin_cr_max"] or values["skin_cb_min"] >= values["skin_cb_max"]:
+            raise SettleConfigError(f"{where}: each skin_*_min must be below its skin_*_max")
+        return cls(**values)
+
+    @classmethod
+    def from_config_file(cls, path: Path = DEFAULT_CONFIG_PATH) -> "SettleParams":
+        """Read [vision.settle] from a config.toml (the repository's own by default)."""
+        try:
+            with open(path, "rb") as fh:
+                config = tomllib.load(fh)
+        except OSError as err:
+            raise SettleConfigError(f"cannot read {path}: {err.strerror or err}") from err
+        except tomllib.TOMLDecodeError as err:
+            raise SettleConfigError(f"{path} is not valid TOML: {err}") from err
+        table = config.get("vision", {}).get("settle")
+        if not isinstance(table, dict):
+            raise SettleConfigError(f"{path}: no [vision.settle] table")
+        return cls.from_table(table, where=f"{path} [vision.settle]")
+
+
+class SettleDetector:
+    """Feed `(timestamp_s, frame)` pairs in time order; get a MotionState per frame."""
+
+    def __init__(self, params: SettleParams) -> None:
+        self.params = params
+        self.reset()
+
+    def reset(self, timestamp_s: float | None = None) -> None:
+        """Forget the past, e.g. when a new roll starts (the wait clock starts at `timestamp_s`)."""
+        self._previous: np.ndarray | None = None
+        self._anchor: np.ndarray | None = None  # first frame of the current quiet spell
+        self._quiet_since: float | None = None
+        self._started: float | None = timestamp_s
+        self._last_time: float | None = None
+        self._skin_baseline: float | None = None
+
+    def update(self, timestamp_s: float, frame: np.ndarray) -> MotionState:
+        p = self.params
+        if self._last_time is not None and timestamp_s < self._last_time:
+            raise ValueError(f"timestamps must not go backwards ({timestamp_s} after {self._last_time})")
+        self._last_time = timestamp_s
+        if self._started is None:
+            self._started = timestamp_s
+        small, skin = self._prepare(frame)
+        notes: list[str] = []
+
+        if self._previous is None or self._previous.shape != small.shape:
+            motion = 1.0  # nothing to compare with yet: assume the worst
+            notes.append("first frame")
+        else:
+            motion = self._changed(small, self._previous)
+            if self._anchor is not None:
+                motion = max(motion, self._changed(small, self._anchor))
+        self._previous = small
+
+        # A hand: clearly more skin-coloured area than the quietest frame seen so far.
+        baseline = skin if self._skin_baseline is None else min(self._skin_baseline, skin)
+        hand = skin - baseline > p.hand_fraction
+        if not hand:
+            self._skin_baseline = baseline
+        moving = motion > p.changed_fraction
+        if hand:
+            notes.append("hand in view")
+        if moving:
+            notes.append("moving")
+        if moving or hand:
+            self._quiet_since = None
+            self._anchor = None
+        elif self._quiet_since is None:
+            self._quiet_since = timestamp_s
+            self._anchor = small
+        still_for = 0.0 if self._quiet_since is None else timestamp_s - self._quiet_since
+        still = self._quiet_since is not None and still_for >= p.still_time_s
+        if not still and timestamp_s - self._started > p.max_wait_s:
+            notes.append("waited too long")
+        return MotionState(still=still, still_for_s=still_for, motion=float(motion), notes=tuple(notes))
+
+    def _prepare(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
+        """Grey, blurred motion image at `motion_width`, and the skin-coloured share of the frame."""
+        p = self.params
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8 or min(frame.shape[:2]) < 4:
+            raise ValueError(f"settle detector needs a BGR uint8 frame, got shape {frame.shape} {frame.dtype}")
+        height = max(1, round(frame.shape[0] * p.motion_width / frame.shape[1]))
+        small = cv2.resize(frame, (p.motion_width, height), interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        if p.blur_px > 0:
+            k = p.blur_px | 1
+            grey = cv2.GaussianBlur(grey, (k, k), 0)
+        ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+        skin = cv2.inRange(
+            ycrcb,
+            np.array([p.skin_min_brightness, p.skin_cr_min, p.skin_cb_min], np.uint8),
+            np.array([255, p.skin_cr_max, p.skin_cb_max], np.uint8),
+        )
+        return grey, float(np.count_nonzero(skin)) / skin.size
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
+        diff = cv2.absdiff(a, b)
+        return float(np.count_nonzero(diff > self.params.pixel_change)) / diff.size
+
+
+def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
+    """Combine readings of still frames into one: per die, the value enough frames agree on.
+
+    Dice are matched across frames by position (centre within `match_distance`
+    die widths). A die keeps its value only if at least `vote_agreement` of
+    all frames read that same value; a colour that frames disagree on, or any
+    lack of agreement, makes it unsure. Fewer than `min_vote_frames` readings
+    give an empty reading with a message.
+    """
+    if len(readings) < params.min_vote_frames:
+        return DiceReading(
+            dice=(), message=f"only {len(readings)} still frame(s); {params.min_vote_frames} are needed to vote"
+        )
+    clusters: list[list[DieReading]] = []
+    for reading in readings:
+        taken: set[int] = set()
+        for die in reading.dice:
+            best, best_dist = -1, math.inf
+            for index, members in enumerate(clusters):
+                if index in taken:
+                    continue
+                dist = _distance(die, members)
+                if dist < best_dist:
+                    best, best_dist = index, dist
+            if best >= 0 and best_dist <= params.match_distance:
+                clusters[best].append(die)
+                taken.add(best)
+            else:
+                clusters.append([die])
+                taken.add(len(clusters) - 1)
+
+    n = len(readings)
+    needed = math.ceil(params.vote_agreement * n - 1e-9)
+    voted: list[DieReading] = []
+    dropped = 0
+    for members in clusters:
+        if len(members) * 2 <= n:  # seen in at most half the frames: a flicker, not a die
+            dropped += 1
+            continue
+        colours = Counter(m.colour for m in members)
+        colour, colour_votes = colours.most_common(1)[0]
+        values = Counter(m.value for m in members if not m.unsure and m.value is not None)
+        value, value_votes = values.most_common(1)[0] if values else (None, 0)
+        agreed = value is not None and value_votes >= needed and colour_votes >= needed
+        agreeing = [m for m in members if m.value == value and not m.unsure] if agreed else []
+        confidence = (value_votes / n) * float(np.mean([m.confidence for m in agreeing])) if agreeing else 0.0
+        voted.append(
+            DieReading(
+                x=int(np.median([m.x for m in members])),
+                y=int(np.median([m.y for m in members])),
+                w=int(np.median([m.w for m in members])),
+                h=int(np.median([m.h for m in members])),
+                colour=colour,
+                value=value if agreed else None,
+                confidence=confidence,
+                unsure=not agreed,
+            )
+        )
+    unsure = sum(1 for d in voted if d.unsure)
+    message = f"voted over {n} frames"
+    if unsure:
+        message += f"; {unsure} die/dice without agreement"
+    if dropped:
+        message += f"; {dropped} detection(s) seen in too few frames ignored"
+    voted.sort(key=lambda d: (d.y, d.x))
+    return DiceReading(dice=tuple(voted), ms=float(np.mean([r.ms for r in readings])), message=message)
+
+
+def _distance(die: DieReading, members: Sequence[DieReading]) -> float:
+    """Centre distance from `die` to a cluster's mean centre, in die widths."""
+    cx = np.mean([m.x + m.w / 2 for m in members])
+    cy = np.mean([m.y + m.h / 2 for m in members])
+    size = max(1.0, float(np.mean([max(m.w, m.h) for m in members])), max(die.w, die.h))
+    return math.hypot(die.x + die.w / 2 - cx, die.y + die.h / 2 - cy) / size
