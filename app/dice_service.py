@@ -1,0 +1,378 @@
+"""The roll flow: from "roll now" to a confirmed `roll` action, whatever the camera does.
+
+    idle -> waiting_for_motion -> waiting_for_still -> reading -> proposed -> confirmed
+                 (or the timeout, if the dice were rolled before the press)
+
+plus `cancelled`, `error` (with a message) and `camera_unavailable` (retried
+with a growing pause). Manual entry works in every state, so the game never
+depends on the camera. Nothing here knows about Kivy: the service is driven by
+`tick(now)` with an injected clock, and reports through two callbacks
+(`on_status`, `on_roll`) that run on the thread calling it. In the app a
+`TickThread` calls `tick`; the UI wraps both callbacks in Clock.schedule_once.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+import numpy as np
+
+from hardware.camera import Camera, CameraError
+from hardware.status_led import LightPattern, StatusLed
+from vision.types import DIE_COLOURS, DiceReading, MotionState
+
+Reader = Callable[[np.ndarray], DiceReading]
+Voter = Callable[[Sequence[DiceReading]], DiceReading]
+CameraFactory = Callable[[], Camera | None]
+
+
+class Settler(Protocol):
+    """Tells moving from still over a stream of small frames (vision.settle.SettleDetector)."""
+
+    def update(self, t: float, small_frame: np.ndarray) -> MotionState: ...
+
+
+class RollState(StrEnum):
+    IDLE = "idle"
+    WAITING_FOR_MOTION = "waiting_for_motion"
+    WAITING_FOR_STILL = "waiting_for_still"
+    READING = "reading"
+    PROPOSED = "proposed"
+    CONFIRMED = "confirmed"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+    CAMERA_UNAVAILABLE = "camera_unavailable"
+
+
+ROLLING = frozenset({RollState.WAITING_FOR_MOTION, RollState.WAITING_FOR_STILL, RollState.READING})
+
+LIGHT_FOR_STATE: dict[RollState, LightPattern] = {
+    RollState.WAITING_FOR_MOTION: "blink",
+    RollState.WAITING_FOR_STILL: "blink",
+    RollState.READING: "blink",
+    RollState.PROPOSED: "on",
+}
+
+
+class InvalidDice(ValueError):
+    """Dice given to `confirm` that are not six colours with 1-6 pips each."""
+
+
+@dataclass(frozen=True)
+class RollTimings:
+    """The [camera] keys that pace the roll flow (defaults in config.toml)."""
+
+    motion_timeout_s: float
+    settle_timeout_s: float  # [vision.settle] max_wait_s
+    vote_frames: int  # [vision.settle] min_vote_frames
+    motion_fraction: float  # [vision.settle] changed_fraction: this much change is a roll
+    retry_initial_s: float
+    retry_max_s: float
+
+
+@dataclass(frozen=True)
+class DiceStatus:
+    """What the screen shows about the dice. `note` is an English template for gettext."""
+
+    state: RollState
+    note: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    reading: DiceReading | None = None
+
+    @property
+    def message(self) -> str:
+        return self.note.format(**self.params)
+
+    @property
+    def proposed_dice(self) -> dict[str, int | None]:
+        """Colour -> pips of the proposal (None where the reader was unsure)."""
+        if self.reading is None:
+            return {colour: None for colour in DIE_COLOURS}
+        return self.reading.values_by_colour()
+
+
+def checked_dice(dice: Mapping[str, Any]) -> dict[str, int]:
+    """The six Macao dice as colour -> pips, or InvalidDice saying what is wrong."""
+    missing = [colour for colour in DIE_COLOURS if colour not in dice]
+    unknown = sorted(set(dice) - set(DIE_COLOURS))
+    if missing or unknown:
+        raise InvalidDice(f"need exactly the dice {', '.join(DIE_COLOURS)}; "
+                          f"missing: {', '.join(missing) or 'none'}, unknown: {', '.join(unknown) or 'none'}")
+    checked: dict[str, int] = {}
+    for colour in DIE_COLOURS:
+        pips = dice[colour]
+        if isinstance(pips, bool) or not isinstance(pips, int) or not 1 <= pips <= 6:
+            raise InvalidDice(f"the {colour} die needs 1 to 6 pips, not {pips!r}")
+        checked[colour] = pips
+    return checked
+
+
+class DiceService:
+    """The roll flow as a state machine; thread-safe, every step driven by `tick(now)`."""
+
+    def __init__(self, make_camera: CameraFactory, reader: Reader, new_settler: Callable[[], Settler],
+                 vote: Voter, timings: RollTimings, clock: Callable[[], float],
+                 on_status: Callable[[DiceStatus], None], on_roll: Callable[[dict[str, Any]], None],
+                 led: StatusLed | None = None) -> None:
+        self._make_camera = make_camera
+        self._reader = reader
+        self._new_settler = new_settler
+        self._vote = vote
+        self._timings = timings
+        self._clock = clock
+        self._on_status = on_status
+        self._on_roll = on_roll
+        self._led = led
+        self._lock = threading.RLock()
+        self._outbox: list[Callable[[], None]] = []
+        self._camera: Camera | None = None
+        self._camera_configured = True
+        self._settler: Settler | None = None
+        self._readings: list[DiceReading] = []
+        self._frames_seen = 0
+        self._phase_started = 0.0
+        self._next_retry = -math.inf
+        self._retry_pause = timings.retry_initial_s
+        self._relock_requested = False
+        self._status = DiceStatus(RollState.CAMERA_UNAVAILABLE, "Starting the camera")
+
+    # ------------------------------------------------------------------ reading state
+
+    @property
+    def status(self) -> DiceStatus:
+        with self._lock:
+            return self._status
+
+    @property
+    def state(self) -> RollState:
+        return self.status.state
+
+    # ------------------------------------------------------------------ commands (any thread)
+
+    def roll(self) -> None:
+        """The roll button, space bar or on-screen button: a fresh roll starts now."""
+        with self._lock:
+            now = self._clock()
+            if self._status.state is RollState.CAMERA_UNAVAILABLE:
+                self._next_retry = now  # the player wants the camera: try again at once
+            else:
+                self._settler = self._new_settler()
+                self._enter(RollState.WAITING_FOR_MOTION, now, "Roll the dice")
+        self._flush()
+
+    def reread(self) -> None:
+        """A held button: read the dice as they lie, without waiting for a roll."""
+        with self._lock:
+            now = self._clock()
+            if self._status.state is RollState.CAMERA_UNAVAILABLE:
+                self._next_retry = now
+            else:
+                if self._status.state is not RollState.WAITING_FOR_MOTION or self._settler is None:
+                    self._settler = self._new_settler()
+                self._enter(RollState.WAITING_FOR_STILL, now, "Waiting for the dice to lie still")
+        self._flush()
+
+    def cancel(self) -> None:
+        """Stop the roll in progress or drop the proposal; the dice can still be typed in."""
+        with self._lock:
+            if self._status.state in ROLLING or self._status.state is RollState.PROPOSED:
+                self._settler = None
+                self._enter(RollState.CANCELLED, self._clock(), "Roll cancelled")
+        self._flush()
+
+    def confirm(self, dice: Mapping[str, int] | None = None) -> None:
+        """Accept the proposal as it is (dice=None) or the player's own dice (a fix or manual entry).
+
+        Own dice are accepted in every state, so a game goes on without a camera.
+        Raises InvalidDice when the proposal is incomplete or the dice are not six
+        colours with 1-6 pips.
+        """
+        with self._lock:
+            if dice is None:
+                if self._status.state is not RollState.PROPOSED or self._status.reading is None:
+                    raise InvalidDice("there is no reading to confirm; enter the dice by hand")
+                values = self._status.reading.values_by_colour()
+                unread = [colour for colour, pips in values.items() if pips is None]
+                if unread:
+                    raise InvalidDice(f"not read for sure: {', '.join(unread)}; correct these dice first")
+                dice = {colour: int(pips) for colour, pips in values.items() if pips is not None}
+            action = {"type": "roll", "dice": checked_dice(dice)}
+            self._settler = None
+            self._enter(RollState.CONFIRMED, self._clock(), "Dice confirmed")
+            self._outbox.append(lambda: self._on_roll(action))
+        self._flush()
+
+    def relock_exposure(self) -> None:
+        """Ask the camera to adapt to new light and lock again (done on the next tick)."""
+        with self._lock:
+            self._relock_requested = True
+
+    # ------------------------------------------------------------------ the clock's side
+
+    def tick(self, now: float) -> None:
+        """Advance the flow: open or retry the camera, take one frame while a roll goes on."""
+        with self._lock:
+            try:
+                self._step(now)
+            except CameraError as exc:
+                self._camera_lost(now, str(exc))
+            if self._led is not None:
+                self._led.poll(now)
+        self._flush()
+
+    def _step(self, now: float) -> None:
+        state = self._status.state
+        if state is RollState.CAMERA_UNAVAILABLE:
+            self._retry_camera(now)
+            return
+        if self._camera is None:
+            return
+        if self._relock_requested and state not in ROLLING:
+            self._relock_requested = False
+            self._camera.relock_exposure()
+        if state not in ROLLING or self._settler is None:
+            return
+        motion = self._settler.update(now, self._camera.read_motion())
+        self._frames_seen += 1
+        if state is RollState.WAITING_FOR_MOTION:
+            # The first frame has nothing to be compared with, so it cannot show a roll.
+            moved = self._frames_seen > 1 and motion.motion > self._timings.motion_fraction
+            if moved or now - self._phase_started >= self._timings.motion_timeout_s:
+                self._enter(RollState.WAITING_FOR_STILL, now, "Waiting for the dice to lie still")
+        elif not motion.still:
+            if state is RollState.READING:
+                self._readings = []
+                self._set(RollState.WAITING_FOR_STILL, "Waiting for the dice to lie still")
+            elif now - self._phase_started >= self._timings.settle_timeout_s:
+                self._settler = None
+                self._enter(RollState.ERROR, now,
+                            "The dice did not come to rest within {seconds:g} s: roll again or enter them by hand",
+                            {"seconds": self._timings.settle_timeout_s})
+        elif state is RollState.WAITING_FOR_STILL:
+            self._readings = []
+            self._set(RollState.READING, "Reading the dice")
+        else:
+            self._read_one(now)
+
+    def _read_one(self, now: float) -> None:
+        assert self._camera is not None
+        frame = self._camera.read_main()
+        try:
+            self._readings.append(self._reader(frame))
+            if len(self._readings) < self._timings.vote_frames:
+                return
+            voted = self._vote(self._readings)
+        except Exception as exc:  # a reader fault must cost one roll, never the game
+            self._settler = None
+            self._enter(RollState.ERROR, now, "The dice reader failed ({problem}): enter the dice by hand",
+                        {"problem": f"{type(exc).__name__}: {exc}"})
+            return
+        self._settler = None
+        note = "Check the dice and confirm" if voted.complete else "Some dice are unclear: correct them, then confirm"
+        self._enter(RollState.PROPOSED, now, note, {"detail": voted.message}, reading=voted)
+
+    def _retry_camera(self, now: float) -> None:
+        if now < self._next_retry or not self._camera_configured:
+            return
+        try:
+            camera = self._make_camera()
+            if camera is not None:
+                camera.open()
+        except CameraError as exc:
+            self._next_retry = now + self._retry_pause
+            self._retry_pause = min(self._retry_pause * 2, self._timings.retry_max_s)
+            self._set(RollState.CAMERA_UNAVAILABLE,
+                      "Camera unavailable ({problem}); trying again. Enter the dice by hand meanwhile",
+                      {"problem": str(exc)})
+            return
+        if camera is None:
+            self._camera_configured = False
+            self._set(RollState.CAMERA_UNAVAILABLE, "No camera is configured: enter the dice by hand")
+            return
+        self._camera = camera
+        self._retry_pause = self._timings.retry_initial_s
+        self._enter(RollState.IDLE, now, "Ready: press the button and roll")
+
+    def _camera_lost(self, now: float, problem: str) -> None:
+        if self._camera is not None:
+            self._camera.close()
+            self._camera = None
+        self._settler = None
+        self._readings = []
+        self._next_retry = now + self._retry_pause
+        self._enter(RollState.CAMERA_UNAVAILABLE, now,
+                    "Camera unavailable ({problem}); trying again. Enter the dice by hand meanwhile",
+                    {"problem": problem})
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _enter(self, state: RollState, now: float, note: str,
+               params: Mapping[str, Any] | None = None, reading: DiceReading | None = None) -> None:
+        self._phase_started = now
+        self._readings = []
+        if state is not RollState.WAITING_FOR_STILL:
+            self._frames_seen = 0
+        self._set(state, note, params, reading)
+
+    def _set(self, state: RollState, note: str, params: Mapping[str, Any] | None = None,
+             reading: DiceReading | None = None) -> None:
+        status = DiceStatus(state, note, dict(params or {}), reading)
+        if status == self._status:
+            return
+        self._status = status
+        if self._led is not None:
+            self._led.show(LIGHT_FOR_STATE.get(state, "off"), self._clock())
+        self._outbox.append(lambda: self._on_status(status))
+
+    def _flush(self) -> None:
+        """Run queued callbacks outside the lock, so they may call back in."""
+        with self._lock:
+            pending, self._outbox = self._outbox, []
+        for callback in pending:
+            callback()
+
+    def close(self) -> None:
+        """Release the camera and the light (the button belongs to whoever opened it)."""
+        with self._lock:
+            if self._camera is not None:
+                self._camera.close()
+                self._camera = None
+            if self._led is not None:
+                self._led.show("off", self._clock())
+
+
+class TickThread:
+    """Calls `tick(now)` every `interval_s` on a worker thread until `stop()`.
+
+    Camera reads and the reader take tens of milliseconds, too long for the UI
+    thread; `stop()` ends and joins the thread, so nothing is left behind.
+    """
+
+    def __init__(self, tick: Callable[[float], None], interval_s: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._tick = tick
+        self._interval_s = interval_s
+        self._clock = clock
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="windrose-dice", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._tick(self._clock())
+            self._stopping.wait(self._interval_s)
+
+    def stop(self, timeout_s: float = 5.0) -> bool:
+        """Ask the thread to end and wait for it; True when it has ended."""
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout_s)
+        return not self._thread.is_alive()

@@ -1,0 +1,300 @@
+"""Frame sources for the dice camera, behind one small interface.
+
+Every source hands out BGR uint8 frames: a large "main" frame to read the dice
+from and a small "motion" frame to see whether they still move. Any failure
+(missing, unplugged, unreadable) is raised as `CameraError` with a message a
+player can act on; the dice service turns that into its "camera unavailable"
+state. picamera2 is imported only inside `Picamera2Camera`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+
+
+class CameraError(Exception):
+    """The camera cannot deliver a frame; the message says which camera and why."""
+
+
+class Camera(Protocol):
+    """What the dice service needs from a camera."""
+
+    description: str
+
+    def open(self) -> None:
+        """Start delivering frames; raises CameraError."""
+
+    def read_main(self) -> np.ndarray:
+        """The next full-size BGR uint8 frame, for reading dice; raises CameraError."""
+
+    def read_motion(self) -> np.ndarray:
+        """The next small BGR uint8 frame, for motion detection; raises CameraError."""
+
+    def relock_exposure(self) -> None:
+        """Let exposure and white balance adapt again, then lock them; raises CameraError."""
+
+    def close(self) -> None:
+        """Release the device; never raises."""
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """The [camera] keys the sources need (all defaults live in config.toml)."""
+
+    source: str
+    device: str
+    folder: str
+    loop: bool
+    main_size: tuple[int, int]
+    motion_size: tuple[int, int]
+    frame_rate: float
+    exposure_settle_frames: int
+
+
+def to_bgr_uint8(frame: np.ndarray, where: str) -> np.ndarray:
+    """Bring a grey, BGRA or 16-bit frame to 3-channel BGR uint8; CameraError otherwise."""
+    if frame.dtype == np.uint16:
+        frame = (frame >> 8).astype(np.uint8)
+    if frame.dtype != np.uint8 or frame.size == 0:
+        raise CameraError(f"{where}: unusable frame ({frame.dtype}, shape {frame.shape})")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return frame
+    raise CameraError(f"{where}: unusable frame shape {frame.shape}")
+
+
+def shrink(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The small motion frame made from a main frame (area averaging keeps noise down)."""
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+
+
+def picamera2_importable() -> bool:
+    """True when the Pi camera library can be imported (it comes from apt on the Pi)."""
+    try:
+        import picamera2  # noqa: F401  (the probe itself)
+    except (ImportError, OSError):
+        return False
+    return True
+
+
+def make_camera(settings: CameraSettings) -> Camera | None:
+    """The (unopened) source the settings ask for; None for `source = "none"`.
+
+    `auto` takes the Pi camera when picamera2 imports, else the image folder when
+    one is set, else the OpenCV device when one is set.
+    """
+    source = settings.source
+    if source == "auto":
+        if picamera2_importable():
+            source = "picamera2"
+        elif settings.folder:
+            source = "folder"
+        elif settings.device:
+            source = "opencv"
+        else:
+            return None
+    if source == "picamera2":
+        return Picamera2Camera(settings.main_size, settings.motion_size,
+                               settings.frame_rate, settings.exposure_settle_frames)
+    if source == "opencv":
+        return OpenCVCamera(settings.device, settings.main_size, settings.motion_size, settings.loop)
+    if source == "folder":
+        return FolderCamera(Path(settings.folder), settings.motion_size, settings.loop)
+    if source == "none":
+        return None
+    raise ValueError(f"unknown camera source {source!r}")
+
+
+class Picamera2Camera:
+    """The Pi camera through picamera2: a main stream for reading, a lores stream for motion.
+
+    "RGB888" in picamera2 is BGR in memory, as OpenCV expects. The motion stream
+    is YUV420 (the only lores format every Pi accepts); its luma plane is used.
+    Exposure and white balance run automatically for a few frames, then the
+    values the camera settled on are fixed so dice colours stay put all game.
+    """
+
+    def __init__(self, main_size: tuple[int, int], motion_size: tuple[int, int],
+                 frame_rate: float, settle_frames: int) -> None:
+        self.description = f"Pi camera ({main_size[0]}x{main_size[1]})"
+        self._main_size = main_size
+        self._motion_size = motion_size
+        self._frame_us = int(round(1_000_000 / frame_rate))
+        self._settle_frames = settle_frames
+        self._camera: Any = None
+
+    def open(self) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as exc:
+            raise CameraError("the Pi camera library picamera2 is not installed "
+                              "(apt install python3-picamera2)") from exc
+        try:
+            camera = Picamera2()
+        except Exception as exc:  # picamera2 raises IndexError/RuntimeError when no camera is found
+            raise CameraError(f"no Pi camera found ({exc or type(exc).__name__})") from exc
+        self._camera = camera
+        try:
+            configuration = camera.create_video_configuration(
+                main={"size": self._main_size, "format": "RGB888"},
+                lores={"size": self._motion_size, "format": "YUV420"},
+                controls={"FrameDurationLimits": (self._frame_us, self._frame_us),
+                          "AeEnable": True, "AwbEnable": True},
+                queue=False,
+            )
+            camera.configure(configuration)
+            camera.start()
+        except Exception as exc:  # any libcamera failure means no frames
+            self.close()
+            raise CameraError(f"the Pi camera would not start: {exc}") from exc
+        self._lock_exposure()
+
+    def _call(self, what: str, action: Any, *args: Any) -> Any:
+        if self._camera is None:
+            raise CameraError(f"{self.description} is not open")
+        try:
+            return getattr(self._camera, action)(*args)
+        except Exception as exc:  # an unplugged ribbon surfaces as assorted errors
+            raise CameraError(f"{self.description}: {what} failed: {exc}") from exc
+
+    def _lock_exposure(self) -> None:
+        metadata: dict[str, Any] = {}
+        for _ in range(self._settle_frames + 1):
+            metadata = self._call("reading exposure", "capture_metadata")
+        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
+        for name in ("ExposureTime", "AnalogueGain", "ColourGains"):
+            if name in metadata:
+                controls[name] = metadata[name]
+        self._call("locking exposure", "set_controls", controls)
+
+    def relock_exposure(self) -> None:
+        self._call("unlocking exposure", "set_controls", {"AeEnable": True, "AwbEnable": True})
+        self._lock_exposure()
+
+    def read_main(self) -> np.ndarray:
+        frame = self._call("capturing a frame", "capture_array", "main")
+        return to_bgr_uint8(np.asarray(frame), self.description)
+
+    def read_motion(self) -> np.ndarray:
+        yuv = np.asarray(self._call("capturing a motion frame", "capture_array", "lores"))
+        width, height = self._motion_size
+        return to_bgr_uint8(np.ascontiguousarray(yuv[:height, :width]), self.description)
+
+    def close(self) -> None:
+        camera, self._camera = self._camera, None
+        if camera is None:
+            return
+        for action in ("stop", "close"):
+            try:
+                getattr(camera, action)()
+            except Exception:  # closing a vanished camera must not stop the app
+                continue
+
+
+class OpenCVCamera:
+    """A V4L2/USB camera or a video file through cv2.VideoCapture."""
+
+    def __init__(self, device: str, main_size: tuple[int, int], motion_size: tuple[int, int],
+                 loop: bool) -> None:
+        self.description = f"camera {device!r}"
+        self._device = device
+        self._main_size = main_size
+        self._motion_size = motion_size
+        self._loop = loop
+        self._is_file = not device.isdigit() and Path(device).is_file()
+        self._capture: cv2.VideoCapture | None = None
+
+    def open(self) -> None:
+        source: int | str = int(self._device) if self._device.isdigit() else self._device
+        capture = cv2.VideoCapture(source)
+        if not capture.isOpened():
+            capture.release()
+            raise CameraError(f"cannot open {self.description}: no such camera or video file")
+        if not self._is_file:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self._main_size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self._main_size[1])
+        self._capture = capture
+
+    def read_main(self) -> np.ndarray:
+        if self._capture is None:
+            raise CameraError(f"{self.description} is not open")
+        ok, frame = self._capture.read()
+        if not ok and self._is_file and self._loop:
+            self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            ok, frame = self._capture.read()
+        if not ok or frame is None:
+            raise CameraError(f"{self.description} delivered no frame (unplugged or at its end)")
+        return to_bgr_uint8(frame, self.description)
+
+    def read_motion(self) -> np.ndarray:
+        return shrink(self.read_main(), self._motion_size)
+
+    def relock_exposure(self) -> None:
+        """Nothing to do: USB cameras keep their own automatic exposure."""
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+def _natural_key(path: Path) -> list[object]:
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
+
+
+class FolderCamera:
+    """Images of a folder replayed in name order (frame2 before frame10): demos and tests."""
+
+    def __init__(self, folder: Path, motion_size: tuple[int, int], loop: bool) -> None:
+        self.description = f"image folder {str(folder)!r}"
+        self._folder = folder
+        self._motion_size = motion_size
+        self._loop = loop
+        self._files: list[Path] = []
+        self._next = 0
+
+    def open(self) -> None:
+        if not self._folder.is_dir():
+            raise CameraError(f"{self.description} does not exist")
+        files = sorted((path for path in self._folder.iterdir()
+                        if path.suffix.lower() in IMAGE_SUFFIXES), key=_natural_key)
+        if not files:
+            raise CameraError(f"{self.description} holds no images "
+                              f"({', '.join(sorted(IMAGE_SUFFIXES))})")
+        self._files = files
+        self._next = 0
+
+    def read_main(self) -> np.ndarray:
+        if not self._files:
+            raise CameraError(f"{self.description} is not open")
+        if self._next >= len(self._files):
+            if not self._loop:
+                raise CameraError(f"{self.description} has no more images")
+            self._next = 0
+        path = self._files[self._next]
+        self._next += 1
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CameraError(f"{path}: missing or not a readable image")
+        return to_bgr_uint8(frame, str(path))
+
+    def read_motion(self) -> np.ndarray:
+        return shrink(self.read_main(), self._motion_size)
+
+    def relock_exposure(self) -> None:
+        """Nothing to do: stored images have their exposure already."""
+
+    def close(self) -> None:
+        self._files = []
+        self._next = 0
