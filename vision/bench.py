@@ -1,0 +1,58 @@
+"""Timing the reader against one plain pass (BGR->HSV plus a 5x5 Gaussian blur) on the same frame."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from vision.params import VisionParams
+from vision.reader import read_dice
+
+BENCH_SIZES: tuple[tuple[int, int], ...] = ((1280, 720), (1600, 900), (2304, 1296))
+
+
+def bench_frame(size: tuple[int, int], source: np.ndarray | None = None) -> np.ndarray:
+    """A frame of the given size: `source` resized, or a tray-like scene drawn with dice."""
+    width, height = size
+    if source is not None:
+        return cv2.resize(source, (width, height), interpolation=cv2.INTER_AREA)
+    rng = np.random.default_rng(0)
+    frame = np.full((height, width, 3), (150, 160, 165), np.uint8)
+    side = max(8, width // 40)
+    body = ((40, 40, 200), (200, 80, 30), (50, 160, 50), (30, 30, 30), (140, 140, 140), (150, 50, 120))
+    for index, colour in enumerate(body):
+        x = int(rng.integers(side, width - 2 * side))
+        y = int(rng.integers(side, height - 2 * side))
+        cv2.rectangle(frame, (x, y), (x + side, y + side), colour, -1)
+        cv2.circle(frame, (x + side // 2, y + side // 2), max(2, side // 9), (245, 245, 245), -1)
+    return frame
+
+
+def median_ms(action: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - started) * 1000.0)
+    return float(np.median(times))
+
+
+def plain_pass(frame: np.ndarray) -> np.ndarray:
+    """The reference pass the reader's time is compared with."""
+    return cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2HSV), (5, 5), 0)
+
+
+def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None) -> list[dict[str, object]]:
+    """Median reading time and plain-pass time per size, single-threaded."""
+    cv2.setNumThreads(1)
+    rows = []
+    for size in BENCH_SIZES:
+        frame = bench_frame(size, source)
+        read_dice(frame, params, expect="macao")  # warm-up
+        reader = median_ms(lambda: read_dice(frame, params, expect="macao"), runs)
+        plain = median_ms(lambda: plain_pass(frame), runs)
+        rows.append({"size": f"{size[0]}x{size[1]}", "read_ms": reader, "plain_ms": plain, "ratio": reader / plain})
+    return rows

@@ -1,0 +1,177 @@
+"""Command line: python -m vision read|calibrate|evaluate|bench (see --help of each)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.bench import run_bench
+from vision.calibrate import (
+    Calibration,
+    CalibrationError,
+    calibrate,
+    default_calibration_path,
+    load_calibration,
+    save_calibration,
+)
+from vision.debug import DebugSink
+from vision.evaluate import evaluate
+from vision.params import VisionParams, load_vision_params
+from vision.reader import read_dice
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+def _load_image(path: str) -> tuple[np.ndarray | None, str]:
+    """The image as BGR (colour kept as stored), or None and a plain reason."""
+    file = Path(path)
+    if not file.is_file():
+        return None, f"{path}: no such file"
+    frame = cv2.imread(str(file), cv2.IMREAD_UNCHANGED)
+    if frame is None:
+        return None, f"{path}: not an image OpenCV can read"
+    if frame.ndim == 2:
+        return None, f"{path}: a one-channel (grey) image; a colour image is needed"
+    return frame, ""
+
+
+def _calibration_for(args: argparse.Namespace, params: VisionParams) -> Calibration | None:
+    path = Path(args.calibration) if args.calibration else default_calibration_path(params)
+    if not path.exists():
+        if args.calibration:
+            raise CalibrationError(f"{path}: no such calibration file")
+        return None
+    return load_calibration(path)
+
+
+def cmd_read(args: argparse.Namespace, params: VisionParams) -> int:
+    calibration = _calibration_for(args, params)
+    status = EXIT_OK
+    if args.debug:
+        Path(args.debug).mkdir(parents=True, exist_ok=True)
+    for path in args.images:
+        frame, problem = _load_image(path)
+        if frame is None:
+            print(problem, file=sys.stderr)
+            if args.json:
+                print(json.dumps({"image": path, "dice": [], "ms": 0.0, "message": problem}))
+            status = EXIT_BAD_INPUT
+            continue
+        sink = DebugSink() if args.debug else None
+        reading = read_dice(frame, params, expect=args.expect, calibration=calibration, debug=sink)
+        if sink is not None:
+            cv2.imwrite(str(Path(args.debug) / (Path(path).stem + "_debug.jpg")), sink.mosaic())
+        if args.json:
+            line: dict[str, object] = {"image": path, "dice": [d.to_json() for d in reading.dice],
+                                       "ms": round(reading.ms, 2)}
+            if reading.message:
+                line["message"] = reading.message
+            print(json.dumps(line))
+        else:
+            found = ", ".join(
+                f"{d.colour + ' ' if d.colour else ''}{'?' if d.unsure else d.value}" for d in reading.dice
+            )
+            note = f" ({reading.message})" if reading.message else ""
+            print(f"{path}: {found or 'no dice'}{note} [{reading.ms:.1f} ms]")
+    return status
+
+
+def cmd_calibrate(args: argparse.Namespace, params: VisionParams) -> int:
+    frame, problem = _load_image(args.image)
+    if frame is None:
+        print(problem, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    calibration = calibrate(frame, params)
+    out = Path(args.out) if args.out else default_calibration_path(params)
+    save_calibration(calibration, out)
+    print(f"calibration saved to {out}")
+    return EXIT_OK
+
+
+def cmd_evaluate(args: argparse.Namespace, params: VisionParams) -> int:
+    folder = Path(args.dataset)
+    if not (folder / "images").is_dir() or not (folder / "labels").is_dir():
+        print(f"{folder}: not a dataset folder (needs images/ and labels/)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    calibration = _calibration_for(args, params)
+    cv2.setNumThreads(1)
+    score = evaluate(folder, lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration))
+    report = score.report()
+    if args.json:
+        print(json.dumps(report))
+        return EXIT_OK
+    for key, value in report.items():
+        if isinstance(value, list):
+            print(f"{key}:")
+            for row in value:
+                print("   " + " ".join(f"{n:4d}" for n in row))
+        elif isinstance(value, dict):
+            print(f"{key}: " + ", ".join(f"{k} {v:.3f}" for k, v in value.items()))
+        elif isinstance(value, float):
+            print(f"{key}: {value:.4f}")
+        else:
+            print(f"{key}: {value}")
+    return EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace, params: VisionParams) -> int:
+    source = None
+    if args.image:
+        source, problem = _load_image(args.image)
+        if source is None:
+            print(problem, file=sys.stderr)
+            return EXIT_BAD_INPUT
+        source = source[:, :, :3]
+    for row in run_bench(params, args.runs, source):
+        print(f"{row['size']}: read {row['read_ms']:.2f} ms, plain pass {row['plain_ms']:.2f} ms, "
+              f"ratio {row['ratio']:.1f} (median of {args.runs}, 1 thread)")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m vision", description="Windrose dice reader")
+    parser.add_argument("--config", help="config.toml to read [vision] from (default: the repository's)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    read = sub.add_parser("read", help="read dice in images")
+    read.add_argument("--expect", choices=("macao", "any"), default="macao")
+    read.add_argument("--json", action="store_true", help="one JSON line per image")
+    read.add_argument("--debug", metavar="DIR", help="write an annotated image per input here")
+    read.add_argument("--calibration", metavar="PATH", help="calibration file (default: from config)")
+    read.add_argument("images", nargs="+", metavar="IMAGE")
+    cal = sub.add_parser("calibrate", help="learn the dice colours from one frame of the six dice")
+    cal.add_argument("image", metavar="IMAGE")
+    cal.add_argument("--out", metavar="PATH", help="where to save (default: from config)")
+    ev = sub.add_parser("evaluate", help="score the reader on a labelled folder")
+    ev.add_argument("dataset", metavar="DATASET")
+    ev.add_argument("--expect", choices=("macao", "any"), default="macao")
+    ev.add_argument("--calibration", metavar="PATH", help="calibration file (default: none unless in config)")
+    ev.add_argument("--json", action="store_true")
+    bench = sub.add_parser("bench", help="reading time per frame size, single thread")
+    bench.add_argument("--runs", type=int, default=50)
+    bench.add_argument("--image", help="use this picture (resized) instead of a drawn scene")
+    for sub_parser in (read, cal, ev, bench):
+        sub_parser.add_argument("--config", help=argparse.SUPPRESS, dest="sub_config")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    config = getattr(args, "sub_config", None) or args.config
+    try:
+        params = load_vision_params(Path(config) if config else None)
+    except (OSError, ValueError) as exc:
+        print(f"config: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "bench": cmd_bench}
+    try:
+        return commands[args.command](args, params)
+    except CalibrationError as exc:
+        print(f"calibration: {exc}", file=sys.stderr)
+        return EXIT_FAILED

@@ -1,0 +1,150 @@
+"""Naming the six Macao dice by colour, jointly.
+
+Each die gets a cost against each colour model; the six colours are then given
+to the dice as one assignment problem (each colour at most once, the cheapest
+total), solved exactly by dynamic programming over the set of used colours.
+A die's margin is how much the total would grow if its colour were swapped
+with another die's (or moved to an unused colour); a small margin means the
+colour is a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.die import DieFace
+from vision.params import VisionParams
+from vision.types import DIE_COLOURS
+
+NEUTRAL_COLOURS = ("black", "gray")
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """What one die colour looks like: a hue for coloured dice, a lightness for neutral ones."""
+
+    name: str
+    hue_deg: float
+    chroma: float
+    lightness: float
+    use_lightness: bool  # neutral dice always; coloured dice once calibrated
+    pip_polarity: str = ""  # "light"/"dark" once calibrated; "" when unknown
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "hue_deg": round(self.hue_deg, 2),
+            "chroma": round(self.chroma, 2),
+            "lightness": round(self.lightness, 2),
+            "use_lightness": self.use_lightness,
+            "pip_polarity": self.pip_polarity,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> ColourModel:
+        return cls(
+            name=str(data["name"]),
+            hue_deg=float(data["hue_deg"]),  # type: ignore[arg-type]
+            chroma=float(data["chroma"]),  # type: ignore[arg-type]
+            lightness=float(data["lightness"]),  # type: ignore[arg-type]
+            use_lightness=bool(data["use_lightness"]),
+            pip_polarity=str(data.get("pip_polarity", "")),
+        )
+
+
+def default_models(params: VisionParams) -> dict[str, ColourModel]:
+    """Colour models from config, meant for ordinary light without calibration."""
+    hues = {
+        "red": params.default_hue_red,
+        "blue": params.default_hue_blue,
+        "green": params.default_hue_green,
+        "violet": params.default_hue_violet,
+    }
+    lightness = {"black": params.default_lightness_black, "gray": params.default_lightness_gray}
+    models = {name: ColourModel(name, hue, 2 * params.colour_chroma_neutral, 0.0, False) for name, hue in hues.items()}
+    models.update({name: ColourModel(name, 0.0, 0.0, value, True) for name, value in lightness.items()})
+    return models
+
+
+def colour_cost(face: DieFace, model: ColourModel, params: VisionParams) -> float:
+    """How unlike the model the die's body colour (and pip polarity) is (0 = exactly alike)."""
+    body = face.colour
+    neutral = params.colour_chroma_neutral
+    if model.name in NEUTRAL_COLOURS:
+        cost = params.colour_chroma_weight * max(0.0, body.chroma - neutral) / neutral
+    else:
+        hue_gap = abs((body.hue_deg - model.hue_deg + 180.0) % 360.0 - 180.0)
+        cost = params.colour_hue_weight * hue_gap / 180.0
+        cost += params.colour_chroma_weight * max(0.0, neutral - body.chroma) / neutral
+    if model.use_lightness:
+        cost += params.colour_lightness_weight * abs(body.lightness - model.lightness) / 100.0
+    if model.pip_polarity and face.value is not None and face.polarity != model.pip_polarity:
+        cost += params.colour_polarity_cost
+    return cost
+
+
+def cost_matrix(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams) -> np.ndarray:
+    """Dice x colours (in DIE_COLOURS order)."""
+    return np.array([[colour_cost(face, models[name], params) for name in DIE_COLOURS] for face in faces])
+
+
+def assign_colours(costs: np.ndarray, leave_out_cost: float) -> list[int | None]:
+    """Cheapest assignment of colours (columns) to dice (rows), each colour at most once.
+
+    A die may stay without a colour at `leave_out_cost` (extra blobs when more than
+    six are found). Returns the colour index per die, or None.
+    """
+    dice, colours = costs.shape
+    full = 1 << colours
+    inf = float("inf")
+    best = np.full((dice + 1, full), inf)
+    choice = np.full((dice + 1, full), -2, dtype=int)
+    best[0, 0] = 0.0
+    for i in range(dice):
+        for used in range(full):
+            base = best[i, used]
+            if base == inf:
+                continue
+            if base + leave_out_cost < best[i + 1, used]:
+                best[i + 1, used] = base + leave_out_cost
+                choice[i + 1, used] = -1
+            for c in range(colours):
+                bit = 1 << c
+                if used & bit:
+                    continue
+                total = base + costs[i, c]
+                if total < best[i + 1, used | bit]:
+                    best[i + 1, used | bit] = total
+                    choice[i + 1, used | bit] = c
+    used = int(np.argmin(best[dice]))
+    result: list[int | None] = [None] * dice
+    for i in range(dice, 0, -1):
+        c = int(choice[i, used])
+        if c >= 0:
+            result[i - 1] = c
+            used &= ~(1 << c)
+    return result
+
+
+def assignment_margins(costs: np.ndarray, assignment: list[int | None]) -> list[float]:
+    """Per assigned die: the least extra cost of giving it any other colour (swap or move)."""
+    colours = costs.shape[1]
+    taken = {c: i for i, c in enumerate(assignment) if c is not None}
+    margins: list[float] = []
+    for i, mine in enumerate(assignment):
+        if mine is None:
+            margins.append(0.0)
+            continue
+        options = []
+        for other in range(colours):
+            if other == mine:
+                continue
+            j = taken.get(other)
+            if j is None:
+                options.append(costs[i, other] - costs[i, mine])
+            else:
+                options.append(costs[i, other] + costs[j, mine] - costs[i, mine] - costs[j, other])
+        margins.append(float(min(options)) if options else float("inf"))
+    return margins

@@ -1,0 +1,61 @@
+"""Debug pictures of the reader's stages: what it segmented, what it took for dice, what it read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+# Drawing colours (BGR) for the annotated image; purely cosmetic.
+_DRAW_BGR: dict[str | None, tuple[int, int, int]] = {
+    "red": (40, 40, 230),
+    "blue": (230, 90, 30),
+    "green": (40, 190, 40),
+    "black": (20, 20, 20),
+    "gray": (150, 150, 150),
+    "violet": (200, 60, 150),
+    None: (0, 220, 255),
+}
+_REJECTED_BGR = (120, 120, 120)
+_PIP_BGR = (255, 0, 255)
+
+
+@dataclass
+class DebugSink:
+    """Collects stage images while the reader works; `mosaic()` joins them into one picture."""
+
+    stages: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def add(self, name: str, image: np.ndarray) -> None:
+        self.stages[name] = image
+
+    def mosaic(self, width: int = 1600) -> np.ndarray:
+        """All stages stacked top to bottom, each scaled to `width` and titled."""
+        tiles = []
+        for name, image in self.stages.items():
+            tile = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+            scale = width / tile.shape[1]
+            tile = cv2.resize(tile, (width, max(1, round(tile.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+            cv2.putText(tile, name, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 255), 2, cv2.LINE_AA)
+            tiles.append(tile)
+        if not tiles:
+            return np.zeros((32, width, 3), np.uint8)
+        return np.vstack(tiles)
+
+
+def draw_faces(frame: np.ndarray, faces: list[tuple[object, str | None, bool]]) -> np.ndarray:
+    """Frame with each face's box, pips and label; faces are (DieFace, colour, kept) triples."""
+    canvas = frame.copy()
+    thickness = max(1, round(max(frame.shape[:2]) / 800))
+    for face, colour, kept in faces:
+        x, y, w, h = face.box  # type: ignore[attr-defined]
+        bgr = _DRAW_BGR.get(colour, _DRAW_BGR[None]) if kept else _REJECTED_BGR
+        cv2.rectangle(canvas, (x, y), (x + w, y + h), bgr, thickness)
+        for px, py in face.pips:  # type: ignore[attr-defined]
+            cv2.circle(canvas, (int(round(px)), int(round(py))), 2 * thickness, _PIP_BGR, -1)
+        value = face.value if face.value is not None else "?"  # type: ignore[attr-defined]
+        label = f"{colour or ''} {value} {face.confidence:.2f} {face.reason}".strip()  # type: ignore[attr-defined]
+        cv2.putText(canvas, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, bgr, thickness,
+                    cv2.LINE_AA)
+    return canvas

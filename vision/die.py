@@ -1,0 +1,162 @@
+"""Reading one die candidate: crop at reading scale, pips, layout check, confidence, body colour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.frame import WorkFrame
+from vision.layout import LayoutFit, fit_layout
+from vision.params import VisionParams
+from vision.pips import PipSet, find_pips, local_contrast
+from vision.segment import Candidate
+
+
+@dataclass(frozen=True)
+class BodyColour:
+    """A die's body colour in OpenCV 8-bit Lab, with pips and glare left out."""
+
+    lightness: float  # low percentile of L: the die's own shade, not its highlights
+    a: float  # median a - 128
+    b: float  # median b - 128
+
+    @property
+    def chroma(self) -> float:
+        return float(np.hypot(self.a, self.b))
+
+    @property
+    def hue_deg(self) -> float:
+        return float(np.degrees(np.arctan2(self.b, self.a)) % 360.0)
+
+
+@dataclass(frozen=True)
+class DieFace:
+    """What the reader made of one candidate, in frame pixels."""
+
+    box: tuple[int, int, int, int]  # x, y, w, h in the frame
+    value: int | None  # None: no valid pip layout
+    confidence: float
+    reason: str  # why it is unsure or not a die; empty when read cleanly
+    polarity: str
+    pips: np.ndarray  # N x 2 pip centres in frame pixels
+    colour: BodyColour
+    is_die: bool  # False for pipless blobs (action cubes, clutter)
+
+
+def read_candidate(frame: np.ndarray, work: WorkFrame, candidate: Candidate, params: VisionParams) -> DieFace:
+    """Crop the candidate from the full frame at reading scale and read its pips."""
+    crop, mask, origin, zoom = _crop(frame, work, candidate, params)
+    die_px = params.read_die_px
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+    lightness = lab[:, :, 0]
+    contrast = local_contrast(lightness, die_px)
+    erode_px = max(1, int(die_px * params.crop_margin_frac / 2))
+    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode_px + 1, 2 * erode_px + 1)))
+    pip_sets = find_pips(contrast, inner, die_px, params)
+    centre = _mask_centre(mask)
+    fits = [(fit_layout(p.centres, die_px, candidate.angle, centre, params), p) for p in pip_sets]
+    valid = [(f, p) for f, p in fits if not f.reason]
+    box = _frame_box(work, candidate)
+    any_pips = any(len(p.centres) for p in pip_sets)
+
+    body = _body_colour(lab, mask, pip_sets, params)
+    if not valid:
+        chosen_fit, chosen = min(fits, key=lambda fp: (fp[0].error, -len(fp[1].centres)))
+        reason = chosen_fit.reason if any_pips else "no pips"
+        return DieFace(box, None, 0.0, reason, chosen.polarity, _to_frame(chosen.centres, origin, zoom), body,
+                       is_die=any_pips)
+    valid.sort(key=lambda fp: fp[0].error)
+    fit, pips = valid[0]
+    confidence, reason = _confidence(fit, pips, valid, crop, mask, params)
+    return DieFace(box, fit.value, confidence, reason, pips.polarity, _to_frame(pips.centres, origin, zoom), body,
+                   is_die=True)
+
+
+def _confidence(
+    fit: LayoutFit,
+    pips: PipSet,
+    valid: list[tuple[LayoutFit, PipSet]],
+    crop: np.ndarray,
+    mask: np.ndarray,
+    params: VisionParams,
+) -> tuple[float, str]:
+    """Confidence in 0-1 and the reason when it is too low to trust."""
+    layout = 1.0 - fit.error / params.layout_max_error
+    strength = min(1.0, pips.contrast / params.pip_contrast_full)
+    confidence = layout * strength * params.rejected_spot_penalty ** pips.rejected
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    sharpness = float(cv2.Laplacian(grey, cv2.CV_32F)[mask > 0].var()) if np.any(mask) else 0.0
+    if sharpness < params.blur_min_sharpness:
+        return confidence, "blurred"
+    if len(valid) > 1 and valid[1][0].value != fit.value:
+        return min(confidence, params.confidence_min / 2), "pips read both ways"
+    glare = float(np.mean(grey[mask > 0] >= params.glare_level)) if np.any(mask) else 0.0
+    if glare > params.glare_max_face_frac:
+        return confidence, "glare"
+    if confidence < params.confidence_min:
+        return confidence, "low confidence"
+    return confidence, ""
+
+
+def _crop(
+    frame: np.ndarray, work: WorkFrame, candidate: Candidate, params: VisionParams
+) -> tuple[np.ndarray, np.ndarray, tuple[float, float], float]:
+    """Crop around the candidate (with margin) from the frame, resized so the die is read_die_px wide."""
+    x, y, w, h = candidate.box
+    margin = int(np.ceil(candidate.side * params.crop_margin_frac))
+    coarse_h, coarse_w = work.image.shape[:2]
+    cx0, cy0 = max(0, x - margin), max(0, y - margin)
+    cx1, cy1 = min(coarse_w, x + w + margin), min(coarse_h, y + h + margin)
+    coarse_mask = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
+    coarse_mask[y - cy0 : y - cy0 + h, x - cx0 : x - cx0 + w] = candidate.mask
+    inv = 1.0 / work.scale
+    fx0, fy0 = work.offset[0] + cx0 * inv, work.offset[1] + cy0 * inv
+    fx1, fy1 = work.offset[0] + cx1 * inv, work.offset[1] + cy1 * inv
+    full_h, full_w = frame.shape[:2]
+    ix0, iy0 = max(0, int(fx0)), max(0, int(fy0))
+    ix1, iy1 = min(full_w, int(np.ceil(fx1))), min(full_h, int(np.ceil(fy1)))
+    patch = frame[iy0:iy1, ix0:ix1]
+    zoom = params.read_die_px / max(candidate.side * inv, 1.0)
+    size = (max(1, round((ix1 - ix0) * zoom)), max(1, round((iy1 - iy0) * zoom)))
+    interpolation = cv2.INTER_AREA if zoom < 1.0 else cv2.INTER_LINEAR
+    crop = cv2.resize(patch, size, interpolation=interpolation)
+    mask = cv2.resize(coarse_mask, size, interpolation=cv2.INTER_LINEAR)
+    mask = np.where(mask >= 128, 255, 0).astype(np.uint8)
+    return crop, mask, (float(ix0), float(iy0)), zoom
+
+
+def _mask_centre(mask: np.ndarray) -> np.ndarray:
+    moments = cv2.moments(mask, binaryImage=True)
+    if moments["m00"] == 0:
+        return np.array([mask.shape[1] / 2.0, mask.shape[0] / 2.0])
+    return np.array([moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]])
+
+
+def _frame_box(work: WorkFrame, candidate: Candidate) -> tuple[int, int, int, int]:
+    x, y, w, h = candidate.box
+    inv = 1.0 / work.scale
+    return (round(work.offset[0] + x * inv), round(work.offset[1] + y * inv), round(w * inv), round(h * inv))
+
+
+def _to_frame(centres: np.ndarray, origin: tuple[float, float], zoom: float) -> np.ndarray:
+    return centres / zoom + np.array(origin) if len(centres) else np.zeros((0, 2))
+
+
+def _body_colour(lab: np.ndarray, mask: np.ndarray, pip_sets: list[PipSet], params: VisionParams) -> BodyColour:
+    """Die colour from its pixels minus pips and glare (specular spots carry the lamp's colour)."""
+    body = mask > 0
+    for pips in pip_sets:
+        for (cx, cy), area in zip(pips.centres, pips.areas):
+            radius = np.sqrt(area / np.pi) * params.pip_exclusion_scale
+            yy, xx = np.ogrid[: mask.shape[0], : mask.shape[1]]
+            body &= (xx - cx) ** 2 + (yy - cy) ** 2 > radius * radius
+    body &= lab[:, :, 0] < params.glare_level
+    pixels = lab[body]
+    if len(pixels) == 0:
+        pixels = lab.reshape(-1, 3)
+    lightness = float(np.percentile(pixels[:, 0], params.body_lightness_percentile))
+    a = float(np.median(pixels[:, 1])) - 128.0
+    b = float(np.median(pixels[:, 2])) - 128.0
+    return BodyColour(lightness=lightness, a=a, b=b)

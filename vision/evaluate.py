@@ -1,0 +1,184 @@
+"""Scoring the reader on a labelled folder (the shared/datasets formats).
+
+Labels are YOLO text files (`class cx cy w h`, value = class + 1) or JSON files
+with `dice: [{colour, value, bbox_px, ...}]`. Predictions are matched one-to-one
+to labelled dice: a prediction matches a die when its centre lies inside the
+die's box enlarged by 25 %, ties going to the nearest centre.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.types import DIE_COLOURS, DiceReading, DieReading
+
+# The scoring rule of the dataset READMEs: a box enlarged by 25 % (12.5 % each side).
+MATCH_BOX_GROWTH = 0.25
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 in image pixels
+    value: int | None  # None for a cocked die (no top face)
+    colour: str | None
+
+
+@dataclass
+class Score:
+    """Running totals over a dataset."""
+
+    images: int = 0
+    dice: int = 0  # labelled dice with a value
+    cocked: int = 0
+    matched: int = 0
+    right: int = 0  # confident and right value
+    wrong_confident: int = 0
+    unsure: int = 0
+    extra: int = 0
+    cocked_confident: int = 0
+    images_all_right: int = 0
+    colour_labelled: bool = False
+    colour_value_right: int = 0
+    per_colour: dict[str, list[int]] = field(default_factory=lambda: {c: [0, 0] for c in DIE_COLOURS})
+    confusion: np.ndarray = field(default_factory=lambda: np.zeros((6, 7), int))  # truth x (1-6, unsure)
+    ms: list[float] = field(default_factory=list)
+
+    def report(self) -> dict[str, object]:
+        n = max(self.dice, 1)
+        result: dict[str, object] = {
+            "images": self.images,
+            "dice": self.dice,
+            "value_accuracy": self.right / n,
+            "recall": self.matched / n,
+            "accuracy_on_matched": self.right / max(self.matched, 1),
+            "wrong_but_confident": self.wrong_confident / n,
+            "unsure_rate": self.unsure / n,
+            "extra_per_image": self.extra / max(self.images, 1),
+            "all_correct_images": self.images_all_right / max(self.images, 1),
+            "cocked_dice": self.cocked,
+            "cocked_read_confidently": self.cocked_confident,
+            "median_ms": float(np.median(self.ms)) if self.ms else 0.0,
+            "confusion_truth_rows_pred_cols_1to6_unsure": self.confusion.tolist(),
+        }
+        if self.colour_labelled:
+            result["colour_and_value_right"] = self.colour_value_right / n
+            result["per_colour_accuracy"] = {c: r / max(t, 1) for c, (r, t) in self.per_colour.items()}
+        return result
+
+
+def load_labels(label_path: Path, width: int, height: int) -> list[LabelledDie]:
+    """Dice of one image from a YOLO .txt or a JSON label file."""
+    if label_path.suffix == ".json":
+        data = json.loads(label_path.read_text(encoding="utf-8"))
+        return [
+            LabelledDie(tuple(float(v) for v in d["bbox_px"]), d["value"], d.get("colour"))  # type: ignore[arg-type]
+            for d in data["dice"]
+        ]
+    dice = []
+    for line in label_path.read_text(encoding="utf-8").split("\n"):
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        cls, cx, cy, w, h = int(parts[0]), *(float(p) for p in parts[1:])
+        box = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
+        dice.append(LabelledDie(box, cls + 1, None))
+    return dice
+
+
+def iter_dataset(folder: Path) -> Iterator[tuple[Path, Path]]:
+    """(image, label) pairs of a dataset folder with images/ and labels/."""
+    for image in sorted((folder / "images").iterdir()):
+        if image.suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        for suffix in (".json", ".txt"):
+            label = folder / "labels" / (image.stem + suffix)
+            if label.exists():
+                yield image, label
+                break
+
+
+def match(dice: list[LabelledDie], predictions: tuple[DieReading, ...]) -> dict[int, int]:
+    """Labelled-die index -> prediction index, one-to-one, nearest centres first."""
+    pairs = []
+    for i, die in enumerate(dice):
+        x0, y0, x1, y1 = die.box
+        gx, gy = (x1 - x0) * MATCH_BOX_GROWTH / 2, (y1 - y0) * MATCH_BOX_GROWTH / 2
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        for j, p in enumerate(predictions):
+            px, py = p.x + p.w / 2, p.y + p.h / 2
+            if x0 - gx <= px <= x1 + gx and y0 - gy <= py <= y1 + gy:
+                pairs.append((float(np.hypot(px - cx, py - cy)), i, j))
+    pairs.sort()
+    taken_dice: dict[int, int] = {}
+    taken_predictions: set[int] = set()
+    for _, i, j in pairs:
+        if i not in taken_dice and j not in taken_predictions:
+            taken_dice[i] = j
+            taken_predictions.add(j)
+    return taken_dice
+
+
+def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use_colour: bool) -> None:
+    """Add one image's result to the totals."""
+    score.images += 1
+    score.ms.append(reading.ms)
+    matches = match(dice, reading.dice)
+    score.extra += len(reading.dice) - len(matches)
+    all_right = len(reading.dice) == len(matches)
+    for i, die in enumerate(dice):
+        prediction = reading.dice[matches[i]] if i in matches else None
+        if die.value is None:
+            score.cocked += 1
+            if prediction is not None and not prediction.unsure:
+                score.cocked_confident += 1
+                all_right = False
+            continue
+        score.dice += 1
+        colour_ok = not use_colour or (prediction is not None and prediction.colour == die.colour)
+        if use_colour and die.colour in score.per_colour:
+            score.per_colour[die.colour][1] += 1
+        if prediction is None:
+            all_right = False
+            continue
+        score.matched += 1
+        if prediction.unsure or prediction.value is None:
+            score.unsure += 1
+            score.confusion[die.value - 1, 6] += 1
+            all_right = False
+            continue
+        score.confusion[die.value - 1, prediction.value - 1] += 1
+        if prediction.value == die.value:
+            score.right += 1
+        if prediction.value == die.value and colour_ok:
+            score.colour_value_right += 1
+            if use_colour and die.colour in score.per_colour:
+                score.per_colour[die.colour][0] += 1
+        else:
+            all_right = False
+            score.wrong_confident += 1
+    if all_right:
+        score.images_all_right += 1
+
+
+def evaluate(folder: Path, read: Callable[[np.ndarray], DiceReading], on_image: Callable[[Path, DiceReading, list[LabelledDie]], None] | None = None) -> Score:
+    """Read every labelled image of `folder` with `read` and score it."""
+    score = Score()
+    for image_path, label_path in iter_dataset(folder):
+        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if frame is None:
+            continue
+        dice = load_labels(label_path, frame.shape[1], frame.shape[0])
+        use_colour = any(d.colour for d in dice)
+        score.colour_labelled |= use_colour
+        reading = read(frame)
+        score_image(score, dice, reading, use_colour)
+        if on_image is not None:
+            on_image(image_path, reading, dice)
+    return score

@@ -1,0 +1,82 @@
+"""Checking an input frame and making the small working copy the segmentation runs on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.params import VisionParams
+
+
+class FrameError(ValueError):
+    """The frame cannot be read at all; the message says why in plain words."""
+
+
+def check_frame(frame: object, params: VisionParams) -> np.ndarray:
+    """Return the frame as a BGR uint8 array, or raise FrameError saying what is wrong.
+
+    Accepts BGR or BGRA uint8 arrays; float arrays in 0-1 or 0-255 are converted.
+    """
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"frame is a {type(frame).__name__}, not an image array")
+    if frame.size == 0:
+        raise FrameError("frame is empty")
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
+        raise FrameError(f"frame has shape {frame.shape}; a colour (BGR) image is needed")
+    if frame.dtype != np.uint8:
+        if not np.issubdtype(frame.dtype, np.floating) and not np.issubdtype(frame.dtype, np.integer):
+            raise FrameError(f"frame has pixel type {frame.dtype}; uint8 BGR is needed")
+        values = frame.astype(np.float32)
+        if not np.all(np.isfinite(values)):
+            raise FrameError("frame holds NaN or infinite values")
+        if np.issubdtype(frame.dtype, np.floating) and values.max() <= 1.0:
+            values = values * 255.0
+        frame = np.clip(values, 0, 255).astype(np.uint8)
+    if frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    height, width = frame.shape[:2]
+    if min(height, width) < params.min_frame_side:
+        raise FrameError(
+            f"frame is {width}x{height}; at least {params.min_frame_side} px on each side is needed"
+        )
+    return np.ascontiguousarray(frame)
+
+
+def is_blank(frame: np.ndarray, params: VisionParams) -> bool:
+    """True for a frame with (almost) no contrast at all: lens cap, blown out, uniform."""
+    small = cv2.resize(frame, (64, 64), interpolation=cv2.INTER_AREA)
+    return float(small.std()) < params.blank_frame_std
+
+
+@dataclass(frozen=True)
+class WorkFrame:
+    """The coarse working copy of a frame and how it maps back to frame pixels."""
+
+    image: np.ndarray  # BGR uint8 at coarse scale
+    scale: float  # coarse pixels per frame pixel (<= 1)
+    offset: tuple[int, int]  # (x, y) of the region's top-left corner in the frame
+
+
+def make_work_frame(
+    frame: np.ndarray, params: VisionParams, region: tuple[int, int, int, int] | None
+) -> WorkFrame:
+    """Cut the tray region (x, y, w, h) and shrink it so its long side is at most coarse_max_side."""
+    x0, y0 = 0, 0
+    if region is not None:
+        x, y, w, h = region
+        height, width = frame.shape[:2]
+        x0, y0 = max(0, int(x)), max(0, int(y))
+        x1, y1 = min(width, int(x + w)), min(height, int(y + h))
+        if x1 - x0 < params.min_frame_side or y1 - y0 < params.min_frame_side:
+            raise FrameError(f"tray region {region} lies outside the {width}x{height} frame or is too small")
+        frame = frame[y0:y1, x0:x1]
+    long_side = max(frame.shape[:2])
+    scale = min(1.0, params.coarse_max_side / long_side)
+    if scale < 1.0:
+        size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
+        image = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    else:
+        image = frame
+    return WorkFrame(image=image, scale=scale, offset=(x0, y0))

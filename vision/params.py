@@ -1,0 +1,138 @@
+"""The dice reader's tunable numbers, read from the `[vision]` table of config.toml.
+
+Every threshold the reader uses is a field here and a commented key in
+config.toml; the code holds no bare threshold literals. Fields stay flat
+(int/float/bool/str) so the app's config loader can check them by type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG_PATH = REPO_ROOT / "config.toml"
+
+
+@dataclass(frozen=True)
+class VisionParams:
+    """All reader thresholds; see config.toml [vision] for what each one means."""
+
+    # Input checks and scales
+    min_frame_side: int
+    blank_frame_std: float
+    coarse_max_side: int
+    background_shrink: int
+    background_median_ksize: int
+    background_die_px: float
+    background_kernel_dice: float
+    read_die_px: int
+    # Die segmentation
+    foreground_lab_distance: float
+    foreground_edge_weight: float
+    long_structure_dice: float
+    long_structure_margin: float
+    die_min_side_frac: float
+    die_max_side_frac: float
+    die_min_fill: float
+    die_min_rel_side: float
+    die_max_aspect: float
+    split_area_ratio: float
+    split_max_dice: int
+    crop_margin_frac: float
+    # Pips
+    pip_contrast: float
+    pip_min_diameter_frac: float
+    pip_max_diameter_frac: float
+    pip_min_circularity: float
+    pip_size_spread: float
+    pip_contrast_full: float
+    pip_exclusion_scale: float
+    rejected_spot_penalty: float
+    glare_level: int
+    glare_max_face_frac: float
+    # Layout check and confidence
+    layout_max_error: float
+    layout_centre_offset_max: float
+    layout_span_min_frac: float
+    layout_span_max_frac: float
+    layout_diagonal_tolerance_deg: float
+    confidence_min: float
+    blur_min_sharpness: float
+    # Colours
+    body_lightness_percentile: float
+    colour_hue_weight: float
+    colour_chroma_weight: float
+    colour_lightness_weight: float
+    colour_chroma_neutral: float
+    colour_polarity_cost: float
+    colour_max_cost: float
+    colour_margin_min: float
+    default_hue_red: float
+    default_hue_blue: float
+    default_hue_green: float
+    default_hue_violet: float
+    default_lightness_black: float
+    default_lightness_gray: float
+    calibration_path: str
+
+    @classmethod
+    def from_table(cls, table: dict[str, Any]) -> VisionParams:
+        """Build from a parsed [vision] table; ValueError names any bad or unknown key.
+
+        Sub-tables (such as [vision.settle], owned by the settling detector) are skipped.
+        """
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in table.items():
+            if isinstance(value, dict):
+                continue
+            if key not in known:
+                raise ValueError(f"[vision] unknown key '{key}'")
+            values[key] = _checked(key, known[key].type, value)
+        missing = sorted(set(known) - set(values))
+        if missing:
+            raise ValueError(f"[vision] missing key(s): {', '.join(missing)}")
+        return cls(**values)
+
+
+def _checked(key: str, type_name: Any, value: Any) -> Any:
+    """Return `value` as the field's type, or raise ValueError naming the key."""
+    wanted = {"int": int, "float": float, "bool": bool, "str": str}[str(type_name)]
+    if wanted is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, bool) and wanted is not bool:
+        raise ValueError(f"[vision] key '{key}' must be {wanted.__name__}, got a boolean")
+    if not isinstance(value, wanted):
+        raise ValueError(
+            f"[vision] key '{key}' must be {wanted.__name__}, got {type(value).__name__} {value!r}"
+        )
+    if wanted in (int, float) and value < 0:
+        raise ValueError(f"[vision] key '{key}' must not be negative, got {value!r}")
+    return value
+
+
+def load_vision_params(config_path: Path | None = None) -> VisionParams:
+    """Read [vision] from config.toml (the repository's own file unless a path is given).
+
+    A relative path is taken relative to the repository root. Raises ValueError
+    with the file and key on a bad table, OSError if the file cannot be read.
+    """
+    path = DEFAULT_CONFIG_PATH if config_path is None else Path(config_path)
+    if not path.is_absolute():
+        path = REPO_ROOT / path
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML ({exc})") from exc
+    table = data.get("vision")
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: no [vision] table")
+    try:
+        return VisionParams.from_table(table)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc

@@ -1,0 +1,79 @@
+"""Finding pips on one die crop, on either polarity.
+
+A pip is a small round spot that differs from its neighbourhood: the crop's
+lightness minus its local median (a window wider than two pips, so the pips
+vanish from the median). Light pips stand above it, dark pips below it. Only
+spots whose centre lies on the die, of pip size and round, are kept, and only
+those close in size to the others (all pips on a face are alike).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.params import VisionParams
+
+
+@dataclass(frozen=True)
+class PipSet:
+    """Pips of one polarity found on a die crop."""
+
+    polarity: str  # "light" (white pips on a darker die) or "dark"
+    centres: np.ndarray  # N x 2, crop pixels
+    areas: np.ndarray  # N, crop pixels
+    contrast: float  # median |lightness - local median| over the pips
+    rejected: int  # spots on the die that were not accepted as pips
+
+
+def local_contrast(lightness: np.ndarray, die_px: int) -> np.ndarray:
+    """Lightness minus its local median, as float32 (positive: lighter than around)."""
+    ksize = max(3, (die_px // 2) | 1)
+    background = cv2.medianBlur(lightness, ksize)
+    return lightness.astype(np.float32) - background.astype(np.float32)
+
+
+def find_pips(contrast: np.ndarray, die_mask: np.ndarray, die_px: int, params: VisionParams) -> list[PipSet]:
+    """Pip candidates of both polarities; `die_mask` marks the die (uint8 0/255)."""
+    found = []
+    for polarity, signed in (("light", contrast), ("dark", -contrast)):
+        spots = (signed > params.pip_contrast).astype(np.uint8)
+        found.append(_pip_set(polarity, spots, signed, die_mask, die_px, params))
+    return found
+
+
+def _pip_set(
+    polarity: str, spots: np.ndarray, signed: np.ndarray, die_mask: np.ndarray, die_px: int, params: VisionParams
+) -> PipSet:
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
+    min_d = params.pip_min_diameter_frac * die_px
+    max_d = params.pip_max_diameter_frac * die_px
+    keep: list[int] = []
+    rejected = 0
+    for index in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[index])
+        cx, cy = centroids[index]
+        if die_mask[int(round(cy)), int(round(cx))] == 0:
+            continue
+        diameter = 2.0 * np.sqrt(area / np.pi)
+        roundness = area / (np.pi * (max(w, h) / 2.0) ** 2)
+        if min_d <= diameter <= max_d and roundness >= params.pip_min_circularity:
+            keep.append(index)
+        elif diameter >= min_d:
+            rejected += 1
+    if len(keep) > 1:
+        areas = stats[keep, cv2.CC_STAT_AREA].astype(float)
+        typical = float(np.median(areas))
+        alike = [k for k, a in zip(keep, areas) if typical / params.pip_size_spread <= a <= typical * params.pip_size_spread]
+        rejected += len(keep) - len(alike)
+        keep = alike
+    centres = centroids[keep].astype(np.float64) if keep else np.zeros((0, 2))
+    areas = stats[keep, cv2.CC_STAT_AREA].astype(np.float64) if keep else np.zeros(0)
+    if keep:
+        inside = np.isin(labels, keep)
+        strength = float(np.median(signed[inside]))
+    else:
+        strength = 0.0
+    return PipSet(polarity=polarity, centres=centres, areas=areas, contrast=strength, rejected=rejected)

@@ -1,0 +1,147 @@
+"""The dice reader: frame in, DiceReading out, as a chain of small stages.
+
+check frame -> coarse copy -> foreground -> die candidates -> read each candidate
+(pips, layout, confidence, body colour) -> split blobs of touching dice -> drop
+pipless and cube-sized blobs -> (macao) joint colour assignment -> DiceReading.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.colour import assign_colours, assignment_margins, cost_matrix, default_models
+from vision.debug import DebugSink, draw_faces
+from vision.die import DieFace, read_candidate
+from vision.frame import FrameError, WorkFrame, check_frame, is_blank, make_work_frame
+from vision.params import VisionParams
+from vision.segment import Candidate, find_candidates, foreground_mask
+from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
+
+if TYPE_CHECKING:
+    from vision.calibrate import Calibration
+
+
+def read_dice(
+    frame: np.ndarray,
+    params: VisionParams,
+    expect: ExpectMode = "macao",
+    calibration: Calibration | None = None,
+    region: tuple[int, int, int, int] | None = None,
+    debug: DebugSink | None = None,
+) -> DiceReading:
+    """Read the dice in one BGR frame; never raises on bad input (see `message`)."""
+    started = time.perf_counter()
+    if expect not in ("macao", "any"):
+        return DiceReading(message=f"unknown expect mode {expect!r}; use 'macao' or 'any'")
+    try:
+        frame, faces, mask = detect_faces(frame, params, region)
+    except FrameError as exc:
+        return DiceReading(message=str(exc), ms=_ms(started))
+    if debug is not None:
+        debug.add("foreground", mask)
+    if expect == "any":
+        dice = [_to_reading(face, None, face.reason) for face in faces]
+        if debug is not None:
+            debug.add("read", draw_faces(frame, [(f, None, True) for f in faces]))
+        return DiceReading(dice=tuple(dice), ms=_ms(started), message=_summary(dice))
+    models = calibration.models if calibration is not None else default_models(params)
+    costs = cost_matrix(faces, models, params)
+    assignment = assign_colours(costs, params.colour_max_cost) if faces else []
+    margins = assignment_margins(costs, assignment) if faces else []
+    dice = []
+    drawn = []
+    for face, colour_index, margin in zip(faces, assignment, margins):
+        if colour_index is None:
+            drawn.append((face, None, False))
+            continue
+        colour = DIE_COLOURS[colour_index]
+        reason = face.reason
+        if not reason and margin < params.colour_margin_min:
+            reason = "colour unclear"
+        dice.append(_to_reading(face, colour, reason))
+        drawn.append((face, colour, True))
+    if debug is not None:
+        debug.add("read", draw_faces(frame, drawn))
+    return DiceReading(dice=tuple(dice), ms=_ms(started), message=_summary(dice, expected=len(DIE_COLOURS)))
+
+
+def detect_faces(
+    frame: object, params: VisionParams, region: tuple[int, int, int, int] | None = None
+) -> tuple[np.ndarray, list[DieFace], np.ndarray]:
+    """Checked frame, the dice read on it (no colour names yet) and the foreground mask.
+
+    Raises FrameError (with a plain message) for frames that cannot be read.
+    """
+    checked = check_frame(frame, params)
+    if is_blank(checked, params):
+        raise FrameError("frame has no contrast (blank, black or blown out)")
+    work = make_work_frame(checked, params, region)
+    faces, mask = _read_all(checked, work, params)
+    return checked, faces, mask
+
+
+def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple[list[DieFace], np.ndarray]:
+    """Find the die size from the clearest dice, segment again at that size, read every blob.
+
+    Blobs that hold several dice are split; pipless and cube-sized blobs are dropped.
+    """
+    mask = foreground_mask(work.image, params)
+    candidates = find_candidates(mask, params)
+    read = [(c, read_candidate(frame, work, c, params)) for c in candidates]
+    sides = [c.side for c, face in read if face.value is not None and not face.reason]
+    if not sides:
+        sides = [c.side for c, face in read if face.is_die]
+    if not sides:
+        return [], mask
+    die_side = float(np.median(sides))
+    mask = foreground_mask(work.image, params, die_side)
+    candidates = find_candidates(mask, params)
+    read = [(c, read_candidate(frame, work, c, params)) for c in candidates]
+    faces: list[DieFace] = []
+    for candidate, face in read:
+        area = float(np.count_nonzero(candidate.mask))
+        if area > params.split_area_ratio * die_side * die_side:
+            parts = find_candidates(_placed(candidate, mask.shape), params, die_side=die_side)
+            faces.extend(_keep_dice([read_candidate(frame, work, p, params) for p in parts], parts, die_side, params))
+        else:
+            faces.extend(_keep_dice([face], [candidate], die_side, params))
+    return faces, mask
+
+
+def _keep_dice(faces: list[DieFace], candidates: list[Candidate], die_side: float, params: VisionParams) -> list[DieFace]:
+    """Pipless blobs and blobs much smaller than a die (action cubes) are not dice."""
+    return [f for f, c in zip(faces, candidates) if f.is_die and c.side >= params.die_min_rel_side * die_side]
+
+
+def _placed(candidate: Candidate, shape: tuple[int, ...]) -> np.ndarray:
+    canvas = np.zeros(shape[:2], np.uint8)
+    x, y, w, h = candidate.box
+    canvas[y : y + h, x : x + w] = candidate.mask
+    return canvas
+
+
+def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:
+    unsure = bool(reason) or face.value is None
+    x, y, w, h = face.box
+    return DieReading(
+        x=x, y=y, w=w, h=h, colour=colour, value=None if unsure else face.value,
+        confidence=float(face.confidence), unsure=unsure,
+    )
+
+
+def _summary(dice: list[DieReading], expected: int | None = None) -> str:
+    unsure = sum(d.unsure for d in dice)
+    parts = []
+    if expected is not None and len(dice) != expected:
+        parts.append(f"found {len(dice)} of {expected} dice")
+    if unsure:
+        parts.append(f"{unsure} die/dice unsure")
+    return "; ".join(parts)
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
