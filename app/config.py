@@ -129,7 +129,15 @@ JOURNAL_KEYS: dict[str, Setting] = {
 }
 
 # The UI's own keys: the UI adds them here, each with a default in config.toml [ui].
-UI_KEYS: dict[str, Setting] = {}
+UI_KEYS: dict[str, Setting] = {
+    "language": Setting(str, choices=("en", "de")),
+    "text_scale": Setting(float, 0.5, 2.0),
+    "window_width": Setting(int, 320, 7680),
+    "window_height": Setting(int, 240, 4320),
+    "fullscreen": Setting(bool),
+    "camera_view": Setting(bool),
+    "exports_dir": Setting(str),
+}
 
 
 def settings_from_dataclass(params_class: type) -> dict[str, Setting]:
