@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if _wants_ui(argv):
+    if wants_ui(argv):
         return _start_ui(argv)
     try:
         args = build_parser().parse_args(argv)
@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _wants_ui(argv: list[str]) -> bool:
+def wants_ui(argv: list[str]) -> bool:
     """True when no subcommand is named (help requests stay with the CLI)."""
     skip_value = False
     for token in argv:
