@@ -220,7 +220,7 @@ def two_players() -> RecordBuilder:
 
     def r6_ann(b: RecordBuilder, c: str) -> None:
         b.activate_named(c, "Silk Loft")
-        b.take_quarter(c, ["blue", "blue"], "joker")
+        b.take_quarter(c, ["black"], "joker")
         b.joker(c, "gold")
         b.buy_prestige(c)
 
@@ -361,6 +361,343 @@ def two_players() -> RecordBuilder:
 
 
 GAMES["two_players"] = two_players
+
+
+# ---------------------------------------------------------------------------
+# Game 2: three players. Dan (yellow) reaches the 16th wall space first; Eve
+# (brown) later moves past it and goes UNDER him. They finish level and Dan, on
+# top of the last stack, wins. Also: Cleo's Jester (a joker as two cubes, as a
+# cube and 3 gold, as 6 gold; a single take still allowed), an empty windrose,
+# card effects that pay and gain (one repeatable), rounds 8-12 dice.
+# ---------------------------------------------------------------------------
+BASE3 = dice(1, 2, 3, 1, 2, 4)
+
+
+def three_players() -> RecordBuilder:
+    b = RecordBuilder([("brown", "Eve"), ("white", "Cleo"), ("yellow", "Dan")], ["yellow", "white", "brown"],
+                      "2026-11-30T20:00:00+01:00")
+    b.setup_draw([
+        card("Jester", "person", ["black", "blue"], (1, 1), ["double_jokers"]),
+        card("Smuggler", "person", ["black"], (0, 1), ["repeatable"]),
+        card("Statue", "building", ["red"], (1, 2)),
+        card("Archive", "building", ["gray"], (0, 0)),
+        card("Courier", "person", ["violet"], (2, 2)),
+    ])
+    b.setup_pick("brown", 1)
+    b.setup_pick("white", 0)
+    b.setup_pick("yellow", 2)
+    b.setup_cubes("yellow", "red", "blue")
+    b.setup_cubes("white", "black", "blue")
+    b.setup_cubes("brown", "black", "green")
+    usual = {"yellow": ("red", "green"), "brown": ("black", "green"), "white": ("black", "blue")}
+    _three_player_rounds(b, usual)
+    return b
+
+
+def _three_player_rounds(b: RecordBuilder, usual: dict[str, tuple[str, str]]) -> None:
+    def r1_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Statue")
+        b.wall(c, 1, ["red"])
+
+    def r1_cleo(b: RecordBuilder, c: str) -> None:
+        b.ship(c, 2, ["black", "black"])
+
+    def r1_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Smuggler")
+        b.card_effect(c, "Smuggler", pay={"gold": 1}, gain={"cubes": ["gray"]})
+        b.card_effect(c, "Smuggler", pay={"gold": 1}, gain={"cubes": ["gray"]}, note="repeatable")
+        b.wall(c, 1, ["black"])
+        b.ship(c, 2, ["gray", "gray"])
+
+    # round 1: tribute 3 gold -> 6 prestige (nobody buys)
+    play_round(
+        b,
+        offices(1, (1, 1), (1, 2)),
+        [filler("Lookout", "person", ["green"], (0, 1)), filler("Bazaar", "building", ["blue"], (1, 1)),
+         filler("Mint", "building", ["green"], (0, 1)), filler("Cistern", "building", ["gray"], (0, 0))],
+        {"yellow": 2, "white": 3, "brown": 4}, BASE3, usual,
+        {"yellow": r1_dan, "white": r1_cleo, "brown": r1_eve},
+    )
+
+    def r2_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Mint")
+        b.wall(c, 1, ["black"])
+        b.ship(c, 1, ["green"])
+
+    def r2_dan(b: RecordBuilder, c: str) -> None:
+        b.wall(c, 2, ["blue", "blue", "red"])
+
+    def r2_cleo(b: RecordBuilder, c: str) -> None:
+        b.take_quarter(c, ["blue", "blue"], "joker")
+        b.joker(c, ["violet"])  # before the Jester: one cube
+        b.activate_named(c, "Jester")
+        b.ship(c, 2, ["blue", "violet"])
+
+    # round 2: tribute 3 gold -> 6 prestige
+    play_round(
+        b,
+        offices(2, (1, 1), (0, 1), ["red"], ["green"]),
+        [filler("Pier", "building", ["red"], (0, 1)), filler("Lamplighter", "person", ["green"], (1, 1)),
+         filler("Tower House", "building", ["blue"], (1, 2)), filler("Kennel", "building", ["gray"], (0, 0))],
+        {"brown": 3, "yellow": 2, "white": 4}, BASE3, usual,
+        {"brown": r2_eve, "yellow": r2_dan, "white": r2_cleo},
+    )
+
+    def r3_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Lookout")
+        b.wall(c, 2, ["green", "green", "red"])
+        b.buy_prestige(c)
+
+    def r3_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Temple")
+        b.card_effect(c, "Temple", pay={"gold": 2}, gain={"prestige": 3}, note="an offering")
+        b.wall(c, 2, ["green", "green", "green"])
+
+    def r3_cleo(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Bazaar")
+        b.ship(c, 2, ["blue", "black"])
+        b.buy_prestige(c)
+
+    # round 3: tribute 3 gold -> 7 prestige
+    play_round(
+        b,
+        offices(3, (0, 1), (1, 1), ["gray"], ["violet"]),
+        [filler("Temple", "building", ["black"], (0, 1)), filler("Saddler", "person", ["red"], (1, 1)),
+         filler("Dye Works", "building", ["red", "gray"], (0, 2)), filler("Barracks", "building", ["gray"], (1, 1))],
+        {"yellow": 3, "brown": 2, "white": 4}, BASE3, usual,
+        {"yellow": r3_dan, "brown": r3_eve, "white": r3_cleo},
+    )
+
+    def r4_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Pier")
+        b.wall(c, 2, ["green", "green", "green"])
+
+    def r4_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Lamplighter")
+        b.wall(c, 2, ["green", "green", "black"])
+
+    def r4_cleo(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Tower House")
+        b.take_quarter(c, ["blue", "black"], "joker")
+        b.joker(c, ["red", "gray"])  # Jester: two cubes
+        b.activate_named(c, "Dye Works")
+
+    # round 4: tribute 3 gold -> 6 prestige (nobody buys)
+    play_round(
+        b,
+        offices(4, (1, 1), (0, 1), ["black"], ["green"]),
+        [filler("Chandler", "person", ["green"], (0, 1)), filler("Wharf", "building", ["green"], (1, 2)),
+         filler("Sentry", "person", ["red"], (0, 0)), filler("Loom", "building", ["gray"], (1, 1))],
+        {"yellow": 2, "brown": 3, "white": 4}, BASE3, usual,
+        {"yellow": r4_dan, "brown": r4_eve, "white": r4_cleo},
+    )
+
+    def r5_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Saddler")
+        b.wall(c, 2, ["green", "green", "green"])
+
+    def r5_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Wharf")
+        b.wall(c, 2, ["green", "green", "black"])
+
+    def r5_cleo(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Sampan")
+        b.ship(c, 2, ["blue", "black"])
+
+    # round 5: tribute 3 gold -> 6 prestige (nobody buys)
+    play_round(
+        b,
+        offices(5, (0, 1), (1, 1)),
+        [filler("Quay", "building", ["red"], (0, 1)), filler("Fountain House", "building", ["green"], (1, 2)),
+         filler("Sampan", "person", ["blue"], (0, 0)), filler("Kitchen", "building", ["gray"], (1, 1))],
+        {"yellow": 2, "brown": 3, "white": 4}, BASE3, usual,
+        {"yellow": r5_dan, "brown": r5_eve, "white": r5_cleo},
+    )
+
+    def r6_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Chandler")
+        b.wall(c, 2, ["green", "green", "red"])
+
+    def r6_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Fountain House")
+        b.wall(c, 2, ["green", "green", "black"])
+
+    def r6_cleo(b: RecordBuilder, c: str) -> None:
+        b.take_quarter(c, ["blue"], "joker")
+        b.joker(c, ["red", "gold"])  # Jester: a cube and 3 gold
+        b.activate_named(c, "Sentry")
+        b.ship(c, 1, ["blue"])
+
+    # round 6: tribute 3 gold -> 7 prestige (nobody buys). Cleo takes dice of 3 and 4 pips.
+    play_round(
+        b,
+        offices(6, (1, 1), (0, 1), ["violet"], ["gray"]),
+        [filler("Ferryman", "person", ["green"], (0, 1)), filler("Glassworks", "building", ["green"], (1, 1)),
+         filler("Drummer", "person", ["blue"], (0, 2)), filler("Bathhouse", "building", ["gray"], (1, 1))],
+        {"yellow": 2, "brown": 3, "white": 4}, BASE3, {**usual, "white": ("green", "violet")},
+        {"yellow": r6_dan, "brown": r6_eve, "white": r6_cleo},
+    )
+
+    def r7_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Quay")
+        b.wall(c, 2, ["green", "green", "green"])
+
+    def r7_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Glassworks")
+        b.wall(c, 2, ["green", "green", "black"])
+
+    def r7_cleo(b: RecordBuilder, c: str) -> None:
+        b.buy_prestige(c)  # nothing on her windrose this round, but gold still buys prestige
+
+    # round 7: Cleo's windrose is empty: punish marker. Tribute 3 gold -> 6 prestige
+    play_round(
+        b,
+        offices(7, (1, 1), (0, 1), ["red"], ["black"]),
+        [filler("Guildhall", "building", ["green"], (0, 1)), filler("Harbor Crane", "building", ["black"], (1, 2)),
+         filler("Tutor", "person", ["violet"], (1, 1)), filler("Shed", "building", ["gray"], (0, 0))],
+        {"yellow": 2, "brown": 3, "white": 4}, BASE3, {**usual, "white": ("blue", "green")},
+        {"yellow": r7_dan, "brown": r7_eve, "white": r7_cleo},
+    )
+
+    def r8_dan(b: RecordBuilder, c: str) -> None:
+        b.wall(c, 2, ["green", "green", "gray"])  # gray 6 counts as 1; reaches the 16th space
+        b.activate_named(c, "Ferryman")
+        b.activate_named(c, "Canal")
+
+    def r8_eve(b: RecordBuilder, c: str) -> None:
+        b.wall(c, 1, ["green"])
+        b.activate_named(c, "Harbor Crane")
+        b.card_effect(c, "Mint", pay={"cubes": ["green", "green"]}, gain={"gold": 3})
+        b.buy_prestige(c)
+
+    def r8_cleo(b: RecordBuilder, c: str) -> None:
+        b.take_quarter(c, ["green", "green"], "joker")
+        b.joker(c, ["gold", "gold"])  # Jester: 6 gold
+        b.activate_named(c, "Drummer")
+        b.buy_prestige(c)
+        b.ship(c, 3, ["green", "blue", "black"])
+
+    # round 8: gray shows 6 and counts as 1. Tribute 3 gold -> 6 prestige
+    play_round(
+        b,
+        offices(8, (1, 2), (1, 1), ["red"], ["green"]),
+        [filler("Canal", "building", ["red"], (0, 1)), filler("Pawnshop", "building", ["green"], (1, 1)),
+         filler("Net Maker", "person", ["black"], (0, 1)), filler("Orchard", "building", ["gray"], (0, 0))],
+        {"yellow": 2, "brown": 3, "white": 4}, dice(1, 2, 3, 1, 6, 4),
+        {**usual, "yellow": ("red", "gray")},
+        {"yellow": r8_dan, "brown": r8_eve, "white": r8_cleo},
+    )
+
+    def r9_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Guildhall")
+        b.ship(c, 3, ["green", "green", "red"], to="Goa")
+
+    def r9_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Pawnshop")
+        b.activate_named(c, "Rigger")
+        b.ship(c, 2, ["green", "green"])
+
+    def r9_cleo(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Tutor")
+        b.activate_named(c, "Net Maker")
+        b.take_quarter(c, ["violet", "violet", "violet", "violet"], "lacquer")  # 4 from round 6 + violet 5 as 1
+        b.ship(c, 2, ["blue", "blue"], to="Cadiz")
+        b.deliver(c, "lacquer", 5, port="Cadiz")
+        b.buy_prestige(c)
+        b.ship(c, 3, ["green", "green", "green"])
+
+    # round 9: violet shows 5 and counts as 1. Tribute 3 gold -> 7 prestige
+    play_round(
+        b,
+        offices(9, (0, 1), (1, 1), ["violet"], ["black"]),
+        [filler("Lighthouse", "building", ["red", "gray"], (1, 1)), filler("Rigger", "person", ["black"], (0, 1)),
+         filler("Potter", "person", ["gray"], (0, 2)), filler("Abacus", "building", ["gray"], (1, 1))],
+        {"yellow": 2, "brown": 3, "white": 4}, dice(1, 2, 3, 1, 2, 5),
+        {"yellow": ("red", "green"), "brown": ("black", "gray"), "white": ("black", "violet")},
+        {"yellow": r9_dan, "brown": r9_eve, "white": r9_cleo},
+    )
+
+    def r10_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Lighthouse")  # gray 4 counts as 1
+
+    def r10_eve(b: RecordBuilder, c: str) -> None:
+        b.wall(c, 3, ["green", "green", "green", "gray", "gray"])  # past the 16th space: under Dan
+        b.activate_named(c, "Lantern Shop")  # violet 5 counts as 1
+
+    def r10_cleo(b: RecordBuilder, c: str) -> None:
+        b.take_quarter(c, ["black"], "joker")
+        b.joker(c, "gold")  # with the Jester a single take is still allowed
+        b.activate_named(c, "Inkwell")
+        b.buy_prestige(c)
+
+    # round 10: gray 4 and violet 5 count as 1; green 3 stays. Tribute 3 gold -> 6 prestige
+    play_round(
+        b,
+        offices(10, (1, 1), (0, 1), ["blue"], ["red"]),
+        [filler("Lantern Shop", "building", ["violet"], (0, 1)), filler("Cartwright", "person", ["red"], (1, 1)),
+         filler("Inkwell", "person", ["gray"], (0, 0)), filler("Arsenal", "building", ["gray"], (1, 2))],
+        {"yellow": 3, "brown": 2, "white": 4}, dice(1, 2, 3, 1, 4, 5),
+        {"yellow": ("red", "gray"), "brown": ("black", "violet"), "white": ("black", "gray")},
+        {"yellow": r10_dan, "brown": r10_eve, "white": r10_cleo},
+    )
+
+    def r11_dan(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Cartwright")
+        b.activate_named(c, "Spice Stall")
+        b.take_quarter(c, ["green", "green"], "spices")
+        b.ship(c, 1, ["green"], to="Venice")
+        b.deliver(c, "spices", 6, port="Venice")
+
+    def r11_eve(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Shipwright")
+        b.take_quarter(c, ["green"], "tea")  # green 3 counts as 1
+
+    def r11_cleo(b: RecordBuilder, c: str) -> None:
+        b.ship(c, 1, ["black"])
+
+    # round 11: green 3 and violet 4 count as 1; gray 2 stays 2 (Cleo uses it in round 12).
+    # tribute 3 gold -> 5 prestige (nobody buys)
+    play_round(
+        b,
+        offices(11, (1, 1), (1, 1), ["green"], ["red"]),
+        [filler("Spice Stall", "building", ["green"], (0, 1)), filler("Shipwright", "person", ["black"], (1, 1)),
+         filler("Weigher", "person", ["gray", "gray"], (0, 0)), filler("Bell Foundry", "building", ["gray"], (0, 1))],
+        {"yellow": 2, "brown": 3, "white": 4}, dice(1, 2, 3, 1, 2, 4),
+        {"yellow": ("red", "green"), "brown": ("black", "green"), "white": ("black", "gray")},
+        {"yellow": r11_dan, "brown": r11_eve, "white": r11_cleo},
+    )
+
+    def r12_dan(b: RecordBuilder, c: str) -> None:
+        b.buy_prestige(c)
+        b.activate_named(c, "Rope Shop")
+
+    def r12_eve(b: RecordBuilder, c: str) -> None:
+        b.ship(c, 2, ["black", "green"], to="Lisbon")  # black 5 and green 4 count as 1
+        b.deliver(c, "tea", 4, port="Lisbon")
+        b.buy_prestige(c)
+        b.card_effect(c, "Temple", pay={"gold": 1}, gain={"prestige": 2})
+
+    def r12_cleo(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Weigher")  # the gray 2 of round 11
+        b.buy_prestige(c)
+        b.ship(c, 2, ["red", "blue"])
+
+    # round 12: every die counts as 1. All six cards have gold 0: prestige for 0 gold (6).
+    play_round(
+        b,
+        offices(12, (0, 1), (0, 1), ["gray"], ["violet"]),
+        [filler("Rope Shop", "building", ["red", "green"], (0, 1)), filler("Chapel", "building", ["gray"], (0, 1)),
+         filler("Kite Maker", "person", ["gray"], (0, 1)), filler("Printer", "person", ["gray"], (0, 1))],
+        {"yellow": 2, "brown": 3, "white": 4}, dice(3, 2, 4, 5, 6, 1),
+        {"yellow": ("red", "green"), "brown": ("black", "green"), "white": ("red", "blue")},
+        {"yellow": r12_dan, "brown": r12_eve, "white": r12_cleo},
+    )
+    b.final("white", 0, 1)
+    b.final("brown", 17, 1)
+    b.final("yellow", 16, 1)
+
+
+GAMES["three_players"] = three_players
 
 
 if __name__ == "__main__":
