@@ -10,6 +10,7 @@ state. picamera2 is imported only inside `Picamera2Camera`.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -202,15 +203,37 @@ class Picamera2Camera:
                 continue
 
 
-class OpenCVCamera:
+class _GrabbingCamera(ABC):
+    """A source with one stream: each motion read takes the next frame, and a main read
+    right after it returns that same moment at full size (so replaying a folder or a
+    video advances one frame per look, as a live camera would)."""
+
+    def __init__(self, motion_size: tuple[int, int]) -> None:
+        self._motion_size = motion_size
+        self._unread_main: np.ndarray | None = None
+
+    @abstractmethod
+    def _grab(self) -> np.ndarray:
+        """The next frame of the source as BGR uint8; raises CameraError."""
+
+    def read_main(self) -> np.ndarray:
+        frame, self._unread_main = self._unread_main, None
+        return self._grab() if frame is None else frame
+
+    def read_motion(self) -> np.ndarray:
+        self._unread_main = self._grab()
+        return shrink(self._unread_main, self._motion_size)
+
+
+class OpenCVCamera(_GrabbingCamera):
     """A V4L2/USB camera or a video file through cv2.VideoCapture."""
 
     def __init__(self, device: str, main_size: tuple[int, int], motion_size: tuple[int, int],
                  loop: bool) -> None:
+        super().__init__(motion_size)
         self.description = f"camera {device!r}"
         self._device = device
         self._main_size = main_size
-        self._motion_size = motion_size
         self._loop = loop
         self._is_file = not device.isdigit() and Path(device).is_file()
         self._capture: cv2.VideoCapture | None = None
@@ -226,7 +249,7 @@ class OpenCVCamera:
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self._main_size[1])
         self._capture = capture
 
-    def read_main(self) -> np.ndarray:
+    def _grab(self) -> np.ndarray:
         if self._capture is None:
             raise CameraError(f"{self.description} is not open")
         ok, frame = self._capture.read()
@@ -237,13 +260,11 @@ class OpenCVCamera:
             raise CameraError(f"{self.description} delivered no frame (unplugged or at its end)")
         return to_bgr_uint8(frame, self.description)
 
-    def read_motion(self) -> np.ndarray:
-        return shrink(self.read_main(), self._motion_size)
-
     def relock_exposure(self) -> None:
         """Nothing to do: USB cameras keep their own automatic exposure."""
 
     def close(self) -> None:
+        self._unread_main = None
         if self._capture is not None:
             self._capture.release()
             self._capture = None
@@ -253,13 +274,13 @@ def _natural_key(path: Path) -> list[object]:
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
 
 
-class FolderCamera:
+class FolderCamera(_GrabbingCamera):
     """Images of a folder replayed in name order (frame2 before frame10): demos and tests."""
 
     def __init__(self, folder: Path, motion_size: tuple[int, int], loop: bool) -> None:
+        super().__init__(motion_size)
         self.description = f"image folder {str(folder)!r}"
         self._folder = folder
-        self._motion_size = motion_size
         self._loop = loop
         self._files: list[Path] = []
         self._next = 0
@@ -275,7 +296,7 @@ class FolderCamera:
         self._files = files
         self._next = 0
 
-    def read_main(self) -> np.ndarray:
+    def _grab(self) -> np.ndarray:
         if not self._files:
             raise CameraError(f"{self.description} is not open")
         if self._next >= len(self._files):
@@ -289,12 +310,10 @@ class FolderCamera:
             raise CameraError(f"{path}: missing or not a readable image")
         return to_bgr_uint8(frame, str(path))
 
-    def read_motion(self) -> np.ndarray:
-        return shrink(self.read_main(), self._motion_size)
-
     def relock_exposure(self) -> None:
         """Nothing to do: stored images have their exposure already."""
 
     def close(self) -> None:
         self._files = []
         self._next = 0
+        self._unread_main = None

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from gpiozero import Factory
-from gpiozero.exc import BadPinFactory, GPIOPinInUse, PinFactoryFallback
+from gpiozero.exc import GPIOPinInUse, PinFactoryFallback
 
 DeviceT = TypeVar("DeviceT")
 
@@ -41,7 +41,7 @@ def open_device(what: str, pin: int, make: Callable[[], DeviceT]) -> DeviceT:
     except GPIOPinInUse as exc:
         raise GpioUnavailable(f"{what} on GPIO{pin}: the pin is busy (used by another "
                               f"device or program)") from exc
-    except BadPinFactory as exc:
-        raise GpioUnavailable(f"{what} on GPIO{pin}: this machine has no usable GPIO") from exc
+    except ImportError as exc:  # BadPinFactory, or the named factory's library is missing
+        raise GpioUnavailable(f"{what} on GPIO{pin}: this machine has no usable GPIO ({exc})") from exc
     except Exception as exc:  # lgpio reports a busy line as lgpio.error, others vary
         raise GpioUnavailable(f"{what} on GPIO{pin} cannot be opened: {exc}") from exc
