@@ -332,19 +332,32 @@ class Journal:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception.
+
+    A database failure (disk full, file gone, locked too long) becomes a
+    JournalError saying the event was not saved; nothing half-written remains.
+    """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self._db = connection
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise JournalError(f"nothing was saved: {_plain_sqlite_reason(err)}") from err
 
-    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, *rest: object) -> None:
         if exc_type is None:
-            self._db.execute("COMMIT")
-        elif self._db.in_transaction:
+            try:
+                self._db.execute("COMMIT")
+                return
+            except sqlite3.Error as err:
+                exc = err
+        if self._db.in_transaction:
             self._db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise JournalError(f"nothing was saved: {_plain_sqlite_reason(exc)}") from exc
 
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:

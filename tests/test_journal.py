@@ -163,3 +163,15 @@ def test_default_database_lives_in_the_xdg_data_dir(tmp_path: Path) -> None:
     assert default_db_path({"XDG_DATA_HOME": str(tmp_path)}) == tmp_path / "windrose" / "windrose.db"
     relative_ignored = default_db_path({"XDG_DATA_HOME": "rel", "HOME": str(tmp_path)})
     assert relative_ignored == tmp_path / ".local" / "share" / "windrose" / "windrose.db"
+
+
+def test_a_failed_write_is_a_journal_error_and_leaves_nothing_behind(journal: Journal) -> None:
+    game = journal.create_game(HEADER)
+    journal.append(game, "action", act(0))
+    with sqlite3.connect(journal.path) as other:
+        other.execute("CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+    with pytest.raises(JournalError, match="nothing was saved: disk says no"):
+        journal.append(game, "action", act(1), finished=True)
+    assert journal.timeline(game).actions == [act(0)]
+    assert not journal.game(game).finished
+    assert journal.last_game() == game

@@ -12,6 +12,7 @@ import pytest
 
 from app.games.macao import Record, RecordError, RulesError, legal_options, replay, score, waiting_for
 from app.games.macao.simulate import random_record
+from app.journal import JournalError
 from app.session import Session, SessionError
 
 
@@ -185,3 +186,19 @@ def test_no_game_loaded_and_bad_players_are_refused(session: Session) -> None:
     with pytest.raises(RecordError, match="2 to 4 players"):
         session.new_game([("orange", "Ann")], ["orange"], "today")
     assert session.journal.games() == []
+
+
+def test_an_action_the_journal_cannot_save_does_not_count(session: Session, record: Record) -> None:
+    start(session, record)
+    play(session, record.actions[:5])
+    before = state_json(session.state)
+    with sqlite3.connect(session.journal.path) as other:
+        other.execute("CREATE TRIGGER full BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    with pytest.raises(JournalError, match="nothing was saved: disk full"):
+        session.act(record.actions[5])
+    assert state_json(session.state) == before
+    assert session.actions == record.actions[:5] and len(session.history()) == 5
+    with sqlite3.connect(session.journal.path) as other:
+        other.execute("DROP TRIGGER full")
+    session.act(record.actions[5])
+    assert session.actions == record.actions[:6]
