@@ -220,7 +220,7 @@ def two_players() -> RecordBuilder:
 
     def r6_ann(b: RecordBuilder, c: str) -> None:
         b.activate_named(c, "Silk Loft")
-        b.take_quarter(c, ["black"], "joker")
+        b.take_quarter(c, ["blue", "blue"], "joker")
         b.joker(c, "gold")
         b.buy_prestige(c)
 
@@ -698,6 +698,413 @@ def _three_player_rounds(b: RecordBuilder, usual: dict[str, tuple[str, str]]) ->
 
 
 GAMES["three_players"] = three_players
+
+
+# ---------------------------------------------------------------------------
+# Game 3: four players. Fay (orange) has an activated Abbot: no punish markers
+# for the cards she leaves. Gus (white) leaves an Abbot he never activated on
+# his tableau: it protects nobody; his track ends below 0 and counts 0.
+# Ivy (brown) lands on Hal's (yellow) space, on top of him; they finish level
+# and Ivy wins. Also: a sixth card, empty windroses, a card effect that gains
+# cubes, deliveries, adjustments, rounds 8-12 dice.
+# ---------------------------------------------------------------------------
+BASE4 = dice(1, 2, 3, 1, 2, 4)
+
+
+def four_players() -> RecordBuilder:
+    b = RecordBuilder([("orange", "Fay"), ("white", "Gus"), ("yellow", "Hal"), ("brown", "Ivy")],
+                      ["brown", "yellow", "white", "orange"], "2026-12-01T18:45:00+01:00")
+    b.setup_draw([
+        card("Abbot", "person", ["blue", "blue"], (1, 1), ["no_tableau_penalty"]),
+        card("Fountain", "building", ["red"], (0, 1)),
+        card("Harbour Master", "person", ["green"], (1, 2)),
+        card("Clockmaker", "person", ["gray"], (0, 1)),
+        card("Ox Cart", "building", ["black"], (1, 1)),
+        card("Moon Gate", "building", ["violet"], (0, 0)),
+    ])
+    b.setup_pick("orange", 0)
+    b.setup_pick("white", 3)
+    b.setup_pick("yellow", 1)
+    b.setup_pick("brown", 2)
+    b.setup_cubes("brown", "black", "green")
+    b.setup_cubes("yellow", "red", "blue")
+    b.setup_cubes("white", "gray", "violet")
+    b.setup_cubes("orange", "blue", "blue")
+    _four_player_rounds(b)
+    return b
+
+
+def _four_player_rounds(b: RecordBuilder) -> None:
+    usual = {"orange": ("red", "blue"), "yellow": ("red", "green"), "brown": ("black", "green"),
+             "white": ("violet", "gray")}
+
+    def r1_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Teahouse")
+        b.ship(c, 1, ["black"])
+
+    def r1_hal(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Fountain")
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]}, note="one red cube a round")
+        b.activate_named(c, "Warden")
+        b.ship(c, 1, ["red"])
+
+    def r1_gus(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Clockmaker")
+
+    def r1_fay(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Jetty")
+        b.buy_prestige(c)
+        b.ship(c, 1, ["red"])
+
+    # round 1: tribute 3 gold -> 7 prestige
+    play_round(
+        b,
+        offices(1, (1, 1), (0, 1)),
+        [filler("Teahouse", "building", ["black"], (0, 1)), filler("Warden", "person", ["red"], (1, 1)),
+         filler("Jetty", "building", ["blue"], (0, 2)), filler("Vault", "building", ["gray"], (1, 1))],
+        {"brown": 2, "yellow": 3, "white": 5, "orange": 4}, BASE4, usual,
+        {"brown": r1_ivy, "yellow": r1_hal, "white": r1_gus, "orange": r1_fay},
+    )
+
+    def r2_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Harbour Master")
+        b.activate_named(c, "Cooperage")
+        b.ship(c, 1, ["black"])
+
+    def r2_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.wall(c, 2, ["blue", "blue", "red"])
+        b.activate_named(c, "Lamp Post")
+
+    def r2_gus(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Vault")
+        b.buy_prestige(c)
+        b.ship(c, 2, ["violet", "violet"])
+
+    def r2_fay(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Abbot")
+        b.wall(c, 1, ["blue"])
+        b.ship(c, 2, ["blue", "red"])
+
+    # round 2: tribute 3 gold -> 6 prestige. Gus drafts an Abbot he will never activate.
+    play_round(
+        b,
+        offices(2, (0, 1), (1, 1), ["green"], ["violet"]),
+        [filler("Cooperage", "building", ["green"], (1, 2)), filler("Lamp Post", "building", ["red"], (0, 1)),
+         card("Abbot", "person", ["black", "black", "gray"], (1, 1), ["no_tableau_penalty"]),
+         filler("Bamboo Yard", "building", ["blue"], (0, 0))],
+        {"brown": 2, "yellow": 3, "white": 4, "orange": 5}, BASE4,
+        {**usual, "white": ("violet", "green")},
+        {"brown": r2_ivy, "yellow": r2_hal, "white": r2_gus, "orange": r2_fay},
+    )
+
+    def r3_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.take_quarter(c, ["green", "green"], "rice")
+        b.ship(c, 2, ["green", "red"], to="Antwerp")
+        b.deliver(c, "rice", 5, port="Antwerp")
+        b.activate_named(c, "Paddy")
+
+    def r3_fay(b: RecordBuilder, c: str) -> None:
+        b.wall(c, 2, ["blue", "blue", "red"])  # from the 2nd space to the 4th: over Hal
+
+    def r3_ivy(b: RecordBuilder, c: str) -> None:
+        b.take_quarter(c, ["green", "green", "black"], "jade")
+        b.ship(c, 1, ["green"])
+
+    # round 3: Gus's windrose is empty: punish marker. Tribute 2 gold -> 5 prestige (nobody buys)
+    play_round(
+        b,
+        offices(3, (1, 1), (0, 1), ["black"], ["gray"]),
+        [filler("Paddy", "building", ["red"], (0, 1)), filler("Sluice", "building", ["green"], (1, 1)),
+         filler("Kiosk", "building", ["black"], (0, 1)), filler("Ledger Room", "building", ["gray"], (0, 0))],
+        {"yellow": 2, "orange": 3, "brown": 4, "white": 5}, BASE4,
+        {**usual, "white": ("violet", "gray")},
+        {"yellow": r3_hal, "orange": r3_fay, "brown": r3_ivy},
+    )
+
+    def r4_fay(b: RecordBuilder, c: str) -> None:
+        b.ship(c, 3, ["blue", "blue", "red"])
+
+    def r4_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.activate_named(c, "Salt Store")
+        b.take_quarter(c, ["green", "green"], "tea")
+        b.ship(c, 1, ["green"], to="Bordeaux")
+        b.deliver(c, "tea", 3, port="Bordeaux")
+        b.buy_prestige(c)
+
+    def r4_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Kiosk")
+        b.ship(c, 2, ["green", "green"], to="Hamburg")
+        b.deliver(c, "jade", 6, port="Hamburg")
+        b.activate_named(c, "Dovecote")
+
+    def r4_gus(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Ledger Room")
+        b.activate_named(c, "Bell")
+        b.take_quarter(c, ["violet", "violet", "violet", "violet"], "lacquer")
+        b.ship(c, 3, ["green", "green", "green"], to="Marseille")
+        b.deliver(c, "lacquer", 4, port="Marseille")
+
+    # round 4: tribute 3 gold -> 7 prestige
+    play_round(
+        b,
+        offices(4, (1, 1), (1, 1), ["red"], ["gray"]),
+        [filler("Salt Store", "building", ["red"], (0, 1)), filler("Dovecote", "building", ["green"], (1, 2)),
+         filler("Bell", "building", ["gray"], (0, 1)), filler("Orchid House", "building", ["blue"], (0, 1))],
+        {"orange": 5, "yellow": 2, "brown": 3, "white": 4}, BASE4, usual,
+        {"orange": r4_fay, "yellow": r4_hal, "brown": r4_ivy, "white": r4_gus},
+    )
+
+    def r5_fay(b: RecordBuilder, c: str) -> None:
+        b.wall(c, 2, ["blue", "blue", "red"])
+        b.buy_prestige(c)
+
+    def r5_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.activate_named(c, "Herb Garden")
+        b.buy_prestige(c)
+        b.ship(c, 2, ["green", "green"])
+
+    def r5_ivy(b: RecordBuilder, c: str) -> None:
+        b.wall(c, 2, ["green", "green", "black"])  # onto Hal's space, on top of him
+        b.activate_named(c, "Signal Fire")
+        b.buy_prestige(c)
+
+    def r5_gus(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Sundial")
+        b.buy_prestige(c)
+        b.ship(c, 3, ["violet", "violet", "violet"])
+
+    # round 5: all six gold numbers are 0: 0 gold -> 6 prestige for everybody
+    play_round(
+        b,
+        offices(5, (0, 1), (0, 1), ["blue"], ["green"]),
+        [filler("Herb Garden", "building", ["red"], (0, 1)), filler("Signal Fire", "building", ["green"], (0, 2)),
+         filler("Sundial", "building", ["violet"], (0, 1)), filler("Rickshaw", "person", ["red"], (0, 0))],
+        {"orange": 5, "yellow": 2, "brown": 3, "white": 4}, BASE4, usual,
+        {"orange": r5_fay, "yellow": r5_hal, "brown": r5_ivy, "white": r5_gus},
+    )
+
+    def r6_fay(b: RecordBuilder, c: str) -> None:
+        b.ship(c, 3, ["blue", "blue", "red"])
+
+    def r6_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Kite Shop")
+        b.take_quarter(c, ["green", "green", "black"], "silk")
+
+    def r6_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.activate_named(c, "Well House")
+        b.take_quarter(c, ["green", "green", "green"], "joker")
+        b.joker(c, ["red"])
+        b.ship(c, 2, ["red", "red"])
+
+    def r6_gus(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Mill Pond")
+        b.ship(c, 5, ["violet", "violet", "violet", "violet", "gray"])
+
+    # round 6: tribute 4 gold -> 6 prestige (nobody buys). Fay's tableau reaches five cards.
+    play_round(
+        b,
+        offices(6, (1, 1), (1, 2), ["red"], ["blue"]),
+        [filler("Well House", "building", ["red"], (0, 1)), filler("Kite Shop", "building", ["green"], (1, 1)),
+         filler("Mill Pond", "building", ["gray"], (0, 0)), filler("Pagoda", "building", ["blue"], (1, 1))],
+        {"orange": 5, "brown": 3, "yellow": 2, "white": 4}, BASE4, usual,
+        {"orange": r6_fay, "brown": r6_ivy, "yellow": r6_hal, "white": r6_gus},
+    )
+
+    def r7_fay(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Orchid House")
+        b.wall(c, 1, ["blue"])
+        b.activate_named(c, "Rickshaw")
+
+    def r7_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Net Loft")
+        b.ship(c, 2, ["green", "green"], to="Genoa")
+        b.deliver(c, "silk", 5, port="Genoa")
+        b.buy_prestige(c)
+
+    def r7_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.activate_named(c, "Granite Yard")
+        b.ship(c, 4, ["green", "green", "green", "red"])
+
+    def r7_gus(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Tinker")
+
+    # round 7: Fay takes a sixth card and discards Bamboo Yard. Tribute 3 gold -> 7 prestige
+    play_round(
+        b,
+        offices(7, (1, 1), (0, 1), ["black"], ["violet"]),
+        [filler("Granite Yard", "building", ["red"], (0, 1)), filler("Net Loft", "building", ["black"], (1, 1)),
+         filler("Tinker", "person", ["violet"], (0, 1)), filler("Water Clock", "building", ["blue"], (1, 2))],
+        {"orange": (5, 0), "brown": 3, "yellow": 2, "white": 4}, BASE4,
+        {**usual, "white": ("green", "black")},
+        {"orange": r7_fay, "brown": r7_ivy, "yellow": r7_hal, "white": r7_gus},
+    )
+
+    def r8_fay(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Incense Shop")  # violet 6 counts as 1
+        b.ship(c, 2, ["blue", "blue"])
+
+    def r8_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Rope Yard")
+        b.take_quarter(c, ["green", "green"], "paper")
+        b.ship(c, 1, ["black"])
+
+    def r8_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.activate_named(c, "Dye Pit")
+        b.take_quarter(c, ["green", "green", "green"], "spices")
+        b.ship(c, 1, ["red"], to="Lisbon")
+        b.deliver(c, "spices", 4, port="Lisbon")
+
+    def r8_gus(b: RecordBuilder, c: str) -> None:
+        b.ship(c, 2, ["violet", "violet"])
+
+    # round 8: violet 6 counts as 1. Tribute 2 gold -> 5 prestige (nobody buys)
+    play_round(
+        b,
+        offices(8, (0, 1), (1, 1), ["green"], ["black"]),
+        [filler("Dye Pit", "building", ["red"], (0, 1)), filler("Rope Yard", "building", ["green"], (1, 1)),
+         filler("Scales", "person", ["gray"], (0, 1)), filler("Incense Shop", "building", ["violet"], (0, 0))],
+        {"orange": 5, "brown": 3, "yellow": 2, "white": 4}, dice(1, 2, 3, 1, 2, 6),
+        {**usual, "orange": ("violet", "blue")},
+        {"orange": r8_fay, "brown": r8_ivy, "yellow": r8_hal, "white": r8_gus},
+    )
+
+    def r9_fay(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Pagoda")
+        b.ship(c, 2, ["blue", "red"])
+
+    def r9_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Smokehouse")
+        b.ship(c, 2, ["green", "green"], to="Porto")
+        b.deliver(c, "paper", 4, port="Porto")
+        b.ship(c, 2, ["green", "gray"])  # gray 5 counts as 1
+
+    def r9_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.activate_named(c, "Counting House")
+        b.ship(c, 3, ["green", "green", "green"])
+
+    def r9_gus(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Scales")
+        b.ship(c, 3, ["green", "green", "green"])
+
+    # round 9: gray 5 counts as 1. Tribute 3 gold -> 6 prestige (nobody buys)
+    play_round(
+        b,
+        offices(9, (1, 1), (0, 1), ["gray"], ["red"]),
+        [filler("Counting House", "building", ["red"], (0, 1)), filler("Smokehouse", "building", ["black"], (1, 1)),
+         filler("Ferry Slip", "building", ["gray"], (1, 1)), filler("Scroll Shop", "building", ["blue"], (0, 1))],
+        {"orange": 5, "brown": 3, "yellow": 2, "white": 4}, dice(1, 2, 3, 1, 5, 4),
+        {**usual, "brown": ("black", "gray"), "white": ("green", "violet")},
+        {"orange": r9_fay, "brown": r9_ivy, "yellow": r9_hal, "white": r9_gus},
+    )
+
+    def r10_fay(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Water Clock")
+        b.activate_named(c, "Glass Bead")  # violet 6 counts as 1
+        b.buy_prestige(c)
+
+    def r10_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Mirror Pond")
+        b.take_quarter(c, ["green", "green", "gray"], "porcelain")  # gray 4 counts as 1
+        b.ship(c, 1, ["green"], to="Cadiz")
+        b.deliver(c, "porcelain", 7, port="Cadiz")
+        b.buy_prestige(c)
+
+    def r10_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.activate_named(c, "Teak Store")
+        b.buy_prestige(c)
+        b.ship(c, 4, ["green", "green", "green", "red"])
+
+    def r10_gus(b: RecordBuilder, c: str) -> None:
+        b.adjust(c, "Gus had 1 gold too many", gold=-1)
+
+    # round 10: gray 4 and violet 6 count as 1. Gus's windrose is empty: punish marker.
+    # tribute 1 gold -> 5 prestige
+    play_round(
+        b,
+        offices(10, (0, 1), (0, 1), ["blue"], ["green"]),
+        [filler("Teak Store", "building", ["red"], (0, 1)), filler("Mirror Pond", "building", ["black"], (1, 1)),
+         filler("Pot Shop", "person", ["gray"], (0, 0)), filler("Glass Bead", "person", ["violet"], (0, 1))],
+        {"orange": 5, "brown": 3, "yellow": 2, "white": 4}, dice(1, 2, 3, 1, 4, 6),
+        {**usual, "orange": ("red", "violet"), "brown": ("black", "gray"), "white": ("blue", "green")},
+        {"orange": r10_fay, "brown": r10_ivy, "yellow": r10_hal, "white": r10_gus},
+    )
+
+    def r11_fay(b: RecordBuilder, c: str) -> None:
+        b.ship(c, 1, ["red"])
+
+    def r11_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Drum Tower")
+        b.ship(c, 1, ["green"])  # green 3 counts as 1
+
+    def r11_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.take_quarter(c, ["green", "green", "violet"], "jade")  # violet 5 counts as 1
+        b.ship(c, 1, ["green"], to="London")
+        b.deliver(c, "jade", 9, port="London")
+        b.activate_named(c, "Lotus Shop")
+
+    def r11_gus(b: RecordBuilder, c: str) -> None:
+        b.ship(c, 5, ["green", "green", "green", "blue", "blue"])
+
+    # round 11: green 3 and violet 5 count as 1; gray 2 stays 2. Tribute 3 gold -> 6 prestige
+    play_round(
+        b,
+        offices(11, (1, 1), (0, 1), ["red"], ["gray"]),
+        [filler("Lotus Shop", "building", ["red"], (0, 1)), filler("Drum Tower", "building", ["red"], (1, 1)),
+         filler("Boat House", "building", ["blue"], (0, 0)), filler("Seal Carver", "person", ["gray"], (1, 2))],
+        {"orange": 5, "brown": 3, "yellow": 2, "white": 4}, dice(1, 2, 3, 1, 2, 5),
+        {"orange": ("red", "gray"), "brown": ("red", "green"), "yellow": ("red", "violet"),
+         "white": ("black", "gray")},
+        {"orange": r11_fay, "brown": r11_ivy, "yellow": r11_hal, "white": r11_gus},
+    )
+
+    def r12_fay(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Seal Carver")  # the gray 2 of round 11
+        b.ship(c, 3, ["gray", "red", "blue"])
+
+    def r12_ivy(b: RecordBuilder, c: str) -> None:
+        b.activate_named(c, "Star Tower")
+        b.ship(c, 1, ["gray"])
+
+    def r12_hal(b: RecordBuilder, c: str) -> None:
+        b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
+        b.take_quarter(c, ["green", "green", "green"], "silk")
+        b.ship(c, 1, ["green"], to="Antwerp")
+        b.deliver(c, "silk", 8, port="Antwerp")
+        b.activate_named(c, "Spice Market")
+
+    def r12_gus(b: RecordBuilder, c: str) -> None:
+        b.take_quarter(c, ["violet", "violet", "violet", "violet"], "joker")
+        b.joker(c, "gold")
+        b.ship(c, 3, ["green", "green", "green"])
+
+    # round 12: every die counts as 1. Tribute 2 gold -> 6 prestige (nobody buys)
+    play_round(
+        b,
+        offices(12, (0, 1), (1, 1), ["violet"], ["black"]),
+        [filler("Spice Market", "building", ["red"], (1, 2)), filler("Star Tower", "building", ["black"], (0, 1)),
+         filler("Inkstone", "person", ["gray"], (0, 1)), filler("Kettle Shop", "building", ["blue"], (0, 0))],
+        {"orange": 5, "brown": 3, "yellow": 2, "white": 4}, dice(4, 2, 3, 1, 6, 5),
+        {"orange": ("red", "blue"), "brown": ("black", "gray"), "yellow": ("red", "green"),
+         "white": ("blue", "gray")},
+        {"orange": r12_fay, "brown": r12_ivy, "yellow": r12_hal, "white": r12_gus},
+    )
+    b.final("white", 3, 2)
+    b.final("yellow", 0, 3)
+    b.final("orange", 2, 0)
+    b.final("brown", 5, 4)
+
+
+GAMES["four_players"] = four_players
 
 
 if __name__ == "__main__":
