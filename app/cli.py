@@ -93,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as err:
         print(f"error: {err}", file=sys.stderr)
         return err.code
+    except JournalError as err:
+        print(f"error: the game journal failed: {err}", file=sys.stderr)
+        return EXIT_JOURNAL
     except BrokenPipeError:
         return 0
 
