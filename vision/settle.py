@@ -49,6 +49,7 @@ class SettleParams:
     skin_cb_max: int
     skin_min_brightness: int
     hand_fraction: float
+    light_change_fraction: float
     min_vote_frames: int
     vote_agreement: float
     match_distance: float
@@ -67,6 +68,7 @@ class SettleParams:
         "skin_cb_max": (0, 255),
         "skin_min_brightness": (0, 255),
         "hand_fraction": (0.0, 1.0),
+        "light_change_fraction": (0.0, 1.0),
         "min_vote_frames": (3, 100),
         "vote_agreement": (0.5, 1.0),
         "match_distance": (0.05, 3.0),
@@ -125,7 +127,8 @@ class SettleDetector:
         self._quiet_since: float | None = None
         self._started: float | None = timestamp_s
         self._last_time: float | None = None
-        self._skin_baseline: float | None = None
+        # Grey picture and skin mask of the last calm frame (no motion, no hand).
+        self._calm: tuple[np.ndarray, np.ndarray] | None = None
 
     def update(self, timestamp_s: float, frame: np.ndarray) -> MotionState:
         p = self.params
@@ -146,12 +149,16 @@ class SettleDetector:
                 motion = max(motion, self._changed(small, self._anchor))
         self._previous = small
 
-        # A hand: clearly more skin-coloured area than the quietest frame seen so far.
-        baseline = skin if self._skin_baseline is None else min(self._skin_baseline, skin)
-        hand = skin - baseline > p.hand_fraction
-        if not hand:
-            self._skin_baseline = baseline
         moving = motion > p.changed_fraction
+        hand = False
+        if self._calm is not None:
+            changed = cv2.absdiff(small, self._calm[0]) > p.pixel_change
+            if np.count_nonzero(changed) > p.light_change_fraction * changed.size:
+                self._calm = None  # the light changed: start over from this picture
+                moving = True
+                notes.append("light changed")
+            else:
+                hand = self._hand_share(changed, skin) > p.hand_fraction
         if hand:
             notes.append("hand in view")
         if moving:
@@ -159,33 +166,54 @@ class SettleDetector:
         if moving or hand:
             self._quiet_since = None
             self._anchor = None
-        elif self._quiet_since is None:
-            self._quiet_since = timestamp_s
-            self._anchor = small
+        else:
+            self._calm = (small, skin)
+            if self._quiet_since is None:
+                self._quiet_since = timestamp_s
+                self._anchor = small
         still_for = 0.0 if self._quiet_since is None else timestamp_s - self._quiet_since
         still = self._quiet_since is not None and still_for >= p.still_time_s
         if not still and timestamp_s - self._started > p.max_wait_s:
             notes.append("waited too long")
         return MotionState(still=still, still_for_s=still_for, motion=float(motion), notes=tuple(notes))
 
-    def _prepare(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
-        """Grey, blurred motion image at `motion_width`, and the skin-coloured share of the frame."""
+    def _prepare(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Grey, blurred motion image at `motion_width`, and its skin-colour mask."""
         p = self.params
         if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8 or min(frame.shape[:2]) < 4:
             raise ValueError(f"settle detector needs a BGR uint8 frame, got shape {frame.shape} {frame.dtype}")
         height = max(1, round(frame.shape[0] * p.motion_width / frame.shape[1]))
         small = cv2.resize(frame, (p.motion_width, height), interpolation=cv2.INTER_AREA)
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         if p.blur_px > 0:
-            k = p.blur_px | 1
-            grey = cv2.GaussianBlur(grey, (k, k), 0)
+            small = cv2.GaussianBlur(small, (p.blur_px | 1, p.blur_px | 1), 0)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
         skin = cv2.inRange(
             ycrcb,
             np.array([p.skin_min_brightness, p.skin_cr_min, p.skin_cb_min], np.uint8),
             np.array([255, p.skin_cr_max, p.skin_cb_max], np.uint8),
         )
-        return grey, float(np.count_nonzero(skin)) / skin.size
+        return grey, skin
+
+    def _hand_share(self, changed: np.ndarray, skin: np.ndarray) -> float:
+        """Share of the frame taken by the largest sign of a hand since the last calm frame.
+
+        Two signs: a patch of skin colour that was not there, or a patch of change
+        that reaches the frame border (an arm comes in from outside; a die cannot
+        cover that much). The second also works where the table is skin-coloured.
+        """
+        assert self._calm is not None
+        kernel = np.ones((3, 3), np.uint8)
+        new_skin = cv2.bitwise_and(skin, cv2.bitwise_not(cv2.dilate(self._calm[1], kernel)))
+        new_skin = cv2.morphologyEx(new_skin, cv2.MORPH_OPEN, kernel)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(new_skin)
+        largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
+        count, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8))
+        height, width = changed.shape
+        for x, y, w, h, area in stats[1:]:
+            if x == 0 or y == 0 or x + w == width or y + h == height:
+                largest = max(largest, int(area))
+        return largest / changed.size
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
         diff = cv2.absdiff(a, b)

@@ -627,7 +627,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     gradient = 1 + rng.uniform(0.05, 0.3) * (gx * (xx / w - 0.5) + gy * (yy / h - 0.5))
     r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
     vignette = 1 - rng.uniform(0.05, 0.3) * r2 / 2
-    exposure = rng.uniform(0.16, 0.28) if dim else rng.uniform(0.95, 1.2)
+    exposure = rng.uniform(0.22, 0.35) if dim else rng.uniform(0.95, 1.2)
     noise = rng.uniform(5, 9) if dim else rng.uniform(1.0, 3.0)
 
     touching_labels = _touching(dice)

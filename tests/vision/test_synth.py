@@ -1,0 +1,136 @@
+"""The synthetic scene generator: deterministic, and its labels match what it draws."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.synth import SceneOptions, main, render_roll_sequence, render_scene, write_dataset
+from vision.types import DIE_COLOURS
+
+SMALL = SceneOptions(width=800, height=450, die_px=40)
+CLEAN = SceneOptions(
+    width=800, height=450, die_px=40, table="grey_card", tint="neutral", dim=False, cubes=0,
+    touching=False, cocked=False, glare=False, hard_light=False, blur_sigma=0.0, gray_black_pips=False,
+)
+
+
+def test_same_seed_same_pixels_and_labels() -> None:
+    frame_a, labels_a = render_scene(11, SMALL)
+    frame_b, labels_b = render_scene(11, SMALL)
+    assert np.array_equal(frame_a, frame_b)
+    assert labels_a == labels_b
+
+
+def test_different_seeds_differ() -> None:
+    frame_a, labels_a = render_scene(11, SMALL)
+    frame_b, labels_b = render_scene(12, SMALL)
+    assert not np.array_equal(frame_a, frame_b)
+    assert labels_a.dice != labels_b.dice
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_labels_are_sane(seed: int) -> None:
+    frame, labels = render_scene(seed, SMALL)
+    assert frame.shape == (450, 800, 3) and frame.dtype == np.uint8
+    assert [d.colour for d in labels.dice] == list(DIE_COLOURS)
+    for die in labels.dice:
+        x0, y0, x1, y1 = die.box
+        assert x0 < die.center[0] < x1 and y0 < die.center[1] < y1
+        assert 0 <= x0 and 0 <= y0 and x1 <= 800 and y1 <= 450
+        assert 0.9 * 40 < x1 - x0 < 2.2 * 40
+        assert (die.value is None) == die.cocked
+        if not die.cocked:
+            assert die.value in range(1, 7)
+        for other in die.touching:
+            assert die.colour in labels.by_colour()[other].touching
+
+
+def _bright_spots(frame: np.ndarray, centre: tuple[float, float], radius: float) -> int:
+    """Count separate bright blobs (white pips) within `radius` of `centre`."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    disk = np.zeros_like(grey)
+    cv2.circle(disk, (round(centre[0]), round(centre[1])), round(radius), 255, -1)
+    inside = grey[disk > 0]
+    level = (float(np.percentile(inside, 5)) + float(inside.max())) / 2
+    mask = ((grey > level) & (disk > 0)).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    return sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 4)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_drawn_pips_match_the_labelled_value(seed: int) -> None:
+    frame, labels = render_scene(seed, CLEAN)
+    for die in labels.dice:
+        assert _bright_spots(frame, die.center, 0.47 * 40) == die.value, die
+
+
+def test_touching_pair_is_labelled() -> None:
+    for seed in range(3):
+        _, labels = render_scene(seed, SceneOptions(width=800, height=450, die_px=40, touching=True))
+        touching = [d for d in labels.dice if d.touches_other_die]
+        assert len(touching) >= 2
+        assert labels.conditions["touching_dice"] == len(touching)
+
+
+def test_cocked_die_has_no_value_and_a_wider_box() -> None:
+    _, labels = render_scene(3, SceneOptions(width=800, height=450, die_px=40, cocked=True, touching=False))
+    cocked = [d for d in labels.dice if d.cocked]
+    assert len(cocked) == 1 and cocked[0].value is None
+    assert cocked[0].colour == labels.conditions["cocked_die"]
+    widths = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in labels.dice]
+    flat_min = min(w for w, d in zip(widths, labels.dice) if not d.cocked)
+    assert max(cocked[0].box[2] - cocked[0].box[0], cocked[0].box[3] - cocked[0].box[1]) > flat_min
+
+
+def test_cubes_are_drawn_where_asked() -> None:
+    bare, _ = render_scene(5, SceneOptions(width=800, height=450, die_px=40, cubes=0))
+    busy, labels = render_scene(5, SceneOptions(width=800, height=450, die_px=40, cubes=12))
+    assert 8 <= labels.conditions["distractor_cubes"] <= 12
+    assert not np.array_equal(bare, busy)
+
+
+def test_too_small_frame_is_refused_with_a_message() -> None:
+    with pytest.raises(ValueError, match="too small"):
+        render_scene(1, SceneOptions(width=32, height=32))
+
+
+def test_dataset_in_rendered_dev_format(tmp_path: Path) -> None:
+    paths = write_dataset(tmp_path, 2, seed=4, options=SMALL)
+    assert len(paths) == 2
+    for path in paths:
+        image = cv2.imread(str(path))
+        assert image is not None and image.shape == (450, 800, 3)
+        record = json.loads((tmp_path / "labels" / f"{path.stem}.json").read_text())
+        assert record["image"] == path.name
+        assert len(record["dice"]) == 6
+        for die in record["dice"]:
+            assert set(die) >= {"colour", "value", "cocked", "center_px", "bbox_px", "touches_other_die"}
+    assert (tmp_path / "manifest.csv").read_text().count("\n") == 3
+
+
+def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(tmp_path / "set"), "--count", "1", "--seed", "2", "--width", "640", "--height", "360"]) == 0
+    assert len(list((tmp_path / "set" / "images").glob("*.jpg"))) == 1
+    assert main([str(tmp_path / "none"), "--count", "0"]) == 2
+    assert "--count" in capsys.readouterr().err
+
+
+def test_roll_sequence_truth() -> None:
+    sequence = render_roll_sequence(8, n_frames=16, hand_returns=True)
+    again = render_roll_sequence(8, n_frames=16, hand_returns=True)
+    assert all(np.array_equal(a, b) for a, b in zip(sequence.frames, again.frames))
+    assert len(sequence.frames) == len(sequence.moving) == len(sequence.timestamps_s) == 16
+    assert sequence.moving[0] and sequence.hand_in_view[0]
+    assert sequence.hand_in_view[-1] and sequence.moving[-1]
+    quiet = [i for i, moving in enumerate(sequence.moving) if not moving]
+    assert quiet, "the dice must come to rest before the hand returns"
+    # While nothing moves the picture changes only by camera noise.
+    a, b = (sequence.frames[i].astype(np.int16) for i in quiet[:2])
+    assert np.abs(a - b).mean() < 4
+    # Frames are taken at the given rate.
+    assert sequence.timestamps_s[1] - sequence.timestamps_s[0] == pytest.approx(0.1)
