@@ -168,12 +168,15 @@ class Session:
             start = _start_state(header)
         except (RecordError, KeyError, TypeError) as err:
             raise SessionError(f"game {game_id} has a damaged header: {err}") from None
+        events = self.journal.events(game_id)
+        current = (self.game_id, self._header, self._timeline, self._states, self._steps, self._messages)
         self._reset(game_id, header, start)
-        for event in self.journal.events(game_id):
+        for event in events:
             try:
                 self._follow(event)
             except (RulesError, JournalError) as err:
-                self.game_id = None
+                # Keep whatever game was loaded before; the damaged one stays on disk untouched.
+                (self.game_id, self._header, self._timeline, self._states, self._steps, self._messages) = current
                 raise SessionError(f"game {game_id}, journal event {event.seq}: {err}") from None
 
     def resume_last(self) -> bool:
@@ -188,6 +191,7 @@ class Session:
 
     @property
     def state(self) -> GameState:
+        """The current state (read only: the session keeps it for undo)."""
         self._require_game()
         return self._states[-1]
 
@@ -221,10 +225,7 @@ class Session:
         """
         self._require_game()
         before = self._states[-1]
-        try:
-            after = apply_action(before, action)
-        except RulesError as err:
-            raise err.at_index(len(self._states) - 1) from None
+        after = _apply(before, action, len(self._states) - 1)
         event = self.journal.append(self._game(), "action", action, finished=after.phase == "over")
         self._follow(event, after)
         return after
@@ -303,7 +304,7 @@ class Session:
         if event.kind == "action":
             before = self._states[-1]
             if after is None:
-                after = apply_action(before, event.payload)
+                after = _apply(before, event.payload, len(self._states) - 1)
             self._states.append(after)
             self._messages[event.seq] = describe_action(event.payload, before, after)
             self._add_step(event, len(self._states) - 2, event.payload, self._messages[event.seq])
@@ -314,14 +315,14 @@ class Session:
             self._add_step(event, len(self._states) - 1, undone.action, message)
         elif event.kind == "redo":
             redone = self._timeline.live[-1]
-            self._states.append(apply_action(self._states[-1], redone.action))
+            self._states.append(_apply(self._states[-1], redone.action, len(self._states) - 1))
             message = Message("Redo: {action}", {"action": self._messages[redone.origin_seq]})
             self._add_step(event, len(self._states) - 2, redone.action, message)
         else:
             keep = len(self._timeline.live)
             del self._states[keep + 1 :]
             for entry in self._timeline.live[len(self._states) - 1 :]:
-                self._states.append(apply_action(self._states[-1], entry.action))
+                self._states.append(_apply(self._states[-1], entry.action, len(self._states) - 1))
             template = "Went back to action {keep}" if keep < len(live_before) else "Went forward to action {keep}"
             self._add_step(event, keep, None, Message(template, {"keep": keep}))
 
@@ -343,6 +344,14 @@ class Session:
     def _game(self) -> int:
         assert self.game_id is not None
         return self.game_id
+
+
+def _apply(state: GameState, action: dict[str, Any], index: int) -> GameState:
+    """The state after one action; a RulesError names the action's index in the game."""
+    try:
+        return apply_action(state, action)
+    except RulesError as err:
+        raise err.at_index(index) from None
 
 
 def _start_state(header: dict[str, Any]) -> GameState:

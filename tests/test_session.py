@@ -202,3 +202,19 @@ def test_an_action_the_journal_cannot_save_does_not_count(session: Session, reco
         other.execute("DROP TRIGGER full")
     session.act(record.actions[5])
     assert session.actions == record.actions[:6]
+
+
+def test_a_game_that_no_longer_replays_is_refused_and_the_loaded_game_stays(
+    session: Session, record: Record
+) -> None:
+    good = start(session, record)
+    play(session, record.actions[:8])
+    damaged = session.journal.create_game(session.journal.game(good).header)
+    session.journal.append(damaged, "action", record.actions[0])
+    session.journal.append(damaged, "action", {"type": "end_turn", "player": record.players[0]["colour"]})
+    session.load(good)
+    with pytest.raises(SessionError, match=f"game {damaged}, journal event 2: action 1 \\(end_turn"):
+        session.load(damaged)
+    assert session.game_id == good and session.actions == record.actions[:8]
+    problems = {s.id: s.problem for s in session.games()}
+    assert problems[good] is None and "end_turn" in str(problems[damaged])
