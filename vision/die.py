@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.frame import WorkFrame
-from vision.layout import LayoutFit, fit_layout
+from vision.layout import LayoutFit, best_layout
 from vision.params import VisionParams
 from vision.pips import PipSet, find_pips, local_contrast
 from vision.segment import Candidate
@@ -56,7 +56,7 @@ def read_candidate(frame: np.ndarray, work: WorkFrame, candidate: Candidate, par
     inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode_px + 1, 2 * erode_px + 1)))
     pip_sets = find_pips(contrast, inner, die_px, params)
     centre = _mask_centre(mask)
-    fits = [(fit_layout(p.centres, die_px, candidate.angle, centre, params), p) for p in pip_sets]
+    fits = [(best_layout(p.centres, p.areas, die_px, candidate.angle, centre, params), p) for p in pip_sets]
     valid = [(f, p) for f, p in fits if not f.reason]
     box = _frame_box(work, candidate)
     any_pips = any(len(p.centres) for p in pip_sets)
@@ -70,7 +70,8 @@ def read_candidate(frame: np.ndarray, work: WorkFrame, candidate: Candidate, par
     valid.sort(key=lambda fp: fp[0].error)
     fit, pips = valid[0]
     confidence, reason = _confidence(fit, pips, valid, crop, mask, params)
-    return DieFace(box, fit.value, confidence, reason, pips.polarity, _to_frame(pips.centres, origin, zoom), body,
+    kept = pips.centres[list(fit.kept)]
+    return DieFace(box, fit.value, confidence, reason, pips.polarity, _to_frame(kept, origin, zoom), body,
                    is_die=True)
 
 
@@ -83,9 +84,9 @@ def _confidence(
     params: VisionParams,
 ) -> tuple[float, str]:
     """Confidence in 0-1 and the reason when it is too low to trust."""
-    layout = 1.0 - fit.error / params.layout_max_error
+    layout = 1.0 - fit.error / params.layout_error_zero
     strength = min(1.0, pips.contrast / params.pip_contrast_full)
-    confidence = layout * strength * params.rejected_spot_penalty ** pips.rejected
+    confidence = min(layout, strength) * params.rejected_spot_penalty ** (pips.rejected + fit.dropped)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     sharpness = float(cv2.Laplacian(grey, cv2.CV_32F)[mask > 0].var()) if np.any(mask) else 0.0
     if sharpness < params.blur_min_sharpness:

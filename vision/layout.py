@@ -46,12 +46,53 @@ class LayoutFit:
     value: int
     error: float  # 0 = perfect; compare with params.layout_max_error
     reason: str  # empty when it fits
+    kept: tuple[int, ...] = ()  # indices of the pips that make up the face
+    dropped: int = 0  # spots left out as side-face pips
+
+
+def best_layout(
+    centres: np.ndarray, areas: np.ndarray, die_side: float, die_angle_deg: float, die_centre: np.ndarray,
+    params: VisionParams,
+) -> LayoutFit:
+    """The best layout over the found spots, allowing a few outlying spots (pips on a side face).
+
+    A spot may only be left out when it lies outside the circle around the kept
+    pips, as side-face pips do, and at least two pips stay (a lone spot left
+    over is no evidence of a one); the face with most pips that fits wins.
+    """
+    count = len(centres)
+    whole = fit_layout(centres, areas, die_side, die_angle_deg, die_centre, params)
+    if not whole.reason or count <= 1:
+        return LayoutFit(whole.value, whole.error, whole.reason, tuple(range(count)), 0)
+    for drop in range(1, min(params.layout_max_dropped, count - 2) + 1):
+        fits = []
+        for kept in combinations(range(count), count - drop):
+            if len(kept) > len(LAYOUTS):
+                continue
+            inner = centres[list(kept)]
+            centre = inner.mean(axis=0)
+            radius = float(np.hypot(*(inner - centre).T).max())
+            left_out = [i for i in range(count) if i not in kept]
+            if any(np.hypot(*(centres[i] - centre)) < radius * params.layout_outlier_radius for i in left_out):
+                continue
+            fit = fit_layout(inner, areas[list(kept)], die_side, die_angle_deg, die_centre, params)
+            if not fit.reason:
+                fits.append(LayoutFit(fit.value, fit.error, "", kept, drop))
+        if fits:
+            return min(fits, key=lambda f: f.error)
+    return LayoutFit(whole.value, whole.error, whole.reason, tuple(range(count)), 0)
 
 
 def fit_layout(
-    centres: np.ndarray, die_side: float, die_angle_deg: float, die_centre: np.ndarray, params: VisionParams
+    centres: np.ndarray, areas: np.ndarray, die_side: float, die_angle_deg: float, die_centre: np.ndarray,
+    params: VisionParams,
 ) -> LayoutFit:
-    """Score pip centres (N x 2, crop pixels) against the layout of N pips."""
+    """Score pip centres (N x 2, crop pixels) against the layout of N pips.
+
+    Scale checks use the pips themselves (span in pip diameters: every face from
+    two to six spans corner to corner), so a blob that includes a shadow does not
+    upset them.
+    """
     count = len(centres)
     if count == 0 or count > len(LAYOUTS):
         return LayoutFit(count, float("inf"), f"{count} pip-like spots")
@@ -65,15 +106,18 @@ def fit_layout(
     span_frac = span / max(die_side, 1e-6)
     if not params.layout_span_min_frac <= span_frac <= params.layout_span_max_frac:
         return LayoutFit(count, float("inf"), f"pips span {span_frac:.2f} of the die side")
-    error = shape_error
+    pip_diameter = 2.0 * float(np.sqrt(np.median(areas) / np.pi))
+    span_pips = span / max(pip_diameter, 1e-6)
+    if not params.layout_span_min_pips <= span_pips <= params.layout_span_max_pips:
+        return LayoutFit(count, float("inf"), f"pips span {span_pips:.1f} pip widths")
     if count in (2, 3):
         first, last = _line_ends(centres)
         line_deg = np.degrees(np.arctan2(last[1] - first[1], last[0] - first[0]))
         off_deg = abs(((line_deg - die_angle_deg) % 90.0) - DIAGONAL_DEG)
         if off_deg > params.layout_diagonal_tolerance_deg:
             return LayoutFit(count, float("inf"), f"{count} pips in a line {off_deg:.0f} deg off the diagonal")
-    reason = "" if error <= params.layout_max_error else f"layout of {count} off by {error:.2f}"
-    return LayoutFit(count, error, reason)
+    reason = "" if shape_error <= params.layout_max_error else f"layout of {count} off by {shape_error:.2f}"
+    return LayoutFit(count, shape_error, reason)
 
 
 def _line_ends(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -56,10 +56,15 @@ class VisionParams:
     glare_max_face_frac: float
     # Layout check and confidence
     layout_max_error: float
+    layout_error_zero: float
     layout_centre_offset_max: float
     layout_span_min_frac: float
     layout_span_max_frac: float
     layout_diagonal_tolerance_deg: float
+    layout_span_min_pips: float
+    layout_span_max_pips: float
+    layout_max_dropped: int
+    layout_outlier_radius: float
     confidence_min: float
     blur_min_sharpness: float
     # Colours

@@ -55,7 +55,8 @@ def foreground_mask(image: np.ndarray, params: VisionParams, die_side: float | N
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     if die_side is not None:
         mask = _remove_long_structures(mask, die_side, params)
-    return _fill_holes(mask)
+    max_hole = (params.die_max_side_frac * max(mask.shape[:2])) ** 2
+    return _fill_holes(mask, max_hole)
 
 
 def _remove_long_structures(mask: np.ndarray, die_side: float, params: VisionParams) -> np.ndarray:
@@ -73,11 +74,17 @@ def _remove_long_structures(mask: np.ndarray, die_side: float, params: VisionPar
     return cv2.morphologyEx(cleaned, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def _fill_holes(mask: np.ndarray) -> np.ndarray:
-    """Fill enclosed holes (pips, glare spots) so a die is one solid blob."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """Fill enclosed holes up to die size (pips, glare spots) so a die is one solid blob.
+
+    Larger holes (the floor inside a tray wall) stay open.
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
+    holes = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0 and cv2.contourArea(c) <= max_area]
+    filled = mask.copy()
+    cv2.drawContours(filled, holes, -1, 255, thickness=cv2.FILLED)
     return filled
 
 

@@ -1,0 +1,62 @@
+"""Pip layout check and joint colour assignment on hand-made inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.colour import assign_colours, assignment_margins
+from vision.layout import LAYOUTS, best_layout
+from vision.params import load_vision_params
+
+PARAMS = load_vision_params()
+DIE_PX = 48.0
+PIP_AREA = np.pi * 4.0**2  # pips about 8 px wide on a 48 px die
+
+
+def _face(value: int, angle_deg: float) -> np.ndarray:
+    """Pip centres of a standard face, 13 px grid step, rotated, centred at (40, 40)."""
+    turn = np.radians(angle_deg)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    return np.array(LAYOUTS[value], float) * 13.0 @ rotation.T + 40.0
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("angle", [0.0, 17.0, 45.0, 80.0])
+def test_standard_faces_fit_their_value(value: int, angle: float) -> None:
+    centres = _face(value, angle)
+    fit = best_layout(centres, np.full(len(centres), PIP_AREA), DIE_PX, angle, np.array([40.0, 40.0]), PARAMS)
+    assert fit.reason == "" and fit.value == value
+
+
+def test_row_of_three_is_not_a_three() -> None:
+    centres = _face(6, 0.0)[:3]  # one row of a six: three pips in a line along an edge
+    fit = best_layout(centres, np.full(3, PIP_AREA), DIE_PX, 0.0, centres.mean(axis=0), PARAMS)
+    assert fit.reason != ""
+
+
+def test_side_face_pip_is_left_out_but_a_missing_corner_is_not_guessed() -> None:
+    five = _face(5, 0.0)
+    with_side_pip = np.vstack([five, [[40.0, 40.0 + 13.0 * 2.3]]])  # one pip on the side face below
+    fit = best_layout(with_side_pip, np.full(6, PIP_AREA), DIE_PX, 0.0, np.array([40.0, 44.0]), PARAMS)
+    assert fit.value == 5 and fit.dropped == 1
+    three_corners = _face(4, 0.0)[:3]  # a four with one pip lost: must not read as anything
+    fit = best_layout(three_corners, np.full(3, PIP_AREA), DIE_PX, 0.0, np.array([40.0, 40.0]), PARAMS)
+    assert fit.reason != ""
+
+
+def test_colours_are_assigned_jointly_not_greedily() -> None:
+    # Die 0 is closest to colour 0, but die 1 fits only colour 0: the joint answer swaps.
+    costs = np.full((2, 6), 9.0)
+    costs[0, 0], costs[0, 1] = 0.1, 0.3
+    costs[1, 0] = 0.2
+    assert assign_colours(costs, leave_out_cost=5.0) == [1, 0]
+    margins = assignment_margins(costs, [1, 0])
+    # Swapping the two costs 0.1 + 9.0 - 0.3 - 0.2; moving die 0 to its own best colour costs 0.1 - 0.3.
+    assert margins[1] == pytest.approx(0.1 + 9.0 - 0.3 - 0.2)
+
+
+def test_extra_blobs_stay_without_colour() -> None:
+    costs = np.vstack([np.eye(6) * -1 + 1.0, np.full((2, 6), 4.0)])  # six good dice, two poor blobs
+    assignment = assign_colours(costs, leave_out_cost=3.0)
+    assert assignment[:6] == list(range(6)) and assignment[6:] == [None, None]

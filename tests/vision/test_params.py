@@ -1,0 +1,72 @@
+"""VisionParams: every field is a key of config.toml [vision], bad tables are named."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from vision.params import DEFAULT_CONFIG_PATH, VisionParams, load_vision_params
+
+
+def _table() -> dict[str, object]:
+    with DEFAULT_CONFIG_PATH.open("rb") as handle:
+        return tomllib.load(handle)["vision"]
+
+
+def test_repository_config_loads_and_covers_every_field() -> None:
+    params = load_vision_params()
+    top_level = {k for k, v in _table().items() if not isinstance(v, dict)}
+    assert top_level == {f.name for f in dataclasses.fields(VisionParams)}
+    assert params.read_die_px > 0
+
+
+def test_every_key_is_commented_in_config() -> None:
+    lines = DEFAULT_CONFIG_PATH.read_text(encoding="utf-8").split("\n")
+    start = lines.index("[vision]")
+    for index in range(start + 1, len(lines)):
+        line = lines[index]
+        if line.startswith("["):
+            break
+        if "=" in line and not line.startswith("#"):
+            above = [l for l in lines[start:index] if l.strip()]
+            # A key sits under a comment (possibly shared with the key(s) just before it).
+            assert any(l.startswith("#") for l in above[-4:]), line
+
+
+def test_unknown_key_is_named() -> None:
+    table = dict(_table()) | {"pip_contarst": 3.0}
+    with pytest.raises(ValueError, match="pip_contarst"):
+        VisionParams.from_table(table)
+
+
+@pytest.mark.parametrize(("key", "value"), [("read_die_px", "48"), ("read_die_px", 4.5), ("pip_contrast", True),
+                                            ("calibration_path", 3), ("pip_contrast", -1.0)])
+def test_wrong_type_or_value_is_named(key: str, value: object) -> None:
+    table = dict(_table()) | {key: value}
+    with pytest.raises(ValueError, match=key):
+        VisionParams.from_table(table)
+
+
+def test_missing_key_is_named() -> None:
+    table = dict(_table())
+    del table["glare_level"]
+    with pytest.raises(ValueError, match="glare_level"):
+        VisionParams.from_table(table)
+
+
+def test_int_accepted_for_float_and_subtables_skipped() -> None:
+    table = dict(_table()) | {"pip_contrast": 30, "settle": {"anything": 1}}
+    assert VisionParams.from_table(table).pip_contrast == 30.0
+
+
+def test_bad_config_file_is_a_clear_error(tmp_path: Path) -> None:
+    broken = tmp_path / "config.toml"
+    broken.write_text("[vision\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        load_vision_params(broken)
+    broken.write_text("[ui]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"no \[vision\] table"):
+        load_vision_params(broken)
