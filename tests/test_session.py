@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.games.macao import Record, RecordError, RulesError, legal_options, replay, score, waiting_for
+from app.games.macao import Record, RecordError, RulesError, legal_options, load_record, replay, score, waiting_for
 from app.games.macao.simulate import random_record
 from app.journal import JournalError
 from app.session import Session, SessionError
@@ -218,3 +218,21 @@ def test_a_game_that_no_longer_replays_is_refused_and_the_loaded_game_stays(
     assert session.game_id == good and session.actions == record.actions[:8]
     problems = {s.id: s.problem for s in session.games()}
     assert problems[good] is None and "end_turn" in str(problems[damaged])
+
+
+GOLDEN = sorted(p for p in (Path(__file__).parent / "records").glob("*.json") if ".expected" not in p.name)
+
+
+@pytest.mark.parametrize("golden", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_every_action_of_the_golden_games_has_a_readable_summary(session: Session, golden: Path) -> None:
+    game = load_record(golden.read_text(encoding="utf-8"))
+    start(session, game)
+    play(session, game.actions)
+    names = {p["colour"]: p["name"] for p in game.players}
+    for entry in session.history():
+        text = entry.text
+        assert text and "{" not in text and "None" not in text, text
+        if "player" in entry.action:
+            assert names[entry.action["player"]] in text, text
+    cards = [e.text for e in session.history() if e.action["type"] in ("take_card", "activate", "setup_pick")]
+    assert cards and not any(text.endswith("a card") for text in cards)
