@@ -24,7 +24,14 @@ apt_packages() {
     # Libraries Kivy needs to open a window (or render offscreen through EGL).
     local pkgs=(libgl1 libegl1 libmtdev1 python3-venv)
     if is_raspberry_pi; then
+        # picamera2 and lgpio exist only as apt packages; "--no-recommends" below keeps
+        # picamera2 from pulling in the desktop preview libraries.
         pkgs+=(python3-picamera2 python3-lgpio)
+    fi
+    if [ "${1:-}" = test ]; then
+        # The tests lint the shell scripts and check the kiosk unit file.
+        pkgs+=(shellcheck)
+        command -v systemd-analyze >/dev/null 2>&1 || pkgs+=(systemd)
     fi
     printf '%s\n' "${pkgs[@]}"
 }
@@ -36,12 +43,12 @@ missing_apt_packages() {
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
             printf '%s\n' "$pkg"
         fi
-    done < <(apt_packages)
+    done < <(apt_packages "$@")
 }
 
 install_system_packages() {
     local missing
-    missing="$(missing_apt_packages | tr '\n' ' ')"
+    missing="$(missing_apt_packages "$@" | tr '\n' ' ')"
     missing="${missing% }"
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -55,6 +62,10 @@ install_system_packages() {
 }
 
 ensure_venv() {
+    if is_raspberry_pi && [ -f "$venv/pyvenv.cfg" ] && grep -q '^include-system-site-packages = false' "$venv/pyvenv.cfg"; then
+        say "letting $venv see the system's picamera2 and lgpio"
+        "$python_bin" -m venv --system-site-packages "$venv"
+    fi
     if [ ! -x "$venv/bin/python" ]; then
         local flags=()
         # picamera2 and lgpio come from apt only; the venv must see them.
@@ -86,7 +97,7 @@ run_app() {
 }
 
 run_tests() {
-    install_system_packages
+    install_system_packages test
     ensure_venv
     ensure_requirements "$here/requirements-test.txt"
     cd "$here"
@@ -114,7 +125,7 @@ install_service() {
     install_system_packages
     ensure_venv
     ensure_requirements "$here/requirements.txt"
-    bash "$here/systemd/install.sh" "$here"
+    bash "$here/systemd/install.sh" install "$here"
 }
 
 case "${1:-}" in

@@ -203,8 +203,9 @@ class DiceService:
                     raise InvalidDice(f"not read for sure: {', '.join(unread)}; correct these dice first")
                 dice = {colour: int(pips) for colour, pips in values.items() if pips is not None}
             action = {"type": "roll", "dice": checked_dice(dice)}
-            self._settler = None
-            self._enter(RollState.CONFIRMED, self._clock(), "Dice confirmed")
+            if self._status.state is not RollState.CAMERA_UNAVAILABLE:  # that notice (and its retries) stay
+                self._settler = None
+                self._enter(RollState.CONFIRMED, self._clock(), "Dice confirmed")
             self._outbox.append(lambda: self._on_roll(action))
         self._flush()
 
