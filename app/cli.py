@@ -34,6 +34,7 @@ from app.paths import default_db_path
 from app.session import Session, SessionError
 
 SUBCOMMANDS = ("score", "check", "import", "export")
+OPTIONS_WITH_VALUE = ("--config", "--db", "--screenshot-tour")  # their value is never a command
 EXIT_BAD_INPUT = 2
 EXIT_JOURNAL = 3
 
@@ -106,7 +107,7 @@ def wants_ui(argv: list[str]) -> bool:
     for token in argv:
         if skip_value:
             skip_value = False
-        elif token in ("--config", "--db"):
+        elif token in OPTIONS_WITH_VALUE:
             skip_value = True
         elif token in ("-h", "--help") or token in SUBCOMMANDS:
             return False

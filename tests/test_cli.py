@@ -215,6 +215,7 @@ def test_usage_errors_exit_2_without_traceback(capsys: pytest.CaptureFixture[str
 def test_which_arguments_start_the_touchscreen_app() -> None:
     assert wants_ui([])
     assert wants_ui(["--screenshot-tour", "out/tour"])
+    assert wants_ui(["--screenshot-tour", "check"])  # a folder named "check"
     assert wants_ui(["--config", "score"])  # "score" is the settings file here, not a command
     assert not wants_ui(["--config", "x.toml", "score", "r.json"])
     assert not wants_ui(["--help"])
