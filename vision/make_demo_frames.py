@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 import cv2
+import numpy as np
 
 from vision.synth import SceneOptions, render_roll_sequence
 
@@ -24,16 +25,16 @@ DEFAULT_OUT = Path(__file__).resolve().parent.parent / "app" / "assets" / "demo_
 ROLLS: tuple[tuple[int, str], ...] = ((101, "grey_card"), (202, "wood"), (303, "green_felt"))
 MOVING_FRAMES = 3  # hand and dice in flight, tumbling, sliding
 STILL_FRAMES = 9  # 0.5 s of settling at 10 frames/s, then three frames to vote on, and one spare
-JPEG_QUALITY = 88
+JPEG_QUALITY = 80
 
 
-def demo_frames() -> list[tuple[str, object]]:
+def demo_frames() -> list[tuple[str, np.ndarray]]:
     """(file name, BGR frame) for every demo frame, in replay order."""
-    out: list[tuple[str, object]] = []
+    out: list[tuple[str, np.ndarray]] = []
     for roll, (seed, table) in enumerate(ROLLS, start=1):
         options = SceneOptions(
             width=1600, height=900, die_px=44, table=table, tint="neutral", dim=False, cocked=False,
-            glare=False, blur_sigma=0.5, cubes=6,
+            glare=False, blur_sigma=0.8, cubes=6,
         )
         sequence = render_roll_sequence(seed, n_frames=26, options=options, hand=True)
         still = [i for i, moving in enumerate(sequence.moving) if not moving]
