@@ -293,6 +293,14 @@ class Journal:
         ).fetchall()
         return [_game_row(row) for row in rows]
 
+    def last_seqs(self) -> dict[int, int]:
+        """Each game's latest event seq (0 without events): tells a cached summary is still current."""
+        rows = self._db.execute(
+            "SELECT games.id, COALESCE(MAX(events.seq), 0) FROM games "
+            "LEFT JOIN events ON events.game_id = games.id GROUP BY games.id"
+        ).fetchall()
+        return dict(rows)
+
     def last_game(self) -> int | None:
         """The game most recently created or played, finished or not."""
         row = self._db.execute("SELECT id FROM games ORDER BY touched DESC, id DESC LIMIT 1").fetchone()

@@ -31,7 +31,7 @@ from app.games.macao import (
     score,
     waiting_for,
 )
-from app.journal import Clock, Event, Journal, JournalError, Timeline, local_timestamp
+from app.journal import Clock, Event, GameRow, Journal, JournalError, Timeline, local_timestamp
 
 GAME_TYPE = "macao"
 HEADER_KEYS = ("format", "started", "players", "wall")
@@ -99,6 +99,7 @@ class Session:
         self._states: list[GameState] = []  # _states[i]: the state after i live actions
         self._steps: list[_Step] = []
         self._messages: dict[int, Message] = {}  # origin seq of an action -> its summary
+        self._summaries: dict[int, tuple[int, GameSummary]] = {}  # game id -> (last seq, summary)
 
     @classmethod
     def open(cls, db_path: str | Path, clock: Clock = local_timestamp) -> Session:
@@ -117,23 +118,32 @@ class Session:
     # -- games -----------------------------------------------------------------
 
     def games(self) -> list[GameSummary]:
-        """Every stored game, oldest first, with its round and (once over) winner."""
+        """Every stored game, oldest first, with its round and (once over) winner.
+
+        Each game is replayed once; the summary is reused until the game has new events.
+        """
+        last_seqs = self.journal.last_seqs()
         summaries = []
         for row in self.journal.games():
-            header = row.header
-            players = [(p.get("colour", "?"), p.get("name", "?")) for p in header.get("players", [])]
-            round_number, winner, problem = 0, None, None
-            try:
-                state = replay(_record(header, self.journal.timeline(row.id).actions))
-                round_number = state.round
-                if state.phase == "over":
-                    winner = score(state).winner
-            except (RulesError, RecordError, JournalError, KeyError, TypeError) as err:
-                problem = str(err)
-            summaries.append(
-                GameSummary(row.id, str(header.get("started", "")), players, row.finished, round_number, winner, problem)
-            )
+            cached = self._summaries.get(row.id)
+            if cached is None or cached[0] != last_seqs.get(row.id, 0) or cached[1].finished != row.finished:
+                cached = (last_seqs.get(row.id, 0), self._summarise(row))
+                self._summaries[row.id] = cached
+            summaries.append(cached[1])
         return summaries
+
+    def _summarise(self, row: GameRow) -> GameSummary:
+        header = row.header
+        players = [(p.get("colour", "?"), p.get("name", "?")) for p in header.get("players", [])]
+        round_number, winner, problem = 0, None, None
+        try:
+            state = replay(_record(header, self.journal.timeline(row.id).actions))
+            round_number = state.round
+            if state.phase == "over":
+                winner = score(state).winner
+        except (RulesError, RecordError, JournalError, KeyError, TypeError) as err:
+            problem = str(err)
+        return GameSummary(row.id, str(header.get("started", "")), players, row.finished, round_number, winner, problem)
 
     def new_game(
         self,

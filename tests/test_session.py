@@ -236,3 +236,14 @@ def test_every_action_of_the_golden_games_has_a_readable_summary(session: Sessio
             assert names[entry.action["player"]] in text, text
     cards = [e.text for e in session.history() if e.action["type"] in ("take_card", "activate", "setup_pick")]
     assert cards and not any(text.endswith("a card") for text in cards)
+
+
+def test_the_games_list_follows_new_events(session: Session, record: Record) -> None:
+    game = start(session, record)
+    play(session, record.actions[:3])
+    assert session.games()[0].round == 0
+    play(session, record.actions[3:])
+    (summary,) = session.games()
+    assert (summary.id, summary.round, summary.finished) == (game, 13, True)
+    session.undo()
+    assert session.games()[0].finished is False and session.games()[0].winner is None
