@@ -269,3 +269,50 @@ class PlayerBadge(Panel):
 
 def spacer(**kwargs: Any) -> Widget:
     return Widget(**kwargs)
+
+
+class Tile(ButtonBehavior, Panel):
+    """A tappable panel (a card slot, a history line): a BoxLayout with a background."""
+
+    def __init__(self, on_tap: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if on_tap is not None:
+            self.bind(on_release=lambda *_a: on_tap())
+
+
+def segmented(
+    values: Iterable[Any], current: Any, on_pick: Callable[[Any], None],
+    labels: Mapping[Any, str] | None = None, **kwargs: Any,
+) -> BoxLayout:
+    """A row of buttons of which one is lit: a compact choice for small numbers."""
+    row = BoxLayout(spacing=3, **kwargs)
+    for value in values:
+        text = labels.get(value, str(value)) if labels else str(value)
+        row.add_widget(BigButton(text, role="selected" if value == current else "normal",
+                                 on_tap=lambda v=value: on_pick(v), height=kwargs.get("height", theme.BUTTON_HEIGHT)))
+    return row
+
+
+def cube_button(colour: str, on_tap: Callable[[], None], text: str = "", **kwargs: Any) -> BigButton:
+    """A button filled with a cube colour (for picking cubes)."""
+    kwargs.setdefault("size", theme.FONT_NORMAL)
+    return BigButton(text, on_tap=on_tap, fill=theme.cube_colour(colour), **kwargs)
+
+
+def stepper(value: int, on_change: Callable[[int], None], low: int = 0, high: int = 99, **kwargs: Any) -> BoxLayout:
+    """[-] value [+] with finger-sized buttons."""
+    kwargs.setdefault("size_hint_y", None)
+    kwargs.setdefault("height", theme.BUTTON_HEIGHT)
+    row = BoxLayout(spacing=3, **kwargs)
+    row.add_widget(BigButton("-", on_tap=lambda: on_change(value - 1), disabled=value <= low, size=theme.FONT_LARGE))
+    row.add_widget(TextLabel(str(value), size=theme.FONT_LARGE, bold=True, halign="center"))
+    row.add_widget(BigButton("+", on_tap=lambda: on_change(value + 1), disabled=value >= high, size=theme.FONT_LARGE))
+    return row
+
+
+def blocked_button(text: str, reason: str, on_blocked: Callable[[str], None], **kwargs: Any) -> BigButton:
+    """A greyed action that still answers a tap, with the reason it is not allowed."""
+    button = BigButton(text, on_tap=lambda: on_blocked(reason), fill=theme.DISABLED, **kwargs)
+    button.color = theme.TEXT_DIM
+    button.blocked_reason = reason
+    return button

@@ -1,0 +1,224 @@
+"""The Kivy App: screens, navigation, and the one place that talks to the session.
+
+Every action goes through `WindroseApp.act`: the session checks it with the
+rules core and saves it before anything on screen changes; a refused action
+leaves the game as it was and shows the core's reason in plain words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from app.games.macao import RecordError, RulesError
+from app.journal import local_timestamp
+from app.session import Session, SessionError
+from app.ui import theme
+from app.ui.catalogue import CardCatalogue
+from app.ui.i18n import _, translator
+from app.ui.settings_store import SettingsStore, UiSettings
+
+ROLL_KEYS = {32}  # space bar
+
+
+@dataclass
+class UiContext:
+    """Everything the screens need, made once at start-up (see app.ui.main)."""
+
+    session: Session
+    settings: UiSettings
+    settings_store: SettingsStore
+    catalogue: CardCatalogue
+    exports_dir: Path
+    dice: Any = None  # app.ui.dice_link.DiceLink or None (manual entry only)
+    camera_view: bool = True  # show the camera's picture on the dice screens
+    start_dice: Callable[[UiSettings], None] | None = None  # (re)builds the dice station
+    warnings: list[str] = field(default_factory=list)
+    clock: Callable[[], str] = local_timestamp  # when a new game starts (injected by the tour)
+
+
+@dataclass
+class Notice:
+    """The one-line message under the top bar: a refused action's reason, or a hint."""
+
+    text: str = ""
+    level: str = "info"  # info | error
+
+
+class WindroseApp(App):
+    title = "Windrose"
+
+    def __init__(self, context: UiContext, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.context = context
+        self.notice = Notice()
+        self.tap_listeners: list[Callable[[], None]] = []
+        self._refresh_pending = False
+
+    @property
+    def session(self) -> Session:
+        return self.context.session
+
+    def build(self) -> ScreenManager:
+        from app.ui.screens import all_screens
+
+        Window.clearcolor = theme.BACKGROUND
+        theme.text_scale.factor = float(self.context.settings.text_scale)
+        translator.set_language(self.context.settings.language)
+        self.manager = ScreenManager(transition=NoTransition())
+        for screen_class in all_screens():
+            self.manager.add_widget(screen_class(self, name=screen_class.screen_name))
+        translator.on_change(lambda _language: self.refresh())
+        Window.bind(on_key_down=self._on_key_down, on_resize=lambda *_a: self.refresh_soon())
+        if self.context.warnings:
+            self.notice = Notice(" ".join(self.context.warnings), "error")
+        if self.context.dice is not None:
+            self.context.dice.on_status(self._dice_status)
+            self.context.dice.on_roll(self._dice_roll)
+        self.go(self.first_screen())
+        return self.manager
+
+    def first_screen(self) -> str:
+        """After a restart the unfinished game comes back by itself."""
+        try:
+            if self.session.resume_last():
+                return "game"
+        except SessionError as err:
+            self.notice = Notice(_("The last game could not be resumed: {reason}").format(reason=err), "error")
+        return "start"
+
+    # navigation -----------------------------------------------------------------
+    def go(self, name: str, **params: Any) -> None:
+        screen = self.manager.get_screen(name)
+        if hasattr(screen, "prepare"):
+            screen.prepare(**params)
+        self.manager.current = name
+        screen.refresh()
+
+    def refresh(self) -> None:
+        self._refresh_pending = False
+        self.manager.current_screen.refresh()
+
+    def refresh_soon(self) -> None:
+        if not self._refresh_pending:
+            self._refresh_pending = True
+            Clock.schedule_once(lambda _dt: self.refresh(), 0)
+
+    def say(self, text: str, level: str = "info") -> None:
+        self.notice = Notice(text, level)
+
+    # the only way the UI changes a game ------------------------------------------
+    def act(self, action: dict[str, Any]) -> bool:
+        """Hand one action to the session; on refusal show why and keep everything as it was."""
+        try:
+            self.session.act(action)
+        except RulesError as err:
+            self.notice = Notice(translator.message(err.message), "error")
+            self.refresh()
+            return False
+        except (SessionError, RecordError) as err:
+            self.notice = Notice(str(err), "error")
+            self.refresh()
+            return False
+        self.notice = Notice()
+        self.refresh()
+        return True
+
+    def undo(self) -> None:
+        self._history_step(self.session.undo, _("Undone."))
+
+    def redo(self) -> None:
+        self._history_step(self.session.redo, _("Redone."))
+
+    def go_back(self, keep: int) -> None:
+        self._history_step(lambda: self.session.go_back(keep), _("Back to an earlier point of the game."))
+
+    def _history_step(self, step: Callable[[], Any], done: str) -> None:
+        try:
+            step()
+            self.notice = Notice(done)
+        except SessionError as err:
+            self.notice = Notice(str(err), "error")
+        self.go("game")
+
+    # exports -----------------------------------------------------------------------
+    def export_game(self, game_id: int) -> list[Path]:
+        """Write a stored game's record (and, once scored, CSV and BG Stats files); say where."""
+        from app.games.macao import dump_record
+        from app.ui.exports import export_game
+        from app.ui.past import past_game
+
+        game = past_game(self.session, game_id)
+        try:
+            written = export_game(
+                self.context.exports_dir, game_id, game.record.started, dump_record(game.record),
+                game.lines, game.sheet.winner if game.sheet is not None else None,
+                game.record.wall[0] if game.record.wall else None,
+            )
+        except OSError as err:
+            self.say(_("Export failed: {reason}").format(reason=err), "error")
+            self.refresh()
+            return []
+        self.say(_("Saved in {folder}: {files}").format(
+            folder=self.context.exports_dir, files=", ".join(p.name for p in written)))
+        self.refresh()
+        return written
+
+    def export_current(self) -> list[Path]:
+        if self.session.game_id is None:
+            return []
+        return self.export_game(self.session.game_id)
+
+    # settings ----------------------------------------------------------------------
+    def apply_settings(self, settings: UiSettings) -> None:
+        """Save the table's choices and show them at once (language, text size)."""
+        self.context.settings = settings
+        self.context.settings_store.save(settings)
+        theme.text_scale.factor = float(settings.text_scale)
+        if settings.language != translator.language:
+            translator.set_language(settings.language)  # listeners refresh the screen
+        else:
+            self.refresh()
+
+    def restart_dice(self) -> None:
+        """Rebuild the dice station after the camera or button choice changed."""
+        if self.context.dice is not None and self.context.start_dice is not None:
+            self.context.dice.close()
+            self.context.start_dice(self.context.settings)
+        self.refresh()
+
+    def _dice_status(self, status: Any) -> None:
+        screen = self.manager.current_screen
+        panel = getattr(screen, "_panel", None)
+        if screen.name == "game" and hasattr(panel, "on_status"):
+            panel.on_status(status)
+        elif screen.name == "camera":
+            screen.refresh()
+
+    def _dice_roll(self, action: dict[str, Any]) -> None:
+        """The dice service confirmed a roll: it becomes the game's roll if the game waits for one."""
+        if self.session.game_id is None or "roll" not in self.session.waiting_for().actions:
+            self.say(_("Dice read, but the game is not waiting for a roll."), "error")
+            self.refresh()
+            return
+        self.act(action)
+
+    def _on_key_down(self, _window: Any, key: int, *_args: Any) -> bool:
+        if key in ROLL_KEYS:
+            screen = self.manager.current_screen
+            handler = getattr(screen, "on_roll_button", None)
+            if handler is not None:
+                handler()
+                return True
+        return False
+
+    def on_stop(self) -> None:
+        if self.context.dice is not None:
+            self.context.dice.close()

@@ -1,0 +1,91 @@
+"""The UI's side of the dice station: callbacks moved onto the Kivy thread, status kept for screens.
+
+The station's callbacks arrive on its ticker thread (or gpiozero's); only the
+UI thread may touch widgets, so both are re-posted with Clock.schedule_once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from kivy.clock import Clock
+
+from app.dice_service import DiceStatus, InvalidDice, RollState
+
+
+class DiceLink:
+    """Wraps a started DiceStation (or nothing: manual entry only) for the dice screens."""
+
+    def __init__(self) -> None:
+        self.station: Any = None
+        self.status: DiceStatus | None = None
+        self.problems: list[str] = []
+        self._status_listeners: list[Callable[[DiceStatus], None]] = []
+        self._roll_listener: Callable[[dict[str, Any]], None] | None = None
+
+    # -- wiring (called once at start-up) ------------------------------------------------
+    def attach(self, build: Callable[..., Any]) -> None:
+        """Build and start the station with callbacks that hop onto the UI thread."""
+        self.station = build(
+            on_status=lambda status: Clock.schedule_once(lambda _dt: self._status_arrived(status), 0),
+            on_roll=lambda action: Clock.schedule_once(lambda _dt: self._roll_arrived(action), 0),
+            report=lambda problem: self.problems.append(problem),
+        )
+        self.status = self.station.service.status
+        self.station.start()
+
+    def on_status(self, listener: Callable[[DiceStatus], None]) -> None:
+        self._status_listeners.append(listener)
+
+    def on_roll(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        self._roll_listener = listener
+
+    def _status_arrived(self, status: DiceStatus) -> None:
+        self.status = status
+        for listener in list(self._status_listeners):
+            listener(status)
+
+    def _roll_arrived(self, action: dict[str, Any]) -> None:
+        if self._roll_listener is not None:
+            self._roll_listener(action)
+
+    # -- what the screens ask ------------------------------------------------------------
+    @property
+    def has_camera(self) -> bool:
+        return self.station is not None and self.status is not None and self.status.state is not RollState.CAMERA_UNAVAILABLE
+
+    @property
+    def rolling(self) -> bool:
+        return self.status is not None and self.status.state in (
+            RollState.WAITING_FOR_MOTION, RollState.WAITING_FOR_STILL, RollState.READING)
+
+    def roll(self) -> None:
+        if self.station is not None:
+            self.station.service.roll()
+
+    def cancel(self) -> None:
+        if self.station is not None:
+            self.station.service.cancel()
+
+    def confirm(self, dice: Mapping[str, int]) -> dict[str, Any] | None:
+        """Hand the table's dice to the service (which emits the roll); without a station,
+        return the roll action for the caller to act on. InvalidDice if the dice are not six."""
+        if self.station is None:
+            return {"type": "roll", "dice": dict(dice)}
+        self.station.service.confirm(dict(dice))
+        return None
+
+    def latest_frame(self) -> Any:
+        """The camera's latest picture (BGR array) if the service keeps one."""
+        if self.station is None:
+            return None
+        return self.station.service.latest_frame()
+
+    def close(self) -> None:
+        if self.station is not None:
+            self.station.stop()
+            self.station = None
+
+
+__all__ = ["DiceLink", "InvalidDice"]

@@ -1,0 +1,128 @@
+"""Start-up of the touchscreen app: settings, Kivy window, session, dice station, then run.
+
+Kivy reads its window settings when kivy.core.window is first imported, so
+they are set here before any screen module is loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from app.config import Config, ConfigError, load_config
+from app.paths import data_dir, default_db_path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+DEMO_FRAMES = REPO_ROOT / "app" / "assets" / "demo_frames"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m app", description="Windrose touchscreen app")
+    parser.add_argument("--config", metavar="FILE", help="settings file over config.toml")
+    parser.add_argument("--db", metavar="FILE", help="game journal (SQLite) to use")
+    parser.add_argument("--screenshot-tour", metavar="DIR",
+                        help="play a seeded demo game offscreen and save a PNG of every screen in DIR")
+    parser.add_argument("--manual-dice", action="store_true", help="no camera or button: dice typed in by hand")
+    return parser.parse_args(argv)
+
+
+def configure_kivy(ui: Any, offscreen: bool = False) -> None:
+    """Window and input settings; must run before kivy.core.window is imported."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("kivy", "exit_on_escape", "0")
+    KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+    KivyConfig.set("graphics", "width", str(ui["window_width"]))
+    KivyConfig.set("graphics", "height", str(ui["window_height"]))
+    KivyConfig.set("graphics", "fullscreen", "auto" if ui["fullscreen"] and not offscreen else "0")
+    KivyConfig.set("graphics", "resizable", "1")
+
+
+def dice_config(config: Config, camera_choice: str, button_choice: str) -> tuple[Config, str | None]:
+    """The config the dice station gets, after the table's choices; the demo camera on a desktop."""
+    from hardware.camera import picamera2_importable
+
+    camera = dict(config["camera"])
+    button = dict(config["button"])
+    note = None
+    if camera_choice != "config":
+        camera["source"] = camera_choice
+    if button_choice != "config":
+        button["enabled"] = button_choice == "gpio"
+    wants_demo = camera["source"] in ("auto", "folder") and not camera["folder"] and not camera["device"]
+    if wants_demo and DEMO_FRAMES.is_dir() and not picamera2_importable():
+        camera.update(source="folder", folder=str(DEMO_FRAMES), loop=True)
+        note = "demo camera: replaying app/assets/demo_frames"
+    tables = {**config.tables, "camera": camera, "button": button}
+    return replace(config, tables=tables), note
+
+
+def launch(argv: list[str]) -> int:
+    try:
+        args = parse_args(argv)
+    except SystemExit as exit_request:
+        return int(exit_request.code or 0)
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.screenshot_tour:
+        os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+        configure_kivy(config["ui"], offscreen=True)
+        from app.ui.tour import run_tour
+
+        return run_tour(Path(args.screenshot_tour))
+    configure_kivy(config["ui"])
+    db_path = Path(args.db or config["journal"]["db_path"] or default_db_path())
+    return run_app(config, db_path, manual_dice=args.manual_dice)
+
+
+def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
+    from app.journal import JournalError
+    from app.session import Session
+    from app.ui.app import UiContext, WindroseApp
+    from app.ui.catalogue import CardCatalogue
+    from app.ui.dice_link import DiceLink
+    from app.ui.settings_store import SettingsStore, UiSettings
+
+    try:
+        session = Session.open(db_path)
+    except JournalError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    home = db_path.parent if db_path.parent != Path("") else data_dir()
+    warnings: list[str] = []
+    store = SettingsStore(home / "ui-settings.json")
+    settings, warning = store.load(UiSettings.from_config(dict(config["ui"])))
+    warnings += [warning] if warning else []
+    catalogue = CardCatalogue(home / "cards.json")
+    warning = catalogue.load()
+    warnings += [warning] if warning else []
+    exports = Path(config["ui"]["exports_dir"]) if config["ui"]["exports_dir"] else home / "exports"
+    link = None if manual_dice else DiceLink()
+    context = UiContext(session=session, settings=settings, settings_store=store, catalogue=catalogue,
+                        exports_dir=exports, dice=link, warnings=warnings,
+                        camera_view=bool(config["ui"]["camera_view"]))
+    if link is not None:
+        context.start_dice = lambda chosen: start_dice_station(link, config, chosen)
+        context.start_dice(settings)
+    try:
+        WindroseApp(context).run()
+    finally:
+        session.close()
+    return 0
+
+
+def start_dice_station(link: Any, config: Config, settings: Any) -> None:
+    from app.dice_station import build_dice_station
+
+    station_config, note = dice_config(config, settings.camera, settings.button)
+    link.problems = [note] if note else []
+    link.attach(lambda **callbacks: build_dice_station(station_config, **callbacks))

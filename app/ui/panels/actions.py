@@ -1,0 +1,285 @@
+"""The actions phase: the acting player's supply and a button for every action.
+
+Every button's state, cost and "why not" come from the rules core's
+legal_options; a greyed button still answers a tap with the reason. Actions
+that need details (quarter cost, spaces, cubes to pay, good, joker) open a
+small form with Cancel; nothing here decides whether an action is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from app.games.macao import CUBE_COLOURS, GOODS, cube_phrase
+from app.ui import theme
+from app.ui.i18n import _, translator
+from app.ui.panels.base import PhasePanel
+from app.ui.widgets import (
+    BigButton, CubeRow, Panel, PlayerBadge, TextLabel, blocked_button, cube_button, segmented, stepper,
+)
+
+MAX_QUARTER_COST = 6
+
+
+def _cubes(counts: dict[str, int]) -> str:
+    return cube_phrase(counts, translator.gettext)
+
+
+class ActionsPanel(PhasePanel):
+    def __init__(self, screen: Any) -> None:
+        super().__init__(screen)
+        self.form: str | None = None  # quarter | wall | ship | deliver | joker | effect
+        self.reset_form()
+
+    def reset_form(self) -> None:
+        self.cost: list[str] = []
+        self.pay: list[str] = []
+        self.spaces = 1
+        self.tile: str | None = None
+        self.good: str | None = None
+        self.value = 0
+        self.take: list[str] = []
+        self.effect_card: str | None = None
+        self.gain_gold = 0
+        self.gain_prestige = 0
+        self.pay_gold = 0
+
+    def open(self, form: str) -> None:
+        self.reset_form()
+        self.form = form
+        self.app.say("")
+        self.redraw()
+
+    def close(self) -> None:
+        self.form = None
+        self.redraw()
+
+    def blocked(self, reason: str) -> None:
+        self.app.say(reason, "error")
+        self.redraw()
+
+    def send(self, action: dict[str, Any]) -> None:
+        if self.app.act(action):
+            self.form = None
+
+    # -- widgets ---------------------------------------------------------------------------
+    def build(self, expect: Any) -> Widget:
+        who = expect.player
+        player = self.state.player(who)
+        options = self.app.session.options(who)
+        root = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        head = BoxLayout(size_hint_y=None, height=44, spacing=theme.GAP)
+        head.add_widget(PlayerBadge(who, _("{name}'s turn").format(name=player.name)))
+        head.add_widget(TextLabel(_("{gold} gold, {jokers} jokers").format(gold=player.gold, jokers=player.jokers),
+                                  size=theme.FONT_SMALL, size_hint_x=0.8))
+        root.add_widget(head)
+        supply = BoxLayout(size_hint_y=None, height=40, spacing=theme.GAP)
+        supply.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=80))
+        supply.add_widget(CubeRow(player.supply, cube_size=36))
+        root.add_widget(supply)
+        body = {
+            None: self._action_buttons, "quarter": self._quarter_form, "wall": self._wall_form,
+            "ship": self._ship_form, "deliver": self._deliver_form, "joker": self._joker_form,
+            "effect": self._effect_form,
+        }[self.form](who, player, options)
+        root.add_widget(body)
+        return root
+
+    def _button(self, text: str, allowed: Any, on_tap: Any, **kwargs: Any) -> BigButton:
+        if allowed.ok:
+            return BigButton(text, on_tap=on_tap, **kwargs)
+        reason = translator.message(allowed.reason) if allowed.reason is not None else _("Not now.")
+        return blocked_button(text, reason, self.blocked, **kwargs)
+
+    def _action_buttons(self, who: str, player: Any, options: Any) -> Widget:
+        grid = GridLayout(cols=2, spacing=theme.GAP, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        small = theme.FONT_SMALL
+        for card in options.activate:
+            grid.add_widget(self._button(_("Activate {card}: {cost}").format(card=card.name, cost=_cubes(card.cost)),
+                                         card, lambda i=card.index: self.send({"type": "activate", "player": who, "card": i}),
+                                         size=small))
+        grid.add_widget(self._button(_("City quarter"), options.quarter, lambda: self.open("quarter"), size=small))
+        grid.add_widget(self._button(_("Wall: 1, 3, 5... cubes"), options.wall, lambda: self.open("wall"), size=small))
+        grid.add_widget(self._button(_("Ship: 1 cube a space"), options.ship, lambda: self.open("ship"), size=small))
+        if options.deliver:  # the rules list the goods on the ship that can be delivered now
+            grid.add_widget(BigButton(_("Deliver a good"), on_tap=lambda: self.open("deliver"), size=small))
+        prestige = options.buy_prestige
+        grid.add_widget(self._button(_("Prestige: {price} gold for {gain}").format(price=prestige.price, gain=prestige.gain),
+                                     prestige, lambda: self.send({"type": "buy_prestige", "player": who}), size=small))
+        grid.add_widget(self._button(_("Use a joker"), options.joker, lambda: self.open("joker"), size=small))
+        if options.card_effects:
+            usable = next((e for e in options.card_effects if e.ok), options.card_effects[0])
+            grid.add_widget(self._button(_("Card effect"), usable, lambda: self.open("effect"), size=small))
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(grid)
+        box = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        box.add_widget(scroll)
+        box.add_widget(self._button(_("End of turn"), options.end_turn,
+                                    lambda: self.send({"type": "end_turn", "player": who}),
+                                    role="ok", size=theme.FONT_LARGE))
+        return box
+
+    # -- forms -------------------------------------------------------------------------------
+    def _form(self, title: str, parts: list[Widget], ready: bool, on_confirm: Any) -> Widget:
+        box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
+        box.add_widget(TextLabel(title, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
+        for part in parts:
+            box.add_widget(part)
+        box.add_widget(Widget())
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row.add_widget(BigButton(_("Cancel"), on_tap=self.close))
+        row.add_widget(BigButton(_("Confirm"), role="ok", disabled=not ready, on_tap=on_confirm))
+        box.add_widget(row)
+        return box
+
+    def _palette(self, on_pick: Any, counts: dict[str, int] | None = None) -> Widget:
+        """Six cube buttons; with `counts`, each shows how many are left to pick and greys at 0."""
+        row = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        for colour in CUBE_COLOURS:
+            left = None if counts is None else counts.get(colour, 0)
+            row.add_widget(cube_button(colour, lambda c=colour: on_pick(c), text="+" if left is None else str(left),
+                                       disabled=left == 0))
+        row.add_widget(BigButton(_("Clear"), on_tap=lambda: on_pick(None), size_hint_x=1.5))
+        return row
+
+    def _left_in_supply(self, player: Any) -> dict[str, int]:
+        left = dict(player.supply)
+        for colour in self.pay:
+            left[colour] = left.get(colour, 0) - 1
+        return left
+
+    def _pick_cost(self, colour: str | None) -> None:
+        if colour is None:
+            self.cost.clear()
+        elif len(self.cost) < MAX_QUARTER_COST:
+            self.cost.append(colour)
+        self.redraw()
+
+    def _pick_pay(self, colour: str | None) -> None:
+        if colour is None:
+            self.pay.clear()
+        else:
+            self.pay.append(colour)
+        self.redraw()
+
+    def _set(self, attribute: str, value: Any) -> None:
+        setattr(self, attribute, value)
+        self.redraw()
+
+    def _quarter_form(self, who: str, player: Any, options: Any) -> Widget:
+        state = self.state
+        tiles = [g for g in GOODS] + ["joker"]
+        left = {g: state.tiles_left.get(g, 0) for g in GOODS} | {"joker": state.jokers_left}
+        tile_grid = GridLayout(cols=5, spacing=3, size_hint_y=None, height=2 * theme.TOUCH_MIN + 3)
+        for tile in tiles:
+            tile_grid.add_widget(BigButton(
+                f"{translator.gettext(tile)} ({left[tile]})", role="selected" if tile == self.tile else "normal",
+                disabled=left[tile] == 0, size=theme.FONT_SMALL, height=theme.TOUCH_MIN,
+                on_tap=lambda t=tile: self._set("tile", t)))
+        parts = [
+            TextLabel(_("The cubes printed on the quarter:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
+            self._palette(self._pick_cost),
+            CubeRow(self.cost, cube_size=32),
+            TextLabel(_("The tile on it:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
+            tile_grid,
+        ]
+        action = {"type": "take_quarter", "player": who, "cost": list(self.cost), "tile": self.tile}
+        return self._form(_("Take a city quarter"), parts, bool(self.cost) and self.tile is not None,
+                          lambda: self.send(action))
+
+    def _spaces_and_pay(self, who: str, player: Any, kind: str, limit: int, cubes_for: Any, title: str) -> Widget:
+        need = cubes_for(self.spaces)
+        parts = [
+            TextLabel(_("Spaces"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
+            stepper(self.spaces, lambda n: (self._set("spaces", n), self.pay.clear()), low=1, high=max(1, limit)),
+            TextLabel(_("Pay {n} cubes: tap the colours ({chosen} chosen)").format(n=need, chosen=len(self.pay)),
+                      size=theme.FONT_SMALL, size_hint_y=None, height=22),
+            self._palette(self._pick_pay, self._left_in_supply(player)),
+            CubeRow(self.pay, cube_size=32),
+        ]
+        action = {"type": kind, "player": who, "spaces": self.spaces, "pay": list(self.pay)}
+        return self._form(title, parts, len(self.pay) == need, lambda: self.send(action))
+
+    def _wall_form(self, who: str, player: Any, options: Any) -> Widget:
+        wall = options.wall
+        return self._spaces_and_pay(who, player, "wall", wall.max_spaces, wall.cost, _("Move along the wall"))
+
+    def _ship_form(self, who: str, player: Any, options: Any) -> Widget:
+        return self._spaces_and_pay(who, player, "ship", options.ship.max_spaces, lambda n: n, _("Sail the ship"))
+
+    def _deliver_form(self, who: str, player: Any, options: Any) -> Widget:
+        goods = sorted(set(options.deliver))
+        parts = [
+            segmented(goods, self.good, lambda g: self._set("good", g),
+                      labels={g: translator.gettext(g) for g in goods}, size_hint_y=None, height=theme.BUTTON_HEIGHT),
+            TextLabel(_("Prestige printed on the port space:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
+            stepper(self.value, lambda n: self._set("value", n), low=0, high=99),
+        ]
+        action = {"type": "deliver", "player": who, "good": self.good, "prestige": self.value}
+        return self._form(_("Deliver a good"), parts, self.good is not None, lambda: self.send(action))
+
+    def _joker_form(self, who: str, player: Any, options: Any) -> Widget:
+        double = options.joker.double
+        row = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        for colour in CUBE_COLOURS:
+            row.add_widget(cube_button(colour, lambda c=colour: self._joker_pick(c, double)))
+        row.add_widget(BigButton(_("3 gold"), on_tap=lambda: self._joker_pick("gold", double), size_hint_x=1.5))
+        hint = _("Tap up to two: cubes or 3 gold each.") if double else _("Tap one: a cube or 3 gold.")
+        chosen = ", ".join(translator.gettext(t) for t in self.take) or "-"
+        parts = [
+            TextLabel(hint, size=theme.FONT_SMALL, size_hint_y=None, height=22),
+            row,
+            TextLabel(_("Chosen: {what}").format(what=chosen), size=theme.FONT_NORMAL, size_hint_y=None, height=30),
+        ]
+        action = {"type": "joker", "player": who, "take": list(self.take)}
+        return self._form(_("Use a joker"), parts, bool(self.take), lambda: self.send(action))
+
+    def _joker_pick(self, what: str, double: bool) -> None:
+        if not double:
+            self.take = [what]
+        elif len(self.take) < 2:
+            self.take.append(what)
+        else:
+            self.take = [what]
+        self.redraw()
+
+    def _effect_form(self, who: str, player: Any, options: Any) -> Widget:
+        names = [e.name for e in options.card_effects if e.ok]
+        if self.effect_card not in names:
+            self.effect_card = names[0] if names else None
+        parts = [
+            segmented(names, self.effect_card, lambda n: self._set("effect_card", n),
+                      size_hint_y=None, height=theme.BUTTON_HEIGHT),
+            self._labelled(_("Gain gold"), stepper(self.gain_gold, lambda n: self._set("gain_gold", n))),
+            self._labelled(_("Gain prestige"), stepper(self.gain_prestige, lambda n: self._set("gain_prestige", n))),
+            self._labelled(_("Pay gold"), stepper(self.pay_gold, lambda n: self._set("pay_gold", n))),
+            TextLabel(_("Cubes gained:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
+            self._palette(self._pick_cost),
+            CubeRow(self.cost, cube_size=28),
+        ]
+        gain: dict[str, Any] = {}
+        if self.cost:
+            gain["cubes"] = list(self.cost)
+        if self.gain_gold:
+            gain["gold"] = self.gain_gold
+        if self.gain_prestige:
+            gain["prestige"] = self.gain_prestige
+        action: dict[str, Any] = {"type": "card_effect", "player": who, "card": self.effect_card}
+        if gain:
+            action["gain"] = gain
+        if self.pay_gold:
+            action["pay"] = {"gold": self.pay_gold}
+        return self._form(_("Use a card's effect"), parts, self.effect_card is not None, lambda: self.send(action))
+
+    @staticmethod
+    def _labelled(title: str, widget: Widget) -> Widget:
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row.add_widget(TextLabel(title, size=theme.FONT_SMALL, size_hint_x=0.6))
+        row.add_widget(widget)
+        return row

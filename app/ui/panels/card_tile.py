@@ -1,0 +1,29 @@
+"""A card as a tappable tile: name, kind, cost cubes and tribute numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from app.ui import theme
+from app.ui.i18n import _, translator
+from app.ui.widgets import CubeRow, TextLabel, Tile
+
+
+def card_tile(card: Any, on_tap: Callable[[], None] | None, lit: bool = False, note: str = "", **kwargs: Any) -> Tile:
+    """`card` is a core Card; None shows an empty place with `note` (taken, discarded)."""
+    tile = Tile(on_tap=on_tap, orientation="vertical", padding=6, spacing=2,
+                bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT if card is not None else theme.PANEL), **kwargs)
+    if card is None:
+        tile.add_widget(TextLabel(note, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center"))
+        return tile
+    tile.add_widget(TextLabel(card.name, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=26))
+    tile.add_widget(TextLabel(translator.gettext(card.kind), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
+                              size_hint_y=None, height=20))
+    tile.add_widget(CubeRow(list(card.cost), cube_size=26))
+    gold, prestige = card.tribute
+    tile.add_widget(TextLabel(_("{gold} gold, {prestige} prestige").format(gold=gold, prestige=prestige),
+                              size=theme.FONT_SMALL, size_hint_y=None, height=20))
+    if note:
+        tile.add_widget(TextLabel(note, size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=20))
+    return tile

@@ -1,0 +1,202 @@
+"""Dice: roll (camera proposal or typed by hand, tap a die to correct it), then each player
+taps two dice and watches the windrose fill; it turns when the last player has chosen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+from kivy.graphics.texture import Texture
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.uix.widget import Widget
+
+from app.dice_service import DiceStatus, InvalidDice, RollState
+from app.games.macao import CUBE_COLOURS, effective_pips
+from app.ui import theme
+from app.ui.i18n import _, translator
+from app.ui.panels.base import PhasePanel
+from app.ui.widgets import BigButton, DieWidget, Panel, PlayerBadge, TextLabel
+
+PIPS = (1, 2, 3, 4, 5, 6)
+
+
+def frame_texture(frame: Any, max_width: int = 640) -> Texture:
+    """A Kivy texture of a BGR frame, scaled down for the screen."""
+    height, width = frame.shape[:2]
+    if width > max_width:
+        frame = cv2.resize(frame, (max_width, int(height * max_width / width)), interpolation=cv2.INTER_AREA)
+    rgb = cv2.cvtColor(cv2.flip(frame, 0), cv2.COLOR_BGR2RGB)
+    texture = Texture.create(size=(rgb.shape[1], rgb.shape[0]), colorfmt="rgb")
+    texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+    return texture
+
+
+class RollPanel(PhasePanel):
+    """The six dice of the round: the camera's proposal (unsure ones ringed) or typed by hand."""
+
+    def __init__(self, screen: Any) -> None:
+        super().__init__(screen)
+        self.values: dict[str, int | None] = {c: None for c in CUBE_COLOURS}
+        self.unsure: set[str] = set()
+        self.selected: str | None = CUBE_COLOURS[0]
+        self.problem = ""
+        link = self.app.context.dice
+        if link is not None and link.status is not None and link.status.state is RollState.PROPOSED:
+            self.take_proposal(link.status)
+
+    # -- input -----------------------------------------------------------------------
+    def take_proposal(self, status: DiceStatus) -> None:
+        """Fill the dice from the camera's proposal; dice it is not sure of stay open and ringed."""
+        proposed = status.proposed_dice
+        self.values = {c: proposed.get(c) for c in CUBE_COLOURS}
+        self.unsure = {c for c, v in self.values.items() if v is None}
+        if status.reading is not None:
+            self.unsure |= {d.colour for d in status.reading.dice if d.unsure and d.colour}
+        open_dice = [c for c in CUBE_COLOURS if self.values[c] is None]
+        self.selected = open_dice[0] if open_dice else None
+
+    def on_status(self, status: DiceStatus) -> None:
+        if status.state is RollState.PROPOSED:
+            self.take_proposal(status)
+        self.redraw()
+
+    def on_roll_button(self) -> None:
+        link = self.app.context.dice
+        if link is not None:
+            self.values = {c: None for c in CUBE_COLOURS}
+            self.unsure = set()
+            link.roll()
+            self.redraw()
+
+    def select(self, colour: str) -> None:
+        self.selected = colour
+        self.redraw()
+
+    def set_value(self, pips: int) -> None:
+        """Give the selected die its pips and move on to the next die without a value."""
+        if self.selected is None:
+            return
+        self.values[self.selected] = pips
+        self.unsure.discard(self.selected)
+        after = CUBE_COLOURS[CUBE_COLOURS.index(self.selected) + 1:] + CUBE_COLOURS
+        self.selected = next((c for c in after if self.values[c] is None), None)
+        self.redraw()
+
+    def confirm(self) -> None:
+        dice = {c: v for c, v in self.values.items() if v is not None}
+        link = self.app.context.dice
+        try:
+            action = link.confirm(dice) if link is not None else {"type": "roll", "dice": dice}
+        except InvalidDice as err:
+            self.app.say(str(err), "error")
+            self.redraw()
+            return
+        if action is not None:
+            self.app.act(action)
+
+    # -- widgets ---------------------------------------------------------------------
+    def build(self, expect: Any) -> Widget:
+        root = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        link = self.app.context.dice
+        status = link.status if link is not None else None
+        top = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        rolling = link is not None and link.rolling
+        top.add_widget(BigButton(_("Roll (button or space bar)") if not rolling else _("Rolling..."),
+                                 role="accent", on_tap=self.on_roll_button, disabled=link is None or link.station is None))
+        root.add_widget(top)
+        if status is not None:
+            root.add_widget(TextLabel(translator.gettext(status.note).format(**status.params),
+                                      size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=26))
+        else:
+            root.add_widget(TextLabel(_("No camera: tap a die, then its number."), size=theme.FONT_SMALL,
+                                      color=theme.TEXT_DIM, size_hint_y=None, height=26))
+        view = self._camera_view()
+        if view is not None:
+            root.add_widget(view)
+        root.add_widget(self._dice_row())
+        root.add_widget(self._pips_row())
+        ready = all(v is not None for v in self.values.values())
+        root.add_widget(BigButton(_("Dice are right") if ready else _("Every die needs a number"),
+                                  role="ok", disabled=not ready, on_tap=self.confirm))
+        if view is None:
+            root.add_widget(Widget())
+        return root
+
+    def _camera_view(self) -> Widget | None:
+        link = self.app.context.dice
+        if link is None or not self.app.context.camera_view:
+            return None
+        frame = link.latest_frame()
+        if frame is None:
+            return None
+        image = Image(fit_mode="contain")
+        image.texture = frame_texture(frame)
+        return image
+
+    def _dice_row(self) -> Widget:
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=92)
+        for colour in CUBE_COLOURS:
+            value = self.values[colour]
+            die = DieWidget(colour, value or 0)
+            die.unsure = colour in self.unsure
+            die.selected = colour == self.selected
+            if value is not None and self.state.round >= 8 and effective_pips(self.state.round, value) != value:
+                die.note = _("counts {n}").format(n=effective_pips(self.state.round, value))
+            die.bind(on_release=lambda _w, c=colour: self.select(c))
+            row.add_widget(die)
+        return row
+
+    def _pips_row(self) -> Widget:
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        for pips in PIPS:
+            row.add_widget(BigButton(str(pips), on_tap=lambda p=pips: self.set_value(p),
+                                     disabled=self.selected is None, size=theme.FONT_LARGE))
+        return row
+
+
+class ChooseDicePanel(PhasePanel):
+    """The player whose turn it is taps two dice; the choice goes to the rules at the second tap."""
+
+    def __init__(self, screen: Any) -> None:
+        super().__init__(screen)
+        self.first: str | None = None
+
+    def build(self, expect: Any) -> Widget:
+        who = expect.player
+        state = self.state
+        root = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        root.add_widget(PlayerBadge(who, _("{name}: tap two dice").format(name=self.name_of(who)),
+                                    size_hint_y=None, height=44))
+        if state.round >= 8:
+            root.add_widget(TextLabel(_("From round 8, high dice count as 1 (shown under the die)."),
+                                      size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=24))
+        grid = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=110)
+        for colour in CUBE_COLOURS:
+            pips = state.dice.get(colour, 0)
+            die = DieWidget(colour, pips)
+            die.selected = colour == self.first
+            rolled = state.rolled.get(colour, pips)
+            die.note = _("rolled {n}").format(n=rolled) if rolled != pips else _("sector {n}").format(n=pips)
+            die.bind(on_release=lambda _w, c=colour: self.tap(who, c))
+            grid.add_widget(die)
+        root.add_widget(grid)
+        chosen = Panel(size_hint_y=None, height=40, padding=(8, 0))
+        chosen.add_widget(TextLabel(
+            _("First die: {colour}").format(colour=translator.gettext(self.first)) if self.first
+            else _("Each die brings as many cubes as it shows, to that sector."),
+            size=theme.FONT_SMALL))
+        root.add_widget(chosen)
+        root.add_widget(Widget())
+        return root
+
+    def tap(self, who: str, colour: str) -> None:
+        if self.first is None:
+            self.first = colour
+            self.redraw()
+        elif self.first == colour:
+            self.first = None
+            self.redraw()
+        else:
+            first, self.first = self.first, None
+            self.app.act({"type": "choose_dice", "player": who, "dice": [first, colour]})

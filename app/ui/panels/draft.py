@@ -1,0 +1,110 @@
+"""Taking cards: the set-up pick, and each round's draft in wall order with the sixth-card prompt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from app.games.macao import RecordError, RulesError, apply_action
+from app.ui import theme
+from app.ui.i18n import _, translator
+from app.ui.panels.base import PhasePanel
+from app.ui.panels.card_tile import card_tile
+from app.ui.widgets import BigButton, PlayerBadge, TextLabel
+
+
+def _grid(count: int, portrait: bool) -> GridLayout:
+    return GridLayout(cols=2 if portrait else 3, spacing=theme.GAP)
+
+
+class SetupPickPanel(PhasePanel):
+    """The player whose turn it is takes one of the set-up cards (one tap)."""
+
+    def build(self, expect: Any) -> Widget:
+        who = expect.player
+        root = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        root.add_widget(PlayerBadge(who, _("{name}: pick a starting card").format(name=self.name_of(who)),
+                                    size_hint_y=None, height=40))
+        grid = _grid(len(self.state.setup_cards), self.screen.portrait())
+        for i, card in enumerate(self.state.setup_cards):
+            grid.add_widget(card_tile(card, (lambda i=i: self._pick(who, i)) if card is not None else None,
+                                      note=_("taken")))
+        root.add_widget(grid)
+        return root
+
+    def _pick(self, who: str, index: int) -> None:
+        self.app.act({"type": "setup_pick", "player": who, "card": index})
+
+
+class TakeCardPanel(PhasePanel):
+    """One card each in wall order; a sixth tableau card asks which card to discard."""
+
+    def __init__(self, screen: Any) -> None:
+        super().__init__(screen)
+        self.pending: int | None = None  # the chosen card while the discard prompt is open
+        self.why = ""
+
+    def build(self, expect: Any) -> Widget:
+        who = expect.player
+        root = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        if self.pending is not None:
+            return self._discard_prompt(root, who)
+        root.add_widget(PlayerBadge(who, _("{name}: take a card").format(name=self.name_of(who)),
+                                    size_hint_y=None, height=40))
+        price, gain = self.state.tribute
+        root.add_widget(TextLabel(_("Tribute this round: {gold} gold buys {prestige} prestige").format(gold=price, prestige=gain),
+                                  size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=24))
+        grid = _grid(6, self.screen.portrait())
+        for i, card in enumerate(self.state.revealed):
+            grid.add_widget(card_tile(card, (lambda i=i: self._take(who, i)) if card is not None else None,
+                                      note=_("gone")))
+        root.add_widget(grid)
+        return root
+
+    def _take(self, who: str, index: int) -> None:
+        action = {"type": "take_card", "player": who, "card": index}
+        try:
+            apply_action(self.state, action)
+        except (RulesError, RecordError) as plain_refusal:
+            if self._needs_discard(action):
+                self.pending = index
+                self.why = translator.message(plain_refusal.message) if isinstance(plain_refusal, RulesError) else ""
+                self.redraw()
+                return
+        self.app.act(action)
+
+    def _needs_discard(self, action: dict[str, Any]) -> bool:
+        """Ask the rules whether the same take goes through with a discard (the tableau is full)."""
+        try:
+            apply_action(self.state, {**action, "discard": len(self.state.player(action["player"]).tableau)})
+        except (RulesError, RecordError):
+            return False
+        return True
+
+    def _discard_prompt(self, root: BoxLayout, who: str) -> Widget:
+        assert self.pending is not None
+        chosen = self.state.revealed[self.pending]
+        root.add_widget(PlayerBadge(who, _("{name}: the tableau is full. Which card goes? (punish marker)").format(
+            name=self.name_of(who)), size_hint_y=None, height=40))
+        if self.why:
+            root.add_widget(TextLabel(self.why, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=24))
+        cards = list(self.state.player(who).tableau) + [chosen]
+        grid = _grid(len(cards), self.screen.portrait())
+        for i, card in enumerate(cards):
+            grid.add_widget(card_tile(card, lambda i=i: self._discard(who, i),
+                                      note=_("new card") if i == len(cards) - 1 else ""))
+        root.add_widget(grid)
+        root.add_widget(BigButton(_("Cancel: choose another card"), on_tap=self._cancel))
+        return root
+
+    def _discard(self, who: str, discard: int) -> None:
+        index = self.pending
+        self.pending = None
+        self.app.act({"type": "take_card", "player": who, "card": index, "discard": discard})
+
+    def _cancel(self) -> None:
+        self.pending = None
+        self.redraw()

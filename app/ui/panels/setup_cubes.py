@@ -1,0 +1,52 @@
+"""Set-up cubes: each player puts 1 cube on sector 1 and 2 cubes of one colour on sector 2."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from app.games.macao import CUBE_COLOURS
+from app.ui import theme
+from app.ui.i18n import _, translator
+from app.ui.panels.base import PhasePanel
+from app.ui.widgets import PlayerBadge, TextLabel, cube_button
+
+
+class SetupCubesPanel(PhasePanel):
+    """Two taps: the colour for sector 1, then the colour for sector 2 (sent at once)."""
+
+    def __init__(self, screen: Any) -> None:
+        super().__init__(screen)
+        self.one: str | None = None
+
+    def build(self, expect: Any) -> Widget:
+        who = expect.player
+        root = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        root.add_widget(PlayerBadge(who, _("{name}: starting cubes").format(name=self.name_of(who)),
+                                    size_hint_y=None, height=40))
+        for title, field, chosen in (
+            (_("1 cube on sector 1"), "one", self.one),
+            (_("2 cubes on sector 2"), "two", None),
+        ):
+            root.add_widget(TextLabel(title, size=theme.FONT_NORMAL, size_hint_y=None, height=30))
+            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=64)
+            for colour in CUBE_COLOURS:
+                text = translator.gettext(colour) if chosen != colour else "[ " + translator.gettext(colour) + " ]"
+                row.add_widget(cube_button(colour, lambda c=colour, f=field: self._pick(who, f, c), text=text,
+                                           size=theme.FONT_SMALL, height=64))
+            root.add_widget(row)
+        root.add_widget(Widget())
+        return root
+
+    def _pick(self, who: str, field: str, colour: str) -> None:
+        if field == "one":
+            self.one = colour
+            self.redraw()
+            return
+        if self.one is None:
+            self.app.say(_("First choose the colour for sector 1."), "error")
+            self.redraw()
+            return
+        self.app.act({"type": "setup_cubes", "player": who, "one": self.one, "two": colour})

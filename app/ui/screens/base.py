@@ -1,0 +1,54 @@
+"""What every screen shares: rebuild-from-state, a title bar with a way back."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from app.ui import theme
+from app.ui.i18n import _
+from app.ui.widgets import BigButton, Panel, TextLabel
+
+if TYPE_CHECKING:
+    from app.ui.app import WindroseApp
+
+
+class BaseScreen(Screen):
+    """A screen that draws itself from the session each time `refresh()` is called.
+
+    Rebuilding is cheap for screens this size and keeps every label in step
+    with the game and the active language.
+    """
+
+    def __init__(self, app: WindroseApp, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.app = app
+
+    def refresh(self) -> None:
+        self.clear_widgets()
+        root = Panel(orientation="vertical", bg=list(theme.BACKGROUND))
+        self.build(root)
+        self.add_widget(root)
+
+    def build(self, root: BoxLayout) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def portrait() -> bool:
+        return Window.height > Window.width
+
+    def title_bar(self, title: str, back_to: str | None = "start") -> BoxLayout:
+        """A top bar with the screen title and, unless this is home, a Back button."""
+        bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP, padding=(0, 0, 0, 0))
+        if back_to is not None:
+            bar.add_widget(
+                BigButton(_("Back"), on_tap=lambda: self.app.go(back_to), size_hint=(None, 1), width=120)
+            )
+        bar.add_widget(TextLabel(title, size=theme.FONT_LARGE, bold=True, halign="center"))
+        if back_to is not None:
+            bar.add_widget(Widget(size_hint_x=None, width=120))
+        return bar

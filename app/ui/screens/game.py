@@ -1,0 +1,154 @@
+"""The game screen: top bar (menu, round and phase, history, undo), the prompt, the phase
+panel, and every player's windrose with gold, prestige and punish markers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from app.ui import theme
+from app.ui.i18n import _, translator
+from app.ui.panels.base import PhasePanel
+from app.ui.screens.base import BaseScreen
+from app.ui.widgets import BigButton, Panel, PhaseBar, TextLabel
+from app.ui.windrose import WindroseWidget
+
+# Which part of the round each rules phase belongs to, for the phase bar.
+ROUND_PART = {
+    "reveal": "cards", "take_card": "cards",
+    "roll": "dice", "choose_dice": "dice",
+    "actions": "actions",
+}
+
+
+def panel_class(phase: str) -> type[PhasePanel]:
+    from app.ui.panels.actions import ActionsPanel
+    from app.ui.panels.cards import CardEntryPanel
+    from app.ui.panels.dice import ChooseDicePanel, RollPanel
+    from app.ui.panels.draft import SetupPickPanel, TakeCardPanel
+    from app.ui.panels.final import FinalPanel
+    from app.ui.panels.setup_cubes import SetupCubesPanel
+
+    return {
+        "setup_draw": CardEntryPanel, "reveal": CardEntryPanel,
+        "setup_pick": SetupPickPanel, "take_card": TakeCardPanel,
+        "setup_cubes": SetupCubesPanel,
+        "roll": RollPanel, "choose_dice": ChooseDicePanel,
+        "actions": ActionsPanel, "final": FinalPanel,
+    }[phase]
+
+
+class GameScreen(BaseScreen):
+    screen_name = "game"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self._panel: PhasePanel | None = None
+        self._panel_key: tuple[Any, ...] = ()
+        self.roses: dict[str, WindroseWidget] = {}
+        self._last_phase = ""
+
+    def current_panel(self) -> PhasePanel:
+        """The panel for what the game waits for now; a new one when the step changed."""
+        state = self.app.session.state
+        key = (self.app.session.game_id, state.phase, state.round, state.turn, len(self.app.session.actions))
+        if self._panel is None or key != self._panel_key:
+            self._panel = panel_class(state.phase)(self)
+            self._panel_key = key
+        return self._panel
+
+    def build(self, root: BoxLayout) -> None:
+        session = self.app.session
+        if session.game_id is None:
+            root.add_widget(self.title_bar(_("No game"), back_to="start"))
+            return
+        if session.is_over:
+            self.app.go("score")
+            return
+        state = session.state
+        expect = session.waiting_for()
+        root.add_widget(self._top_bar(state))
+        root.add_widget(self._notice(expect))
+        panel = self.current_panel()
+        body_widget = panel.build(expect)
+        if not panel.shows_players:
+            root.add_widget(body_widget)
+            return
+        portrait = self.portrait()
+        body = BoxLayout(orientation="vertical" if portrait else "horizontal", spacing=theme.GAP,
+                         padding=(theme.GAP, theme.GAP))
+        body.add_widget(body_widget)
+        players = self._players(state, expect.player, portrait)
+        if portrait:
+            players.size_hint_y = 0.55
+        else:
+            players.size_hint_x = 0.5
+        body.add_widget(players)
+        root.add_widget(body)
+
+    def _top_bar(self, state: Any) -> BoxLayout:
+        bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP)
+        bar.add_widget(BigButton(_("Menu"), on_tap=lambda: self.app.go("start"), size_hint=(None, 1), width=96))
+        part = ROUND_PART.get(state.phase)
+        if part is not None:
+            bar.add_widget(PhaseBar(state.round, part))
+        else:
+            title = _("Set-up") if state.phase.startswith("setup") else _("Game end")
+            bar.add_widget(TextLabel(title, size=theme.FONT_LARGE, bold=True, halign="center"))
+        bar.add_widget(BigButton(_("History"), on_tap=lambda: self.app.go("history"),
+                                 size_hint=(None, 1), width=112))
+        # Undo sits in the same corner on every game screen, greyed when there is nothing to undo.
+        bar.add_widget(BigButton(_("Undo"), role="danger", on_tap=self.app.undo,
+                                 disabled=not self.app.session.can_undo, size_hint=(None, 1), width=112))
+        return bar
+
+    def _notice(self, expect: Any) -> Widget:
+        notice = self.app.notice
+        error = notice.level == "error" and bool(notice.text)
+        text = notice.text if notice.text else translator.message(expect.prompt)
+        strip = Panel(size_hint_y=None, height=44, padding=(10, 0),
+                      bg=list(theme.DANGER if error else theme.PANEL))
+        strip.add_widget(TextLabel(text, size=theme.FONT_NORMAL, bold=error))
+        return strip
+
+    def _players(self, state: Any, acting: str | None, portrait: bool) -> Widget:
+        """Every player's rose and counters, in wall order, the acting player outlined."""
+        order = state.turn_order()
+        grid = GridLayout(cols=2 if portrait or len(order) > 2 else 1, spacing=theme.GAP)
+        # The roses turn when the dice have been chosen: animate that moment once.
+        turning = self._last_phase == "choose_dice" and state.phase == "actions"
+        self._last_phase = state.phase
+        self.roses = {}
+        for colour in order:
+            player = state.player(colour)
+            cell = Panel(orientation="horizontal", padding=4, spacing=4,
+                         bg=list(theme.player_colour(colour) if colour == acting else theme.PANEL))
+            info = Panel(orientation="vertical", size_hint_x=0.42, padding=(6, 4), bg=list(theme.PANEL))
+            badge = Panel(bg=list(theme.player_colour(colour)), size_hint_y=None, height=34, padding=(6, 0))
+            badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True,
+                                       color=theme.on_player_text(colour)))
+            info.add_widget(badge)
+            for line in (
+                _("Gold {n}").format(n=player.gold),
+                _("Prestige {n}").format(n=player.prestige),
+                _("Punish {n}").format(n=player.punish),
+                _("Cards {n}").format(n=len(player.tableau)),
+            ):
+                info.add_widget(TextLabel(line, size=theme.FONT_SMALL))
+            cell.add_widget(info)
+            rose = WindroseWidget(colour, player.windrose)
+            if turning:
+                rose.turn(player.windrose)
+            self.roses[colour] = rose
+            cell.add_widget(rose)
+            grid.add_widget(cell)
+        return grid
+
+    def on_roll_button(self) -> None:
+        handler = getattr(self._panel, "on_roll_button", None)
+        if handler is not None:
+            handler()
+

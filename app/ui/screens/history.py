@@ -1,0 +1,125 @@
+"""Every action of the game, newest first, with "go back to here"; redo; and table corrections."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+
+from app.ui import theme
+from app.ui.i18n import _, translator
+from app.ui.screens.base import BaseScreen
+from app.ui.widgets import BigButton, Panel, TextLabel, player_button, stepper
+
+
+class HistoryScreen(BaseScreen):
+    screen_name = "history"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.correcting = False
+        self.reset_correction()
+
+    def reset_correction(self) -> None:
+        self.player: str | None = None
+        self.amounts = {"gold": 0, "prestige": 0, "punish": 0}
+        self.note = ""
+
+    def build(self, root: BoxLayout) -> None:
+        session = self.app.session
+        bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP)
+        bar.add_widget(BigButton(_("Back to the game"), on_tap=lambda: self.app.go("game"), size_hint=(None, 1), width=200))
+        bar.add_widget(TextLabel(_("History"), size=theme.FONT_LARGE, bold=True, halign="center"))
+        bar.add_widget(BigButton(_("Redo"), on_tap=self.app.redo, disabled=not session.can_redo,
+                                 size_hint=(None, 1), width=112))
+        bar.add_widget(BigButton(_("Undo"), role="danger", on_tap=self.app.undo, disabled=not session.can_undo,
+                                 size_hint=(None, 1), width=112))
+        root.add_widget(bar)
+        if self.app.notice.text:
+            root.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=28,
+                                      color=theme.DANGER if self.app.notice.level == "error" else theme.TEXT))
+        body = BoxLayout(orientation="vertical" if self.portrait() else "horizontal", spacing=theme.GAP,
+                         padding=theme.GAP)
+        body.add_widget(self._entries())
+        body.add_widget(self._correction() if self.correcting else BigButton(
+            _("Correct gold, prestige or punish markers"), on_tap=self._open_correction,
+            size_hint=(0.5, None) if not self.portrait() else (1, None)))
+        root.add_widget(body)
+
+    def _entries(self) -> ScrollView:
+        session = self.app.session
+        live_actions = len(session.actions)
+        grid = GridLayout(cols=1, spacing=3, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for entry in reversed(session.history()):
+            row = Panel(size_hint_y=None, height=theme.TOUCH_MIN, spacing=theme.GAP, padding=(6, 0),
+                        bg=list(theme.PANEL if entry.live or entry.kind != "action" else theme.BACKGROUND))
+            label = translator.message(entry.message)
+            if entry.kind == "action":
+                label = f"{entry.index + 1}. {label}"
+            row.add_widget(TextLabel(label, size=theme.FONT_SMALL,
+                                     color=theme.TEXT if entry.live or entry.kind != "action" else theme.TEXT_DIM))
+            if entry.kind == "action" and entry.live and entry.index + 1 < live_actions:
+                row.add_widget(BigButton(_("Go back to here"), size=theme.FONT_SMALL, size_hint=(None, None),
+                                         width=170, height=theme.TOUCH_MIN - 4,
+                                         on_tap=lambda keep=entry.index + 1: self.app.go_back(keep)))
+            grid.add_widget(row)
+        if not grid.children:
+            grid.add_widget(TextLabel(_("Nothing has happened yet."), size=theme.FONT_NORMAL, size_hint_y=None, height=40))
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(grid)
+        return scroll
+
+    def _open_correction(self) -> None:
+        self.correcting = True
+        self.reset_correction()
+        self.refresh()
+
+    def _correction(self) -> Panel:
+        state = self.app.session.state
+        box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
+        box.add_widget(TextLabel(_("A table ruling the rules cannot check; it is logged."), size=theme.FONT_SMALL,
+                                 size_hint_y=None, height=24, color=theme.TEXT_DIM))
+        players = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        for player in state.players:
+            button = player_button(player.colour, player.name, on_tap=lambda c=player.colour: self._set_player(c))
+            button.opacity = 1.0 if player.colour == self.player else 0.5
+            players.add_widget(button)
+        box.add_widget(players)
+        for key, title in (("gold", _("Gold")), ("prestige", _("Prestige")), ("punish", _("Punish markers"))):
+            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+            row.add_widget(TextLabel(title, size=theme.FONT_SMALL, size_hint_x=0.6))
+            row.add_widget(stepper(self.amounts[key], lambda n, k=key: self._set_amount(k, n), low=-99, high=99))
+            box.add_widget(row)
+        note = TextInput(text=self.note, hint_text=_("Why (required)"), multiline=False, size_hint_y=None,
+                         height=theme.BUTTON_HEIGHT, font_size=theme.font(theme.FONT_NORMAL), padding=(8, 14))
+        note.bind(text=lambda _w, text: setattr(self, "note", text))
+        box.add_widget(note)
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row.add_widget(BigButton(_("Cancel"), on_tap=self._close_correction))
+        ready = self.player is not None and any(self.amounts.values())
+        row.add_widget(BigButton(_("Log the correction"), role="ok", disabled=not ready, on_tap=self._send))
+        box.add_widget(row)
+        return box
+
+    def _set_player(self, colour: str) -> None:
+        self.player = colour
+        self.refresh()
+
+    def _set_amount(self, key: str, value: int) -> None:
+        self.amounts[key] = value
+        self.refresh()
+
+    def _close_correction(self) -> None:
+        self.correcting = False
+        self.refresh()
+
+    def _send(self) -> None:
+        action: dict[str, Any] = {"type": "adjust", "player": self.player, "note": self.note.strip()}
+        action.update({k: v for k, v in self.amounts.items() if v})
+        if self.app.act(action):
+            self.correcting = False
+            self.refresh()

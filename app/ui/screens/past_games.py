@@ -1,0 +1,119 @@
+"""Past games with statistics per player (wins, average, best, a chart), and one game's
+score with its exports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+
+from app.ui import theme
+from app.ui.charts import Bar, BarChart
+from app.ui.i18n import _
+from app.ui.past import past_game
+from app.ui.screens.base import BaseScreen
+from app.ui.screens.score import breakdown_table, score_bars, winner_text
+from app.ui.stats import player_stats
+from app.ui.widgets import BigButton, Panel, TextLabel, Tile
+
+
+class PastGamesScreen(BaseScreen):
+    screen_name = "past_games"
+
+    def build(self, root: BoxLayout) -> None:
+        root.add_widget(self.title_bar(_("Past games")))
+        session = self.app.session
+        games = list(reversed(session.games()))
+        body = BoxLayout(orientation="vertical" if self.portrait() else "horizontal", spacing=theme.GAP,
+                         padding=theme.GAP)
+        grid = GridLayout(cols=1, spacing=3, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        finished = []
+        for game in games:
+            names = ", ".join(name for _colour, name in game.players)
+            if game.problem:
+                state = _("cannot be replayed")
+            elif game.finished and game.winner:
+                winner = next((n for c, n in game.players if c == game.winner), game.winner)
+                state = _("won by {name}").format(name=winner)
+            else:
+                state = _("round {n}, not finished").format(n=game.round)
+            tile = Tile(on_tap=lambda i=game.id: self.app.go("past_game", game_id=i), orientation="vertical",
+                        padding=(8, 2), size_hint_y=None, height=60, bg=list(theme.PANEL_LIGHT))
+            tile.add_widget(TextLabel(f"{game.started[:16].replace('T', ' ')}  {names}", size=theme.FONT_NORMAL))
+            tile.add_widget(TextLabel(state, size=theme.FONT_SMALL, color=theme.TEXT_DIM))
+            grid.add_widget(tile)
+            if game.finished and game.winner and not game.problem:
+                finished.append(game.id)
+        if not games:
+            grid.add_widget(TextLabel(_("No games yet."), size=theme.FONT_NORMAL, size_hint_y=None, height=40))
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(grid)
+        body.add_widget(scroll)
+        body.add_widget(self._statistics(finished))
+        root.add_widget(body)
+
+    def _statistics(self, game_ids: list[int]) -> BoxLayout:
+        box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
+        box.add_widget(TextLabel(_("Statistics over {n} finished games").format(n=len(game_ids)),
+                                 size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
+        results = []
+        for game_id in game_ids:
+            game = past_game(self.app.session, game_id)
+            if game.lines is not None:
+                results.append((game.lines, game.sheet.winner))
+        stats = player_stats(results)
+        table = GridLayout(cols=5, spacing=2, size_hint_y=None, height=28 * (len(stats) + 1))
+        for title in (_("Player"), _("Games"), _("Wins"), _("Average"), _("Best")):
+            table.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, color=theme.TEXT_DIM))
+        for s in stats:
+            for value in (s.name, s.games, s.wins, f"{s.average:.1f}", s.best):
+                table.add_widget(TextLabel(str(value), size=theme.FONT_SMALL))
+        box.add_widget(table)
+        if stats:
+            box.add_widget(TextLabel(_("Average score"), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
+                                     size_hint_y=None, height=22))
+            box.add_widget(BarChart([Bar(s.name, theme.ACCENT, ((round(s.average, 1), theme.ACCENT),)) for s in stats]))
+        return box
+
+
+class PastGameScreen(BaseScreen):
+    """One stored game: its score (if over), exports, and a way to continue it."""
+
+    screen_name = "past_game"
+
+    def prepare(self, game_id: int = 0, **_params: Any) -> None:
+        self.game_id = game_id
+
+    def build(self, root: BoxLayout) -> None:
+        root.add_widget(self.title_bar(_("Game {n}").format(n=self.game_id), back_to="past_games"))
+        game = past_game(self.app.session, self.game_id)
+        body = BoxLayout(orientation="vertical", padding=theme.GAP * 2, spacing=theme.GAP)
+        names = ", ".join(p.get("name", "?") for p in game.record.players)
+        body.add_widget(TextLabel(f"{game.record.started[:16].replace('T', ' ')}  {names}", size=theme.FONT_NORMAL,
+                                  size_hint_y=None, height=30))
+        if game.problem:
+            body.add_widget(TextLabel(_("This game cannot be replayed: {problem}").format(problem=game.problem),
+                                      size=theme.FONT_SMALL, color=theme.DANGER))
+        elif game.sheet is not None:
+            body.add_widget(TextLabel(winner_text(game.sheet), size=theme.FONT_LARGE, bold=True,
+                                      size_hint_y=None, height=44))
+            body.add_widget(breakdown_table(game.sheet))
+            body.add_widget(BarChart(score_bars(game.sheet)))
+        else:
+            body.add_widget(TextLabel(_("Not finished yet."), size=theme.FONT_NORMAL))
+        if self.app.notice.text:
+            body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=44))
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row.add_widget(BigButton(_("Export"), on_tap=lambda: self.app.export_game(self.game_id)))
+        if game.sheet is None and not game.problem:
+            row.add_widget(BigButton(_("Continue this game"), role="ok", on_tap=self._continue))
+        body.add_widget(row)
+        root.add_widget(body)
+
+    def _continue(self) -> None:
+        self.app.session.load(self.game_id)
+        self.app.say("")
+        self.app.go("game")

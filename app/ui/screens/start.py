@@ -1,0 +1,59 @@
+"""Home: resume the unfinished game, start a new one, past games, settings, camera check."""
+
+from __future__ import annotations
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
+from app.ui import theme
+from app.ui.i18n import _
+from app.ui.screens.base import BaseScreen
+from app.ui.widgets import BigButton, TextLabel
+
+
+class StartScreen(BaseScreen):
+    screen_name = "start"
+
+    def build(self, root: BoxLayout) -> None:
+        root.padding = (24, 12)
+        root.spacing = theme.GAP * 2
+        root.add_widget(TextLabel("Windrose", size=theme.FONT_HUGE, bold=True, halign="center",
+                                  size_hint_y=None, height=64))
+        root.add_widget(TextLabel(_("Table companion for Macao"), size=theme.FONT_NORMAL, halign="center",
+                                  color=theme.TEXT_DIM, size_hint_y=None, height=32))
+        notice = self.app.notice
+        if notice.text:
+            root.add_widget(TextLabel(notice.text, size=theme.FONT_SMALL, halign="center",
+                                      color=theme.DANGER if notice.level == "error" else theme.TEXT,
+                                      size_hint_y=None, height=48))
+        grid = GridLayout(cols=1 if self.portrait() else 2, spacing=theme.GAP * 2)
+        unfinished = self._unfinished_game()
+        if unfinished is not None:
+            game_id, label = unfinished
+            grid.add_widget(BigButton(label, role="ok", size=theme.FONT_LARGE, height=72,
+                                      on_tap=lambda: self._resume(game_id)))
+        grid.add_widget(BigButton(_("New game"), role="accent", size=theme.FONT_LARGE, height=72,
+                                  on_tap=lambda: self.app.go("new_game")))
+        grid.add_widget(BigButton(_("Past games"), height=72, on_tap=lambda: self.app.go("past_games")))
+        grid.add_widget(BigButton(_("Settings"), height=72, on_tap=lambda: self.app.go("settings")))
+        grid.add_widget(BigButton(_("Camera check"), height=72, on_tap=lambda: self.app.go("camera")))
+        root.add_widget(grid)
+        root.add_widget(BoxLayout())
+
+    def _unfinished_game(self) -> tuple[int, str] | None:
+        """The game on the table (loaded or last unfinished), as a Resume button label."""
+        session = self.app.session
+        if session.game_id is not None and not session.is_over:
+            names = ", ".join(p.name for p in session.state.players)
+            return session.game_id, _("Resume: round {n}, {names}").format(n=session.state.round, names=names)
+        for game in reversed(session.games()):
+            if not game.finished and game.problem is None:
+                names = ", ".join(name for _colour, name in game.players)
+                return game.id, _("Resume: round {n}, {names}").format(n=game.round, names=names)
+        return None
+
+    def _resume(self, game_id: int) -> None:
+        if self.app.session.game_id != game_id:
+            self.app.session.load(game_id)
+        self.app.say("")
+        self.app.go("game")

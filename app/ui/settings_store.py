@@ -1,0 +1,75 @@
+"""The UI settings a player can change on the Settings screen, kept across restarts.
+
+Defaults come from config.toml's [ui] table; what players change at the table
+is saved as a small JSON file next to the game journal, so no config file is
+ever rewritten by the app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from app.ui.i18n import LANGUAGES
+
+TEXT_SCALES: tuple[float, ...] = (0.85, 1.0, 1.2, 1.4)
+# "config": as config.toml's [camera] source / [button] enabled say; the others override them.
+CAMERA_CHOICES: tuple[str, ...] = ("config", "auto", "picamera2", "opencv", "folder", "none")
+BUTTON_CHOICES: tuple[str, ...] = ("config", "gpio", "screen")
+
+
+@dataclass
+class UiSettings:
+    """What players may change at the table (the rest of [ui] is fixed at start-up)."""
+
+    language: str = "en"
+    text_scale: float = 1.0
+    camera: str = "config"
+    button: str = "config"
+
+    @classmethod
+    def from_config(cls, ui_table: dict[str, Any]) -> UiSettings:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in ui_table.items() if k in known}).checked()
+
+    def checked(self) -> UiSettings:
+        """Replace values the screens cannot show with the defaults."""
+        default = UiSettings()
+        if self.language not in LANGUAGES:
+            self.language = default.language
+        if not isinstance(self.text_scale, (int, float)) or not 0.5 <= float(self.text_scale) <= 2.0:
+            self.text_scale = default.text_scale
+        if self.camera not in CAMERA_CHOICES:
+            self.camera = default.camera
+        if self.button not in BUTTON_CHOICES:
+            self.button = default.button
+        return self
+
+
+class SettingsStore:
+    """Loads and saves the table's choices as JSON (written atomically)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self, defaults: UiSettings) -> tuple[UiSettings, str | None]:
+        """The saved settings over the defaults, and a warning when the file was unusable."""
+        if not self.path.exists():
+            return defaults, None
+        try:
+            saved = json.loads(self.path.read_text(encoding="utf-8"))
+            if not isinstance(saved, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as err:
+            return defaults, f"{self.path}: ignored unreadable settings ({err})"
+        merged = {**asdict(defaults), **{k: v for k, v in saved.items() if k in asdict(defaults)}}
+        return UiSettings(**merged).checked(), None
+
+    def save(self, settings: UiSettings) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(asdict(settings), indent=2), encoding="utf-8")
+        os.replace(temporary, self.path)
