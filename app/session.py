@@ -9,7 +9,7 @@ stays visible. Nothing here knows about Kivy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,8 @@ class HistoryEntry:
     `index` is the action's 0-based position in the game for action, undo and
     redo events, and the number of actions kept for a goto. `live` tells whether
     an action event's action is part of the game now (False once undone).
+    `message` is the whole line; `action_message` the summary of the action
+    alone, so a translated UI can compose "Undo: ..." itself.
     """
 
     seq: int
@@ -68,24 +70,13 @@ class HistoryEntry:
     index: int
     action: dict[str, Any] | None
     message: Message
+    action_message: Message | None
     created_at: str
-    live: bool
+    live: bool = False
 
     @property
     def text(self) -> str:
         return str(self.message)
-
-
-@dataclass(frozen=True)
-class _Step:
-    """A history entry before its `live` flag is known."""
-
-    seq: int
-    kind: str
-    index: int
-    action: dict[str, Any] | None
-    message: Message
-    created_at: str
 
 
 class Session:
@@ -97,7 +88,7 @@ class Session:
         self._header: dict[str, Any] = {}
         self._timeline = Timeline()
         self._states: list[GameState] = []  # _states[i]: the state after i live actions
-        self._steps: list[_Step] = []
+        self._steps: list[HistoryEntry] = []  # `live` is filled in by history()
         self._messages: dict[int, Message] = {}  # origin seq of an action -> its summary
         self._summaries: dict[int, tuple[int, GameSummary]] = {}  # game id -> (last seq, summary)
 
@@ -260,10 +251,7 @@ class Session:
         """Every journal event of the current game in order, undone actions included."""
         self._require_game()
         live = {entry.origin_seq for entry in self._timeline.live}
-        return [
-            HistoryEntry(s.seq, s.kind, s.index, s.action, s.message, s.created_at, s.kind == "action" and s.seq in live)
-            for s in self._steps
-        ]
+        return [replace(step, live=step.kind == "action" and step.seq in live) for step in self._steps]
 
     def options(self, colour: str) -> Options:
         """The rules core's legal options for one player now."""
@@ -316,28 +304,33 @@ class Session:
             if after is None:
                 after = _apply(before, event.payload, len(self._states) - 1)
             self._states.append(after)
-            self._messages[event.seq] = describe_action(event.payload, before, after)
-            self._add_step(event, len(self._states) - 2, event.payload, self._messages[event.seq])
+            summary = describe_action(event.payload, before, after)
+            self._messages[event.seq] = summary
+            self._add_step(event, len(self._states) - 2, event.payload, summary, summary)
         elif event.kind == "undo":
             undone = live_before[-1]
             self._states.pop()
-            message = Message("Undo: {action}", {"action": self._messages[undone.origin_seq]})
-            self._add_step(event, len(self._states) - 1, undone.action, message)
+            summary = self._messages[undone.origin_seq]
+            self._add_step(event, len(self._states) - 1, undone.action, Message("Undo: {action}", {"action": summary}),
+                           summary)
         elif event.kind == "redo":
             redone = self._timeline.live[-1]
             self._states.append(_apply(self._states[-1], redone.action, len(self._states) - 1))
-            message = Message("Redo: {action}", {"action": self._messages[redone.origin_seq]})
-            self._add_step(event, len(self._states) - 2, redone.action, message)
+            summary = self._messages[redone.origin_seq]
+            self._add_step(event, len(self._states) - 2, redone.action, Message("Redo: {action}", {"action": summary}),
+                           summary)
         else:
             keep = len(self._timeline.live)
             del self._states[keep + 1 :]
             for entry in self._timeline.live[len(self._states) - 1 :]:
                 self._states.append(_apply(self._states[-1], entry.action, len(self._states) - 1))
             template = "Went back to action {keep}" if keep < len(live_before) else "Went forward to action {keep}"
-            self._add_step(event, keep, None, Message(template, {"keep": keep}))
+            self._add_step(event, keep, None, Message(template, {"keep": keep}), None)
 
-    def _add_step(self, event: Event, index: int, action: dict[str, Any] | None, message: Message) -> None:
-        self._steps.append(_Step(event.seq, event.kind, index, action, message, event.created_at))
+    def _add_step(
+        self, event: Event, index: int, action: dict[str, Any] | None, message: Message, summary: Message | None
+    ) -> None:
+        self._steps.append(HistoryEntry(event.seq, event.kind, index, action, message, summary, event.created_at))
 
     def _reset(self, game_id: int, header: dict[str, Any], start: GameState) -> None:
         self.game_id = game_id

@@ -125,7 +125,7 @@ def test_history_names_players_and_cards_and_marks_undone_actions(session: Sessi
     assert [e.live for e in entries[:12]] == [True] * 11 + [False]
     undo = entries[-1]
     assert (undo.kind, undo.index, undo.live) == ("undo", 11, False)
-    assert undo.text == "Undo: " + entries[11].text
+    assert undo.text == "Undo: " + entries[11].text and undo.action_message == entries[11].message
     assert entries[0].message.template and entries[0].created_at.startswith("1970")
 
 
