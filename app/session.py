@@ -9,6 +9,7 @@ stays visible. Nothing here knows about Kivy.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -225,6 +226,12 @@ class Session:
         the journal exactly as they were; it names the action's index.
         """
         self._require_game()
+        try:
+            # What is kept (and replayed later) is exactly what the journal stores,
+            # and the caller's dict can change afterwards without touching the game.
+            action = json.loads(json.dumps(action))
+        except (TypeError, ValueError) as err:
+            raise SessionError(f"an action must be plain JSON data: {err}") from None
         before = self._states[-1]
         after = _apply(before, action, len(self._states) - 1)
         event = self.journal.append(self._game(), "action", action, finished=after.phase == "over")

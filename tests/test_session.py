@@ -247,3 +247,14 @@ def test_the_games_list_follows_new_events(session: Session, record: Record) -> 
     assert (summary.id, summary.round, summary.finished) == (game, 13, True)
     session.undo()
     assert session.games()[0].finished is False and session.games()[0].winner is None
+
+
+def test_the_game_keeps_its_own_copy_of_each_action(session: Session, record: Record) -> None:
+    start(session, record)
+    action = dict(record.actions[0])
+    session.act(action)
+    action["type"] = "changed afterwards"
+    assert session.actions == record.actions[:1]
+    with pytest.raises(SessionError, match="plain JSON"):
+        session.act({"type": "roll", "dice": {1, 2}})
+    assert session.actions == record.actions[:1]
