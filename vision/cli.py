@@ -1,4 +1,4 @@
-"""Command line: python -m vision read|calibrate|evaluate|bench (see --help of each)."""
+"""Command line: python -m vision read|calibrate|evaluate|bench|synth (see --help of each)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import synth
 from vision.bench import run_bench
 from vision.calibrate import (
     Calibration,
@@ -156,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="reading time per frame size, single thread")
     bench.add_argument("--runs", type=int, default=50)
     bench.add_argument("--image", help="use this picture (resized) instead of a drawn scene")
+    synth.add_arguments(sub.add_parser("synth", help="write synthetic labelled tray scenes (a dataset folder)"))
     for sub_parser in (read, cal, ev, bench):
         sub_parser.add_argument("--config", help=argparse.SUPPRESS, dest="sub_config")
     return parser
@@ -169,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"config: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "bench": cmd_bench}
+    commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "bench": cmd_bench,
+                "synth": lambda args, _params: synth.run(args)}
     try:
         return commands[args.command](args, params)
     except CalibrationError as exc:

@@ -905,25 +905,35 @@ def write_dataset(outdir: Path, count: int, seed: int, options: SceneOptions = S
     return written
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.synth", description="Write synthetic labelled tray scenes.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the synth command (shared by `python -m vision synth` and this module)."""
     parser.add_argument("outdir", type=Path)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--width", type=int, default=1600)
     parser.add_argument("--height", type=int, default=900)
     parser.add_argument("--die-px", type=float, default=None, help="die size in px (default: random 26-63)")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the labelled folder; exit code 2 with a message on bad arguments or a failed write."""
     if args.count < 1:
         print("synth: --count must be at least 1", file=sys.stderr)
         return 2
+    options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px)
     try:
-        paths = write_dataset(args.outdir, args.count, args.seed, SceneOptions(width=args.width, height=args.height, die_px=args.die_px))
+        paths = write_dataset(args.outdir, args.count, args.seed, options)
     except (OSError, ValueError) as err:
         print(f"synth: {err}", file=sys.stderr)
         return 2
     print(f"wrote {len(paths)} scenes to {args.outdir}")
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.synth", description="Write synthetic labelled tray scenes.")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":
