@@ -1,0 +1,104 @@
+"""The station as the app builds it from settings: GPIO on MockFactory pins, camera from a folder."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from gpiozero import Button, Device
+from gpiozero.pins.mock import MockFactory
+
+from app.config import load_config
+from app.dice_service import DiceStatus, RollState
+from app.dice_station import build_dice_station
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 50.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    previous = Device.pin_factory
+    mock = MockFactory()
+    Device.pin_factory = mock
+    try:
+        yield mock
+    finally:
+        mock.reset()
+        Device.pin_factory = previous
+
+
+def folder_config(tmp_path: Path, extra: str = ""):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), np.full((120, 160, 3), 90, np.uint8))
+    override = tmp_path / "config.toml"
+    override.write_text(f'[camera]\nsource = "folder"\nfolder = "{frames}"\n{extra}')
+    return load_config(override, env={}, home=Path("/nonexistent"))
+
+
+def test_button_press_on_the_pin_starts_a_roll_and_stop_leaves_no_thread(tmp_path: Path, factory) -> None:
+    clock = Clock()
+    statuses: list[DiceStatus] = []
+    reports: list[str] = []
+    station = build_dice_station(folder_config(tmp_path), on_status=statuses.append, on_roll=lambda a: None,
+                                 report=reports.append, clock=clock, pin_factory=factory)
+    assert reports == [] and station.button is not None and station.led is not None
+    station.service.tick(clock.now)
+    assert station.service.state is RollState.IDLE
+    factory.pin(17).drive_low()
+    assert station.service.state is RollState.WAITING_FOR_MOTION
+    assert factory.pin(27).state  # the light blinks, starting lit
+    station.start()
+    assert station.stop()
+    assert not any(thread.name == "windrose-dice" for thread in threading.enumerate())
+    assert not factory.pin(27).state
+
+
+def test_busy_button_pin_is_reported_once_and_rolling_by_screen_still_works(tmp_path: Path, factory) -> None:
+    clock = Clock()
+    reports: list[str] = []
+    holder = Button(17, pin_factory=factory)
+    station = build_dice_station(folder_config(tmp_path), on_status=lambda s: None, on_roll=lambda a: None,
+                                 report=reports.append, clock=clock, pin_factory=factory)
+    assert station.button is None
+    assert len(reports) == 1
+    assert reports[0].startswith("roll button on GPIO17: the pin is busy")
+    assert "on-screen roll button" in reports[0]
+    station.service.tick(clock.now)
+    station.service.roll()  # what the on-screen button and the space bar call
+    assert station.service.state is RollState.WAITING_FOR_MOTION
+    clock.now += 1
+    station.service.tick(clock.now)
+    assert reports == station.problems and len(reports) == 1
+    station.stop()
+    holder.close()
+
+
+def test_disabled_gpio_parts_are_simply_absent(tmp_path: Path, factory) -> None:
+    reports: list[str] = []
+    config = folder_config(tmp_path, "[button]\nenabled = false\n[led]\nenabled = false\n")
+    station = build_dice_station(config, on_status=lambda s: None, on_roll=lambda a: None,
+                                 report=reports.append, clock=Clock(), pin_factory=factory)
+    assert station.button is None and station.led is None and reports == []
+    station.stop()
+
+
+def test_a_broken_calibration_file_is_reported_and_the_builtin_colours_used(tmp_path: Path, factory) -> None:
+    broken = tmp_path / "calibration.json"
+    broken.write_text("{ not json")
+    reports: list[str] = []
+    config = folder_config(tmp_path, f'[vision]\ncalibration_path = "{broken}"\n')
+    station = build_dice_station(config, on_status=lambda s: None, on_roll=lambda a: None,
+                                 report=reports.append, clock=Clock(), pin_factory=factory)
+    assert len(reports) == 1 and "calibration.json" in reports[0] and "built-in dice colours" in reports[0]
+    station.stop()
