@@ -102,6 +102,7 @@ CAMERA_KEYS: dict[str, Setting] = {
     "motion_height": Setting(int, 24, 960),
     "frame_rate": Setting(float, 1, 60),
     "exposure_settle_frames": Setting(int, 0, 300),
+    "focus_dioptres": Setting(float, 0, 15),
     "tick_interval_s": _seconds(0.01, 1.0),
     "motion_timeout_s": _seconds(0.0, 60.0),
     "retry_initial_s": _seconds(0.1, 60.0),

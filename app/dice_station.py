@@ -34,7 +34,8 @@ def camera_settings(config: Config) -> CameraSettings:
         source=camera["source"], device=camera["device"], folder=camera["folder"], loop=camera["loop"],
         main_size=(camera["width"], camera["height"]),
         motion_size=(camera["motion_width"], camera["motion_height"]),
-        frame_rate=camera["frame_rate"], exposure_settle_frames=camera["exposure_settle_frames"])
+        frame_rate=camera["frame_rate"], exposure_settle_frames=camera["exposure_settle_frames"],
+        focus_dioptres=camera["focus_dioptres"])
 
 
 def roll_timings(config: Config) -> RollTimings:

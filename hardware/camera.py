@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+AF_MODE_MANUAL = 0  # libcamera's controls.AfModeEnum.Manual
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 
 
@@ -58,6 +59,7 @@ class CameraSettings:
     motion_size: tuple[int, int]
     frame_rate: float
     exposure_settle_frames: int
+    focus_dioptres: float
 
 
 def to_bgr_uint8(frame: np.ndarray, where: str) -> np.ndarray:
@@ -106,8 +108,8 @@ def make_camera(settings: CameraSettings) -> Camera | None:
         else:
             return None
     if source == "picamera2":
-        return Picamera2Camera(settings.main_size, settings.motion_size,
-                               settings.frame_rate, settings.exposure_settle_frames)
+        return Picamera2Camera(settings.main_size, settings.motion_size, settings.frame_rate,
+                               settings.exposure_settle_frames, settings.focus_dioptres)
     if source == "opencv":
         return OpenCVCamera(settings.device, settings.main_size, settings.motion_size, settings.loop)
     if source == "folder":
@@ -124,15 +126,18 @@ class Picamera2Camera:
     is YUV420 (the only lores format every Pi accepts); its luma plane is used.
     Exposure and white balance run automatically for a few frames, then the
     values the camera settled on are fixed so dice colours stay put all game.
+    A camera with a focus motor (Camera Module 3) is focused once, by hand, on
+    the tray: autofocus hunting between rolls would blur the frames we read.
     """
 
     def __init__(self, main_size: tuple[int, int], motion_size: tuple[int, int],
-                 frame_rate: float, settle_frames: int) -> None:
+                 frame_rate: float, settle_frames: int, focus_dioptres: float = 0.0) -> None:
         self.description = f"Pi camera ({main_size[0]}x{main_size[1]})"
         self._main_size = main_size
         self._motion_size = motion_size
         self._frame_us = int(round(1_000_000 / frame_rate))
         self._settle_frames = settle_frames
+        self._focus_dioptres = focus_dioptres
         self._camera: Any = None
 
     def open(self) -> None:
@@ -147,11 +152,14 @@ class Picamera2Camera:
             raise CameraError(f"no Pi camera found ({exc or type(exc).__name__})") from exc
         self._camera = camera
         try:
+            controls: dict[str, Any] = {"FrameDurationLimits": (self._frame_us, self._frame_us),
+                                        "AeEnable": True, "AwbEnable": True}
+            if self._focus_dioptres > 0 and "LensPosition" in camera.camera_controls:
+                controls.update({"AfMode": AF_MODE_MANUAL, "LensPosition": self._focus_dioptres})
             configuration = camera.create_video_configuration(
                 main={"size": self._main_size, "format": "RGB888"},
                 lores={"size": self._motion_size, "format": "YUV420"},
-                controls={"FrameDurationLimits": (self._frame_us, self._frame_us),
-                          "AeEnable": True, "AwbEnable": True},
+                controls=controls,
                 queue=False,
             )
             camera.configure(configuration)

@@ -102,3 +102,19 @@ def test_a_broken_calibration_file_is_reported_and_the_builtin_colours_used(tmp_
                                  report=reports.append, clock=Clock(), pin_factory=factory)
     assert len(reports) == 1 and "calibration.json" in reports[0] and "built-in dice colours" in reports[0]
     station.stop()
+
+
+def test_snapshot_saves_a_frame_from_the_configured_camera(tmp_path: Path, capsys) -> None:
+    from app.camera_snapshot import main
+
+    folder_config(tmp_path)  # writes frames/0.png and config.toml
+    out = tmp_path / "snap.png"
+    assert main([str(out), "--config", str(tmp_path / "config.toml")]) == 0
+    saved = cv2.imread(str(out))
+    assert saved is not None and saved.shape == (120, 160, 3) and int(saved[0, 0, 0]) == 90
+    assert main([str(tmp_path / "no-folder" / "x.png"), "--config", str(tmp_path / "config.toml")]) == 1
+    assert "cannot write this file" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[camera]\nsource = 3\n")
+    assert main([str(out), "--config", str(bad)]) == 2
+    assert "[camera] source: expected one of" in capsys.readouterr().err

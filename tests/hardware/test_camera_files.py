@@ -30,7 +30,7 @@ def write_video(path: Path, levels: list[int]) -> None:
 
 def settings(**changes: object) -> CameraSettings:
     base = dict(source="auto", device="", folder="", loop=True, main_size=(2304, 1296),
-                motion_size=MOTION, frame_rate=15.0, exposure_settle_frames=0)
+                motion_size=MOTION, frame_rate=15.0, exposure_settle_frames=0, focus_dioptres=0.0)
     base.update(changes)
     return CameraSettings(**base)  # type: ignore[arg-type]
 

@@ -22,6 +22,8 @@ class RecordingPicamera2:
     instances: list[RecordingPicamera2] = []
     fail_on_create: Exception | None = None
 
+    camera_controls: dict[str, Any] = {"LensPosition": (0.0, 15.0, 1.0), "ExposureTime": (1, 66666, None)}
+
     def __init__(self) -> None:
         if RecordingPicamera2.fail_on_create is not None:
             raise RecordingPicamera2.fail_on_create
@@ -78,8 +80,8 @@ def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[RecordingPi
     yield RecordingPicamera2
 
 
-def open_camera(settle_frames: int = 4) -> tuple[Picamera2Camera, RecordingPicamera2]:
-    camera = Picamera2Camera(MAIN, LORES, frame_rate=15.0, settle_frames=settle_frames)
+def open_camera(settle_frames: int = 4, focus: float = 0.0) -> tuple[Picamera2Camera, RecordingPicamera2]:
+    camera = Picamera2Camera(MAIN, LORES, frame_rate=15.0, settle_frames=settle_frames, focus_dioptres=focus)
     camera.open()
     return camera, RecordingPicamera2.instances[-1]
 
@@ -95,6 +97,19 @@ def test_configuration_asks_for_a_bgr_main_stream_and_a_small_motion_stream(fake
     assert device.calls[1][0] == "configure"
     assert device.calls[1][1]["made_by"] == "create_video_configuration"
     assert device.calls[2] == ("start", None)
+
+
+def test_a_focus_motor_is_set_to_the_configured_distance(fake_picamera2) -> None:
+    _, device = open_camera(focus=1.7)
+    assert device.calls[0][1]["controls"] == {
+        "FrameDurationLimits": (66667, 66667), "AeEnable": True, "AwbEnable": True,
+        "AfMode": 0, "LensPosition": 1.7}
+
+
+def test_a_camera_without_focus_motor_gets_no_focus_controls(fake_picamera2, monkeypatch) -> None:
+    monkeypatch.setattr(RecordingPicamera2, "camera_controls", {"ExposureTime": (1, 66666, None)})
+    _, device = open_camera(focus=1.7)
+    assert "LensPosition" not in device.calls[0][1]["controls"]
 
 
 def test_exposure_and_white_balance_are_locked_after_settling(fake_picamera2) -> None:
@@ -141,7 +156,8 @@ def test_no_camera_attached_is_a_camera_error(fake_picamera2) -> None:
 
 def test_auto_picks_the_pi_camera_when_picamera2_imports(fake_picamera2) -> None:
     settings = CameraSettings(source="auto", device="0", folder="/somewhere", loop=True, main_size=MAIN,
-                              motion_size=LORES, frame_rate=15.0, exposure_settle_frames=0)
+                              motion_size=LORES, frame_rate=15.0, exposure_settle_frames=0,
+                              focus_dioptres=0.0)
     assert isinstance(make_camera(settings), Picamera2Camera)
 
 
