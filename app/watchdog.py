@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 
 class SystemdNotifier:
@@ -64,3 +65,19 @@ class SystemdNotifier:
 
     def stopping(self) -> bool:
         return self.notify("STOPPING=1")
+
+
+def announce_ready(schedule_interval: Callable[[Callable[[float], Any], float], Any],
+                   notifier: SystemdNotifier | None = None) -> SystemdNotifier:
+    """Say READY=1 and start the watchdog pings on the UI's own clock.
+
+    The UI calls `announce_ready(Clock.schedule_interval)` once its first screen
+    is shown (in App.on_start): the pings then stop exactly when the UI thread
+    stops, which is what the watchdog is there to notice.
+    """
+    notifier = SystemdNotifier() if notifier is None else notifier
+    notifier.ready("Windrose is running")
+    interval = notifier.ping_interval_s
+    if interval is not None:
+        schedule_interval(lambda _dt: notifier.ping(), interval)
+    return notifier

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.watchdog import SystemdNotifier
+from app.watchdog import SystemdNotifier, announce_ready
 
 
 @pytest.fixture
@@ -61,3 +61,20 @@ def test_a_vanished_socket_is_not_an_error(tmp_path: Path) -> None:
 def test_watchdog_meant_for_another_process_is_ignored() -> None:
     notifier = SystemdNotifier({"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1"})
     assert notifier.ping_interval_s is None
+
+
+def test_announce_ready_sends_ready_and_schedules_pings_on_the_ui_clock(listener) -> None:
+    sock, path = listener
+    scheduled: list[tuple[object, float]] = []
+    notifier = SystemdNotifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "30000000"})
+    announce_ready(lambda callback, interval: scheduled.append((callback, interval)), notifier)
+    assert sock.recv(256) == b"READY=1\nSTATUS=Windrose is running"
+    assert [interval for _, interval in scheduled] == [15.0]
+    scheduled[0][0](15.0)  # what the UI clock does every 15 s
+    assert sock.recv(256) == b"WATCHDOG=1"
+
+
+def test_announce_ready_without_a_watchdog_schedules_nothing() -> None:
+    scheduled: list[object] = []
+    announce_ready(lambda callback, interval: scheduled.append(callback), SystemdNotifier({}))
+    assert scheduled == []
