@@ -494,3 +494,44 @@ class RecordBuilder:
 
     def to_json(self) -> str:
         return json.dumps(self.doc, indent=2) + "\n"
+
+    def apply(self, action: dict[str, Any]) -> None:
+        """Apply an action written in the record format (for differential tests)."""
+        kind = action["type"]
+        who = action.get("player", "")
+        if kind == "setup_draw":
+            self.setup_draw(action["cards"])
+        elif kind == "setup_pick":
+            self.setup_pick(who, action["card"])
+        elif kind == "setup_cubes":
+            self.setup_cubes(who, action["one"], action["two"])
+        elif kind == "reveal":
+            self.reveal(action["office"], action["cards"])
+        elif kind == "take_card":
+            self.take_card(who, action["card"], action.get("discard"))
+        elif kind == "roll":
+            self.roll(action["dice"])
+        elif kind == "choose_dice":
+            self.choose_dice(who, *action["dice"])
+        elif kind == "activate":
+            self.activate(who, action["card"])
+        elif kind == "take_quarter":
+            self.take_quarter(who, action["cost"], action["tile"])
+        elif kind in ("wall", "ship"):
+            getattr(self, kind)(who, action["spaces"], action["pay"])
+        elif kind == "deliver":
+            self.deliver(who, action["good"], action["prestige"])
+        elif kind == "buy_prestige":
+            self.buy_prestige(who)
+        elif kind == "joker":
+            self.joker(who, action["take"])
+        elif kind == "card_effect":
+            self.card_effect(who, action["card"], action.get("gain"), action.get("pay"))
+        elif kind == "end_turn":
+            self.end_turn(who)
+        elif kind == "adjust":
+            self.adjust(who, action["note"], action.get("gold", 0), action.get("prestige", 0), action.get("punish", 0))
+        elif kind == "final":
+            self.final(who, action["card_points"], action["city_group"])
+        else:
+            raise BuilderError(f"unknown action {kind}")
