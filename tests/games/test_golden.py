@@ -111,3 +111,19 @@ def test_cli_score_refuses_a_broken_record_with_exit_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert f"action {index + 1}" in done.stderr and "Ann" in done.stderr and "already" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_records_are_what_the_generator_writes(name: str) -> None:
+    """The JSON files stay in step with tests/records/make_golden.py."""
+    from tests.records.make_golden import GAMES
+
+    assert GAMES[name]().to_json() == (RECORDS / f"{name}.json").read_text()
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_the_builders_own_tally_agrees_with_the_hand_scores(name: str) -> None:
+    """Two readings of the rules outside the core (by hand, by the builder) agree."""
+    from tests.records.make_golden import GAMES
+
+    assert GAMES[name]().scores() == expected(name)
