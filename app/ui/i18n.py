@@ -18,18 +18,6 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 DEFAULT_LANGUAGE = "en"
 
-# Words that arrive as plain parameter values (colours, goods, card kinds) and
-# are translated when a core message is shown.
-_WORD_PARAMS: frozenset[str] = frozenset(
-    {
-        "orange", "white", "yellow", "brown",
-        "red", "blue", "green", "black", "gray", "violet",
-        "lacquer", "rice", "tea", "jade", "silk", "paper", "porcelain", "spices", "joker",
-        "office", "building", "person", "gold",
-    }
-)
-
-
 class Translator:
     """Holds the active gettext catalogue and tells listeners when it changes."""
 
@@ -58,18 +46,24 @@ class Translator:
         return self._catalogue.gettext(text)
 
     def message(self, message: Any) -> str:
-        """Render a core `Message` (or any object with template/params) in the active language."""
+        """Render a core `Message` in the active language.
+
+        String parameters (colours, goods, phrases such as "the wall") are
+        translated too when the catalogue knows them; names pass unchanged.
+        Nested messages (an undo naming the action) are rendered the same way.
+        """
         template = getattr(message, "template", None)
         if template is None:
             return self.gettext(str(message))
-        params = {
-            key: self.gettext(value) if isinstance(value, str) and value in _WORD_PARAMS else value
-            for key, value in dict(getattr(message, "params", {}) or {}).items()
-        }
-        render = getattr(message, "render", None)
-        if render is not None:
-            return type(message)(template, params).render(self.gettext)
-        return self.gettext(template).format(**params)
+        params: dict[str, Any] = {}
+        for key, value in dict(getattr(message, "params", {}) or {}).items():
+            if hasattr(value, "template"):
+                params[key] = self.message(value)
+            elif isinstance(value, str):
+                params[key] = self.gettext(value)
+            else:
+                params[key] = value
+        return type(message)(template, params).render(self.gettext)
 
 
 translator = Translator()

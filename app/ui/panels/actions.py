@@ -20,7 +20,7 @@ from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.widgets import (
-    BigButton, CubeRow, Panel, PlayerBadge, TextLabel, blocked_button, cube_button, segmented, stepper,
+    BigButton, CubeRow, Panel, TextLabel, blocked_button, cube_button, segmented, stepper,
 )
 
 MAX_QUARTER_COST = 6
@@ -73,14 +73,11 @@ class ActionsPanel(PhasePanel):
         player = self.state.player(who)
         options = self.app.session.options(who)
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        head = BoxLayout(size_hint_y=None, height=44, spacing=theme.GAP)
-        head.add_widget(PlayerBadge(who, _("{name}'s turn").format(name=player.name)))
-        head.add_widget(TextLabel(_("{gold} gold, {jokers} jokers").format(gold=player.gold, jokers=player.jokers),
-                                  size=theme.FONT_SMALL, size_hint_x=0.8))
-        root.add_widget(head)
-        supply = BoxLayout(size_hint_y=None, height=40, spacing=theme.GAP)
+        supply = BoxLayout(size_hint_y=None, height=44, spacing=theme.GAP)
         supply.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=80))
-        supply.add_widget(CubeRow(player.supply, cube_size=36))
+        supply.add_widget(CubeRow(player.supply, cube_size=40, height=44))
+        supply.add_widget(TextLabel(_("{gold} gold, {jokers} jokers").format(gold=player.gold, jokers=player.jokers),
+                                    size=theme.FONT_SMALL, size_hint_x=0.6))
         root.add_widget(supply)
         body = {
             None: self._action_buttons, "quarter": self._quarter_form, "wall": self._wall_form,
@@ -97,7 +94,8 @@ class ActionsPanel(PhasePanel):
         return blocked_button(text, reason, self.blocked, **kwargs)
 
     def _action_buttons(self, who: str, player: Any, options: Any) -> Widget:
-        grid = GridLayout(cols=2, spacing=theme.GAP, size_hint_y=None)
+        grid = GridLayout(cols=2, spacing=theme.GAP, size_hint_y=None, row_default_height=50,
+                          row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         small = theme.FONT_SMALL
         for card in options.activate:

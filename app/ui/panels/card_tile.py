@@ -9,6 +9,17 @@ from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.widgets import CubeRow, TextLabel, Tile
 
+GOLD_HEX = "f5d92e"
+PRESTIGE_HEX = "ff6b6b"
+
+
+def tribute_label(gold: int, prestige: int) -> TextLabel:
+    """The card's two tribute numbers in the colours printed on it (gold yellow, prestige red)."""
+    text = "[color={g}]{gold} {gold_word}[/color]  [color={p}]{prestige} {prestige_word}[/color]".format(
+        g=GOLD_HEX, p=PRESTIGE_HEX, gold=gold, prestige=prestige,
+        gold_word=_("gold"), prestige_word=_("prest."))
+    return TextLabel(text, size=theme.FONT_SMALL, bold=True, markup=True, size_hint_y=None, height=22)
+
 
 def card_tile(card: Any, on_tap: Callable[[], None] | None, lit: bool = False, note: str = "", **kwargs: Any) -> Tile:
     """`card` is a core Card; None shows an empty place with `note` (taken, discarded)."""
@@ -21,9 +32,7 @@ def card_tile(card: Any, on_tap: Callable[[], None] | None, lit: bool = False, n
     tile.add_widget(TextLabel(translator.gettext(card.kind), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
                               size_hint_y=None, height=20))
     tile.add_widget(CubeRow(list(card.cost), cube_size=26))
-    gold, prestige = card.tribute
-    tile.add_widget(TextLabel(_("{gold} gold, {prestige} prestige").format(gold=gold, prestige=prestige),
-                              size=theme.FONT_SMALL, size_hint_y=None, height=20))
+    tile.add_widget(tribute_label(*card.tribute))
     if note:
         tile.add_widget(TextLabel(note, size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=20))
     return tile

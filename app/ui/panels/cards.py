@@ -21,6 +21,7 @@ from app.games.macao import CUBE_COLOURS, RecordError, RulesError, apply_action
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
+from app.ui.panels.card_tile import tribute_label
 from app.ui.widgets import BigButton, CubeRow, Panel, TextLabel, Tile, cube_button, segmented
 
 MAX_COST = 4
@@ -161,8 +162,7 @@ class CardEntryPanel(PhasePanel):
             tile.add_widget(TextLabel(slot.name or translator.gettext(slot.kind), size=theme.FONT_SMALL,
                                       size_hint_y=None, height=22, color=theme.TEXT if slot.name else theme.TEXT_DIM))
             tile.add_widget(CubeRow(slot.cost, cube_size=24))
-            tile.add_widget(TextLabel(_("{gold} gold, {prestige} prestige").format(gold=slot.gold, prestige=slot.prestige),
-                                      size=theme.FONT_SMALL, size_hint_y=None, height=22))
+            tile.add_widget(tribute_label(slot.gold, slot.prestige))
             grid.add_widget(tile)
         return grid
 
@@ -173,8 +173,6 @@ class CardEntryPanel(PhasePanel):
         for colour in CUBE_COLOURS:
             palette.add_widget(cube_button(colour, lambda c=colour: self.add_cube(c), text="+"))
         palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6))
-        box.add_widget(TextLabel(_("Cost: tap a colour once per cube"), size=theme.FONT_SMALL,
-                                 color=theme.TEXT_DIM, size_hint_y=None, height=22))
         box.add_widget(palette)
         numbers = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         numbers.add_widget(TextLabel(_("Gold"), size=theme.FONT_SMALL, size_hint_x=0.5, color=theme.WARN))
@@ -218,7 +216,7 @@ class CardEntryPanel(PhasePanel):
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         tribute = self.tribute_preview()
         if self.setup:
-            text = _("Lay out the cards for the first pick; each player then takes one.")
+            text = _("The cards for the first pick")
         elif tribute is None:
             text = _("Tribute: shown once every card has its cost")
         else:

@@ -16,7 +16,7 @@ from app.games.macao import CUBE_COLOURS, effective_pips
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
-from app.ui.widgets import BigButton, DieWidget, Panel, PlayerBadge, TextLabel
+from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
 
 PIPS = (1, 2, 3, 4, 5, 6)
 
@@ -166,8 +166,6 @@ class ChooseDicePanel(PhasePanel):
         who = expect.player
         state = self.state
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        root.add_widget(PlayerBadge(who, _("{name}: tap two dice").format(name=self.name_of(who)),
-                                    size_hint_y=None, height=44))
         if state.round >= 8:
             root.add_widget(TextLabel(_("From round 8, high dice count as 1 (shown under the die)."),
                                       size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=24))

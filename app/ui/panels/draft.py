@@ -26,8 +26,6 @@ class SetupPickPanel(PhasePanel):
     def build(self, expect: Any) -> Widget:
         who = expect.player
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        root.add_widget(PlayerBadge(who, _("{name}: pick a starting card").format(name=self.name_of(who)),
-                                    size_hint_y=None, height=40))
         grid = _grid(len(self.state.setup_cards), self.screen.portrait())
         for i, card in enumerate(self.state.setup_cards):
             grid.add_widget(card_tile(card, (lambda i=i: self._pick(who, i)) if card is not None else None,
@@ -52,8 +50,6 @@ class TakeCardPanel(PhasePanel):
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
         if self.pending is not None:
             return self._discard_prompt(root, who)
-        root.add_widget(PlayerBadge(who, _("{name}: take a card").format(name=self.name_of(who)),
-                                    size_hint_y=None, height=40))
         price, gain = self.state.tribute
         root.add_widget(TextLabel(_("Tribute this round: {gold} gold buys {prestige} prestige").format(gold=price, prestige=gain),
                                   size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=24))

@@ -11,7 +11,7 @@ from app.games.macao import CUBE_COLOURS
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
-from app.ui.widgets import PlayerBadge, TextLabel, cube_button
+from app.ui.widgets import TextLabel, cube_button
 
 
 class SetupCubesPanel(PhasePanel):
@@ -24,8 +24,6 @@ class SetupCubesPanel(PhasePanel):
     def build(self, expect: Any) -> Widget:
         who = expect.player
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        root.add_widget(PlayerBadge(who, _("{name}: starting cubes").format(name=self.name_of(who)),
-                                    size_hint_y=None, height=40))
         for title, field, chosen in (
             (_("1 cube on sector 1"), "one", self.one),
             (_("2 cubes on sector 2"), "two", None),

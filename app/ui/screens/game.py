@@ -90,28 +90,41 @@ class GameScreen(BaseScreen):
         root.add_widget(body)
 
     def _top_bar(self, state: Any) -> BoxLayout:
-        bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP)
-        bar.add_widget(BigButton(_("Menu"), on_tap=lambda: self.app.go("start"), size_hint=(None, 1), width=96))
+        """Menu, round and phase, History, Undo; in portrait the phase bar gets a row of its own."""
         part = ROUND_PART.get(state.phase)
         if part is not None:
-            bar.add_widget(PhaseBar(state.round, part))
+            phase: Widget = PhaseBar(state.round, part)
         else:
             title = _("Set-up") if state.phase.startswith("setup") else _("Game end")
-            bar.add_widget(TextLabel(title, size=theme.FONT_LARGE, bold=True, halign="center"))
+            phase = TextLabel(title, size=theme.FONT_LARGE, bold=True, halign="center")
+        bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP)
+        bar.add_widget(BigButton(_("Menu"), on_tap=lambda: self.app.go("start"), size_hint=(None, 1), width=96))
+        portrait = self.portrait()
+        bar.add_widget(Widget() if portrait else phase)
         bar.add_widget(BigButton(_("History"), on_tap=lambda: self.app.go("history"),
-                                 size_hint=(None, 1), width=112))
+                                 size_hint=(None, 1), width=124))
         # Undo sits in the same corner on every game screen, greyed when there is nothing to undo.
         bar.add_widget(BigButton(_("Undo"), role="danger", on_tap=self.app.undo,
-                                 disabled=not self.app.session.can_undo, size_hint=(None, 1), width=112))
-        return bar
+                                 disabled=not self.app.session.can_undo, size_hint=(None, 1), width=124))
+        if not portrait:
+            return bar
+        both = BoxLayout(orientation="vertical", size_hint_y=None, height=2 * theme.TOP_BAR_HEIGHT)
+        both.add_widget(bar)
+        phase_row = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT)
+        phase_row.add_widget(phase)
+        both.add_widget(phase_row)
+        return both
 
     def _notice(self, expect: Any) -> Widget:
         notice = self.app.notice
         error = notice.level == "error" and bool(notice.text)
         text = notice.text if notice.text else translator.message(expect.prompt)
-        strip = Panel(size_hint_y=None, height=44, padding=(10, 0),
-                      bg=list(theme.DANGER if error else theme.PANEL))
-        strip.add_widget(TextLabel(text, size=theme.FONT_NORMAL, bold=error))
+        # The prompt wears the colour of the player who is to act, so the table sees whose turn it is.
+        acting = expect.player
+        fill = theme.DANGER if error else theme.player_colour(acting) if acting else theme.PANEL
+        ink = theme.TEXT if error or not acting else theme.on_player_text(acting)
+        strip = Panel(size_hint_y=None, height=44, padding=(10, 0), bg=list(fill))
+        strip.add_widget(TextLabel(text, size=theme.FONT_NORMAL, bold=True, color=ink))
         return strip
 
     def _players(self, state: Any, acting: str | None, portrait: bool) -> Widget:
@@ -126,7 +139,7 @@ class GameScreen(BaseScreen):
             player = state.player(colour)
             cell = Panel(orientation="horizontal", padding=4, spacing=4,
                          bg=list(theme.player_colour(colour) if colour == acting else theme.PANEL))
-            info = Panel(orientation="vertical", size_hint_x=0.42, padding=(6, 4), bg=list(theme.PANEL))
+            info = Panel(orientation="vertical", size_hint_x=0.85, padding=(6, 4), bg=list(theme.PANEL))
             badge = Panel(bg=list(theme.player_colour(colour)), size_hint_y=None, height=34, padding=(6, 0))
             badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True,
                                        color=theme.on_player_text(colour)))

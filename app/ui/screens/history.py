@@ -34,9 +34,9 @@ class HistoryScreen(BaseScreen):
         bar.add_widget(BigButton(_("Back to the game"), on_tap=lambda: self.app.go("game"), size_hint=(None, 1), width=200))
         bar.add_widget(TextLabel(_("History"), size=theme.FONT_LARGE, bold=True, halign="center"))
         bar.add_widget(BigButton(_("Redo"), on_tap=self.app.redo, disabled=not session.can_redo,
-                                 size_hint=(None, 1), width=112))
+                                 size_hint=(None, 1), width=124))
         bar.add_widget(BigButton(_("Undo"), role="danger", on_tap=self.app.undo, disabled=not session.can_undo,
-                                 size_hint=(None, 1), width=112))
+                                 size_hint=(None, 1), width=124))
         root.add_widget(bar)
         if self.app.notice.text:
             root.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=28,

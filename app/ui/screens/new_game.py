@@ -51,6 +51,7 @@ class NewGameScreen(BaseScreen):
             entry.bind(text=lambda _w, text, c=colour: self.names.__setitem__(c, text.strip()))
             row.add_widget(entry)
             seats.add_widget(row)
+        seats.add_widget(BoxLayout())
         body.add_widget(seats)
 
         wall = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)

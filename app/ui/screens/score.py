@@ -59,9 +59,9 @@ class ScoreScreen(BaseScreen):
         bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP)
         bar.add_widget(BigButton(_("Menu"), on_tap=lambda: self.app.go("start"), size_hint=(None, 1), width=96))
         bar.add_widget(TextLabel(_("Final score"), size=theme.FONT_LARGE, bold=True, halign="center"))
-        bar.add_widget(BigButton(_("History"), on_tap=lambda: self.app.go("history"), size_hint=(None, 1), width=112))
+        bar.add_widget(BigButton(_("History"), on_tap=lambda: self.app.go("history"), size_hint=(None, 1), width=124))
         bar.add_widget(BigButton(_("Undo"), role="danger", on_tap=self.app.undo, disabled=not session.can_undo,
-                                 size_hint=(None, 1), width=112))
+                                 size_hint=(None, 1), width=124))
         root.add_widget(bar)
         sheet = session.score()
         body = BoxLayout(orientation="vertical", padding=theme.GAP * 2, spacing=theme.GAP)
