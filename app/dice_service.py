@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any, Protocol
 
 import numpy as np
@@ -58,6 +58,21 @@ LIGHT_FOR_STATE: dict[RollState, LightPattern] = {
     RollState.READING: "blink",
     RollState.PROPOSED: "on",
 }
+
+
+class _Job(Enum):
+    OPEN = "open"
+    RELOCK = "relock"
+    LOOK = "look"
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What one tick saw: the motion verdict, and a reading (or why there is none)."""
+
+    motion: MotionState
+    reading: DiceReading | None = None
+    problem: str = ""
 
 
 class InvalidDice(ValueError):
@@ -217,30 +232,74 @@ class DiceService:
     # ------------------------------------------------------------------ the clock's side
 
     def tick(self, now: float) -> None:
-        """Advance the flow: open or retry the camera, take one frame while a roll goes on."""
+        """Advance the flow: open or retry the camera, or take one look while a roll goes on.
+
+        Call it from one thread only. The slow parts (opening the camera, taking
+        frames, reading dice) run outside the lock, so commands from the UI never
+        wait for them; when a command changes the state meanwhile, the look is dropped.
+        """
         with self._lock:
-            try:
-                self._step(now)
-            except CameraError as exc:
-                self._camera_lost(now, str(exc))
+            before = self._status
+            camera, settler = self._camera, self._settler
+            job = self._job_for(now, before.state, camera, settler)
+        try:
+            if job is _Job.OPEN:
+                opened = self._open_camera()
+            elif job is _Job.RELOCK and camera is not None:
+                camera.relock_exposure()
+            elif job is _Job.LOOK and camera is not None and settler is not None:
+                look = self._look(now, before.state, camera, settler)
+        except CameraError as exc:
+            with self._lock:
+                if job is _Job.OPEN:
+                    self._open_failed(now, str(exc))
+                elif self._camera is camera:
+                    self._camera_lost(now, str(exc))
+        else:
+            with self._lock:
+                if job is _Job.OPEN:
+                    self._opened(now, opened)
+                elif job is _Job.LOOK and self._status is before:
+                    self._apply_look(now, before.state, look)
+        with self._lock:
             if self._led is not None:
                 self._led.poll(now)
         self._flush()
 
-    def _step(self, now: float) -> None:
-        state = self._status.state
+    def _job_for(self, now: float, state: RollState, camera: Camera | None,
+                 settler: Settler | None) -> _Job | None:
+        """What this tick should do (caller holds the lock)."""
         if state is RollState.CAMERA_UNAVAILABLE:
-            self._retry_camera(now)
-            return
-        if self._camera is None:
-            return
+            return _Job.OPEN if self._camera_configured and now >= self._next_retry else None
+        if camera is None:
+            return None
         if self._relock_requested and state not in ROLLING:
             self._relock_requested = False
-            self._camera.relock_exposure()
-        if state not in ROLLING or self._settler is None:
-            return
-        motion = self._settler.update(now, self._camera.read_motion())
+            return _Job.RELOCK
+        if state in ROLLING and settler is not None:
+            return _Job.LOOK
+        return None
+
+    def _open_camera(self) -> Camera | None:
+        camera = self._make_camera()
+        if camera is not None:
+            camera.open()
+        return camera
+
+    def _look(self, now: float, state: RollState, camera: Camera, settler: Settler) -> _Look:
+        """One motion frame, and while reading a still tray one main frame through the reader."""
+        motion = settler.update(now, camera.read_motion())
+        if state is not RollState.READING or not motion.still:
+            return _Look(motion)
+        frame = camera.read_main()
+        try:
+            return _Look(motion, reading=self._reader(frame))
+        except Exception as exc:  # a reader fault must cost one roll, never the game
+            return _Look(motion, problem=f"{type(exc).__name__}: {exc}")
+
+    def _apply_look(self, now: float, state: RollState, look: _Look) -> None:
         self._frames_seen += 1
+        motion = look.motion
         if state is RollState.WAITING_FOR_MOTION:
             # The first frame has nothing to be compared with, so it cannot show a roll.
             moved = self._frames_seen > 1 and motion.motion > self._timings.motion_fraction
@@ -259,39 +318,35 @@ class DiceService:
             self._readings = []
             self._set(RollState.READING, "Reading the dice")
         else:
-            self._read_one(now)
+            self._take_reading(now, look)
 
-    def _read_one(self, now: float) -> None:
-        assert self._camera is not None
-        frame = self._camera.read_main()
-        try:
-            self._readings.append(self._reader(frame))
+    def _take_reading(self, now: float, look: _Look) -> None:
+        voted = None
+        problem = look.problem
+        if look.reading is not None:
+            self._readings.append(look.reading)
             if len(self._readings) < self._timings.vote_frames:
                 return
-            voted = self._vote(self._readings)
-        except Exception as exc:  # a reader fault must cost one roll, never the game
-            self._settler = None
-            self._enter(RollState.ERROR, now, "The dice reader failed ({problem}): enter the dice by hand",
-                        {"problem": f"{type(exc).__name__}: {exc}"})
-            return
+            try:
+                voted = self._vote(self._readings)
+            except Exception as exc:  # as for the reader: one lost roll at most
+                problem = f"{type(exc).__name__}: {exc}"
         self._settler = None
+        if voted is None:
+            self._enter(RollState.ERROR, now, "The dice reader failed ({problem}): enter the dice by hand",
+                        {"problem": problem})
+            return
         note = "Check the dice and confirm" if voted.complete else "Some dice are unclear: correct them, then confirm"
         self._enter(RollState.PROPOSED, now, note, {"detail": voted.message}, reading=voted)
 
-    def _retry_camera(self, now: float) -> None:
-        if now < self._next_retry or not self._camera_configured:
-            return
-        try:
-            camera = self._make_camera()
-            if camera is not None:
-                camera.open()
-        except CameraError as exc:
-            self._next_retry = now + self._retry_pause
-            self._retry_pause = min(self._retry_pause * 2, self._timings.retry_max_s)
-            self._set(RollState.CAMERA_UNAVAILABLE,
-                      "Camera unavailable ({problem}); trying again. Enter the dice by hand meanwhile",
-                      {"problem": str(exc)})
-            return
+    def _open_failed(self, now: float, problem: str) -> None:
+        self._next_retry = now + self._retry_pause
+        self._retry_pause = min(self._retry_pause * 2, self._timings.retry_max_s)
+        self._set(RollState.CAMERA_UNAVAILABLE,
+                  "Camera unavailable ({problem}); trying again. Enter the dice by hand meanwhile",
+                  {"problem": problem})
+
+    def _opened(self, now: float, camera: Camera | None) -> None:
         if camera is None:
             self._camera_configured = False
             self._set(RollState.CAMERA_UNAVAILABLE, "No camera is configured: enter the dice by hand")

@@ -380,3 +380,19 @@ def test_camera_error_while_reading_is_unavailable_not_a_crash(config) -> None:
     harness.tick()
     assert harness.service.state is RollState.CAMERA_UNAVAILABLE
     assert harness.service.status.params == {"problem": "USB camera disconnected"}
+
+
+def test_a_command_arriving_while_a_frame_is_read_wins_over_that_frame(tmp_path: Path, config) -> None:
+    harness: Harness
+
+    def reader_interrupted_by_cancel(frame: np.ndarray) -> DiceReading:
+        harness.service.cancel()  # the player taps "cancel" while the reader works
+        return label_reader(frame)
+
+    harness = Harness(config, write_frames(tmp_path, roll_sequence(after=40)), reader=reader_interrupted_by_cancel)
+    harness.tick()
+    harness.service.roll()
+    harness.run_until(RollState.CANCELLED)
+    harness.tick(20)
+    assert harness.service.state is RollState.CANCELLED
+    assert RollState.PROPOSED not in harness.states()
