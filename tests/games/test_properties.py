@@ -91,6 +91,10 @@ class Table:
         s, rng = self.state, self.rng
         expect = waiting_for(s)
         who = expect.player
+        if s.phase != "over" and rng.random() < 0.01:
+            target = rng.choice(s.players)
+            return {"type": "adjust", "player": target.colour, "prestige": rng.randint(-target.prestige, 2) or 1,
+                    "punish": rng.randint(0, 1), "note": "a correction between actions"}
         if s.phase == "setup_draw":
             return {"type": "setup_draw", "cards": [self.card(rng.choice(("building", "person")))
                                                     for _ in range(len(s.players) + 2)]}
@@ -199,6 +203,44 @@ class Table:
             raise AssertionError(f"the core accepted {probe}, which the options had refused")
         assert json.dumps(s.to_json(), sort_keys=True) == snapshot
 
+    def agrees(self, allowed: bool, action: dict[str, Any]) -> None:
+        """The core accepts `action` exactly when the options said it may."""
+        try:
+            apply_action(self.state, action)
+        except RulesError as err:
+            assert not allowed, f"options allowed {action}, the core refused: {err}"
+        else:
+            assert allowed, f"options refused {action}, the core accepted it"
+
+    def check_options(self) -> None:
+        """Every answer of legal_options matches what the core then does."""
+        s = self.state
+        if s.phase != "actions" or s.turn is None:
+            return
+        who = s.turn
+        opts = legal_options(s, who)
+        supply = self.supply_cubes(who)
+        for option in opts.activate:
+            self.agrees(option.ok, {"type": "activate", "player": who, "card": option.index})
+        self.agrees(opts.buy_prestige.ok, {"type": "buy_prestige", "player": who})
+        self.agrees(opts.joker.ok, {"type": "joker", "player": who, "take": "gold"})
+        for effect in opts.card_effects:
+            self.agrees(effect.ok, {"type": "card_effect", "player": who, "card": effect.name})
+        if opts.wall.ok:
+            n = opts.wall.max_spaces
+            self.agrees(True, {"type": "wall", "player": who, "spaces": n, "pay": supply[: 2 * n - 1]})
+            self.agrees(False, {"type": "wall", "player": who, "spaces": n + 1, "pay": (supply * 3)[: 2 * n + 1]})
+        if opts.ship.ok:
+            self.agrees(True, {"type": "ship", "player": who, "spaces": len(supply), "pay": supply})
+        self.agrees(True, {"type": "end_turn", "player": who})
+        for other in s.players:
+            if other.colour != who:
+                theirs = legal_options(s, other.colour)
+                assert not theirs.my_turn and not theirs.end_turn.ok and theirs.end_turn.reason is not None
+                assert not any(o.ok for o in theirs.activate)
+                assert not (theirs.quarter.ok or theirs.wall.ok or theirs.ship.ok or theirs.buy_prestige.ok)
+                self.agrees(False, {"type": "end_turn", "player": other.colour})
+
     def tally(self, action: dict[str, Any], before: GameState) -> None:
         """Our own count of cubes leaving and returning to the general supply."""
         kind, who = action["type"], action.get("player")
@@ -248,6 +290,7 @@ class Table:
     # --- playing ----------------------------------------------------------------------------
     def step(self) -> None:
         self.probe_refusals()
+        self.check_options()
         action = self.next_action()
         before = self.state
         after = apply_action(before, action)  # must not raise: it came from the options
