@@ -145,6 +145,7 @@ class DiceService:
         self._on_roll = on_roll
         self._led = led
         self._lock = threading.RLock()
+        self._flush_lock = threading.RLock()
         self._outbox: list[Callable[[], None]] = []
         self._camera: Camera | None = None
         self._camera_configured = True
@@ -387,11 +388,19 @@ class DiceService:
         self._outbox.append(lambda: self._on_status(status))
 
     def _flush(self) -> None:
-        """Run queued callbacks outside the lock, so they may call back in."""
-        with self._lock:
-            pending, self._outbox = self._outbox, []
-        for callback in pending:
-            callback()
+        """Run queued callbacks outside the state lock, so they may call back in.
+
+        One thread flushes at a time, so the UI receives the states in the order
+        they happened even when the ticker and a command finish together.
+        """
+        with self._flush_lock:
+            while True:
+                with self._lock:
+                    pending, self._outbox = self._outbox, []
+                if not pending:
+                    return
+                for callback in pending:
+                    callback()
 
     def close(self) -> None:
         """Release the camera and the light (the button belongs to whoever opened it)."""
