@@ -92,8 +92,6 @@ class RecordBuilder:
         self.dice: dict[str, int] = {}
         self.tiles = {good: 3 for good in GOODS}
         self.jokers_on_board = 6
-        self.cubes_from_general = 0
-        self.cubes_to_general = 0
 
     # ----- helpers -------------------------------------------------------
     def seat(self, colour: str) -> Seat:
@@ -127,14 +125,12 @@ class RecordBuilder:
             seat.supply[colour] -= count
             if seat.supply[colour] == 0:
                 del seat.supply[colour]
-        self.cubes_to_general += len(cubes)
 
     def _gain_cubes(self, seat: Seat, cubes: list[str]) -> None:
         for colour in cubes:
             if colour not in COLOURS:
                 raise BuilderError(colour)
             seat.supply[colour] += 1
-        self.cubes_from_general += len(cubes)
 
     def any_cubes(self, colour: str, count: int) -> list[str]:
         """Pick `count` cubes from the supply (most plentiful colour first)."""
@@ -182,7 +178,6 @@ class RecordBuilder:
         seat = self.seat(colour)
         seat.windrose[1][one] += 1
         seat.windrose[2][two] += 2
-        self.cubes_from_general += 3
         self._emit({"type": "setup_cubes", "player": colour, "one": one, "two": two})
         self.pending.pop(0)
         if not self.pending:
@@ -254,7 +249,6 @@ class RecordBuilder:
         for die in (first, second):
             pips = self.dice[die]
             seat.windrose[pips][die] += pips
-            self.cubes_from_general += pips
         self._emit({"type": "choose_dice", "player": colour, "dice": [first, second]})
         self.pending.pop(0)
         if not self.pending:
@@ -422,7 +416,6 @@ class RecordBuilder:
 
     def end_turn(self, colour: str) -> None:
         seat = self._acting(colour)
-        self.cubes_to_general += sum(seat.supply.values())
         seat.windrose[0] = Counter()
         self._emit({"type": "end_turn", "player": colour})
         self.pending.pop(0)

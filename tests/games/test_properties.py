@@ -215,6 +215,11 @@ class Table:
     def check_options(self) -> None:
         """Every answer of legal_options matches what the core then does."""
         s = self.state
+        if s.phase in ("take_card", "roll", "choose_dice"):
+            for player in s.players:
+                for effect in legal_options(s, player.colour).card_effects:
+                    self.agrees(effect.ok, {"type": "card_effect", "player": player.colour, "card": effect.name,
+                                            "gain": {"gold": 1}})
         if s.phase != "actions" or s.turn is None:
             return
         who = s.turn
@@ -293,6 +298,10 @@ class Table:
         self.check_options()
         action = self.next_action()
         before = self.state
+        expect = waiting_for(before)
+        assert action["type"] in expect.actions or action["type"] == "adjust", (action["type"], expect)
+        if expect.player is not None and action["type"] != "adjust":
+            assert action.get("player") == expect.player
         after = apply_action(before, action)  # must not raise: it came from the options
         self.books.apply(action)
         self.tally(action, before)

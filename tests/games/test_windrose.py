@@ -29,7 +29,7 @@ def rose(state: GameState, colour: str) -> list[dict[str, int]]:
     return [dict(pile) for pile in state.player(colour).windrose]
 
 
-E: dict[str, int] = {}
+E: dict[str, int] = {}  # an empty pile
 
 
 @pytest.mark.parametrize(

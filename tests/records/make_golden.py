@@ -63,20 +63,11 @@ def offices(r: int, a: tuple[int, int], b_: tuple[int, int], cost_a: list[str] |
     ]
 
 
-def status(b: RecordBuilder) -> str:
-    lines = [f"round {b.round} phase {b.phase} wall {b.turn_order()}"]
-    for seat in b.seats.values():
-        rose = [dict(sector) for sector in seat.windrose]
-        lines.append(
-            f"  {seat.colour}: gold {seat.gold} prestige {seat.prestige} punish {seat.punish} "
-            f"tableau {[c['name'] for c in seat.tableau]} rose {rose}"
-        )
-    return "\n".join(lines)
-
-
 def write(name: str, b: RecordBuilder) -> None:
     (HERE / f"{name}.json").write_text(b.to_json())
     print(f"{name}: builder tally {json.dumps(b.scores())}")
+    for seat in b.seats.values():
+        print(f"  {seat.name}: " + "; ".join(seat.ledger))
 
 
 GAMES: dict[str, Callable[[], RecordBuilder]] = {}
