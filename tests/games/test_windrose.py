@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.games.macao import GameState
-from tests.games.golden import after
+from app.games.macao import GameState, apply_action
+from tests.games.golden import after, before
 
 TWO = "two_players"
 COLOURS = ("red", "blue", "green", "black", "gray", "violet")
@@ -100,3 +100,10 @@ def test_landing_on_a_disc_goes_on_top() -> None:
     assert ivy_lands.wall[2] == ["brown", "yellow"]
     ben_lands = after(TWO, type="wall", player="white")
     assert ben_lands.wall[1] == ["white", "orange"]
+
+
+def test_reaching_the_last_space_exactly_also_goes_under() -> None:
+    state = before("three_players", type="wall", player="brown", spaces=3)  # Eve on index 13
+    assert state.wall_position("brown") == (13, 0) and state.wall[15] == ["yellow"]
+    moved = apply_action(state, {"type": "wall", "player": "brown", "spaces": 2, "pay": ["green", "green", "gray"]})
+    assert moved.wall[15] == ["yellow", "brown"]
