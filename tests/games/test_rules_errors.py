@@ -251,7 +251,7 @@ def test_joker_needs_a_joker() -> None:
 def test_double_joker_needs_the_jester() -> None:
     state = after(TWO, type="take_quarter", player="orange", tile="joker")
     for take in (["red", "gold"], ["red", "blue"], ["gold", "gold"]):
-        refused(state, {"type": "joker", "player": "orange", "take": take}, "joker", "jester")
+        refused(state, {"type": "joker", "player": "orange", "take": take}, "Ann", "joker", "jester")
     accepted(state, {"type": "joker", "player": "orange", "take": ["red"]})
 
 
