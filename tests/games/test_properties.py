@@ -9,7 +9,8 @@ A seeded random table picks among what the core's `waiting_for` and
   (gold, prestige, markers, every windrose pile, tableaus, wall), and at the end
   on the scores;
 - what the options call allowed is accepted, what they refuse is refused, and a
-  refused action leaves the state untouched;
+  refused action (including the chosen action with one field bent) leaves the
+  state untouched and raises nothing but a RulesError;
 - at every round's end, export then import then replay gives the same state.
 """
 
@@ -203,6 +204,33 @@ class Table:
             raise AssertionError(f"the core accepted {probe}, which the options had refused")
         assert json.dumps(s.to_json(), sort_keys=True) == snapshot
 
+    def mutated(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The same action with one field bent, often (not always) into an illegal one."""
+        rng = self.rng
+        bent = json.loads(json.dumps(action))
+        field = rng.choice([k for k in bent if k != "type"] or ["type"])
+        value = bent.get(field)
+        if field == "player":
+            bent[field] = rng.choice(PLAYER_COLOURS)
+        elif isinstance(value, int):
+            bent[field] = value + rng.choice((-1, 1, 5))
+        elif isinstance(value, list):
+            bent[field] = value + [rng.choice(CUBE_COLOURS)] if rng.random() < 0.5 else value[1:]
+        elif isinstance(value, dict):
+            bent[field] = {**value, "gold": 99}
+        else:
+            bent[field] = rng.choice(["tea", "joker", "gold", "red"])
+        return bent
+
+    def probe_mutation(self, action: dict[str, Any]) -> None:
+        """A bent action is either accepted whole or refused with nothing changed."""
+        snapshot = json.dumps(self.state.to_json(), sort_keys=True)
+        trial = self.state.copy()
+        try:
+            apply_in_place(trial, self.mutated(action))
+        except RulesError:
+            assert json.dumps(trial.to_json(), sort_keys=True) == snapshot, "a refused action changed the state"
+
     def agrees(self, allowed: bool, action: dict[str, Any]) -> None:
         """The core accepts `action` exactly when the options said it may."""
         try:
@@ -298,6 +326,7 @@ class Table:
         self.check_options()
         action = self.next_action()
         before = self.state
+        self.probe_mutation(action)
         expect = waiting_for(before)
         assert action["type"] in expect.actions or action["type"] == "adjust", (action["type"], expect)
         if expect.player is not None and action["type"] != "adjust":
