@@ -521,8 +521,9 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     # Tray: a frame of four walls standing on the table, a bit smaller than the view.
     tray_w = min(rng.uniform(260, 320), (ex1 - ex0) * 0.9)
     tray_h = min(rng.uniform(180, 220), (ey1 - ey0) * 0.9)
-    tray_x = rng.uniform(-0.04, 0.04) * (ex1 - ex0)
-    tray_y = rng.uniform(-0.04, 0.04) * (ey1 - ey0)
+    # Off-centre a little, but never so far that the tray floor leaves the picture.
+    tray_x = float(np.clip(rng.uniform(-0.04, 0.04) * (ex1 - ex0), ex0 + tray_w / 2, ex1 - tray_w / 2))
+    tray_y = float(np.clip(rng.uniform(-0.04, 0.04) * (ey1 - ey0), ey0 + tray_h / 2, ey1 - tray_h / 2))
     inner = (tray_x - tray_w / 2, tray_y - tray_h / 2, tray_x + tray_w / 2, tray_y + tray_h / 2)
     wall_kind = str(rng.choice(["black_plastic", "wood", "grey"]))
     wall_srgb = {"black_plastic": (0.07, 0.07, 0.075), "wood": (0.55, 0.38, 0.22), "grey": (0.35, 0.35, 0.36)}[

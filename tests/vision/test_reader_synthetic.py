@@ -11,7 +11,9 @@ import pytest
 from vision.evaluate import LabelledDie, match
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
-from vision.synth import SceneLabels, SceneOptions, render_scene
+from vision.types import DiceReading
+from vision.settle import SettleDetector, SettleParams, vote
+from vision.synth import SceneLabels, SceneOptions, render_roll_sequence, render_scene
 
 # Everything not under test is calm: neutral light, grey card, no cubes, no glare, a little blur.
 CALM = dict(
@@ -41,7 +43,10 @@ def params() -> VisionParams:
 
 def confident_mistakes(frame: np.ndarray, labels: SceneLabels) -> list[str]:
     """Every die the reader states with confidence that is not what the scene shows."""
-    reading = read_dice(frame, params(), expect="macao")
+    return mistakes_in(read_dice(frame, params(), expect="macao"), labels)
+
+
+def mistakes_in(reading: DiceReading, labels: SceneLabels) -> list[str]:
     truth = [LabelledDie(box=d.box, value=d.value, colour=d.colour) for d in labels.dice]
     matches = match(truth, reading.dice)
     mistakes = []
@@ -70,3 +75,22 @@ def test_no_confident_wrong_reading(case: str) -> None:
         frame, labels = render_scene(seed, options)
         found += [f"seed {seed}: {m}" for m in confident_mistakes(frame, labels)]
     assert not found, f"{case}: " + "; ".join(found)
+
+
+def test_roll_read_after_settling_and_voted_has_no_confident_mistake() -> None:
+    """The whole flow on a rendered roll: wait for still, read three frames, vote."""
+    settle = SettleParams.from_config_file()
+    options = SceneOptions(**(CALM | {"cubes": 6, "touching": True}))
+    sequence = render_roll_sequence(4, n_frames=16, options=options)
+    detector = SettleDetector(settle)
+    readings = []
+    for t, frame, moving in zip(sequence.timestamps_s, sequence.frames, sequence.moving):
+        if detector.update(t, frame).still:
+            assert not moving
+            readings.append(read_dice(frame, params(), expect="macao"))
+        if len(readings) == settle.min_vote_frames:
+            break
+    assert len(readings) == settle.min_vote_frames, "the roll never settled"
+    voted = vote(readings, settle)
+    assert voted.dice, voted.message
+    assert not mistakes_in(voted, sequence.labels)
