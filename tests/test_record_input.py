@@ -47,11 +47,18 @@ def test_missing_top_level_field(key: str) -> None:
     assert refuse(doc).where == key
 
 
-def test_unknown_field_in_an_action_is_named() -> None:
+def test_a_misspelt_field_shows_as_the_missing_one() -> None:
     doc = good_doc()
-    doc["actions"][5]["palyer"] = "orange"
+    doc["actions"][6]["palyer"] = doc["actions"][6].pop("player")
     err = refuse(doc)
-    assert err.where == "actions[5].palyer" and "unknown field" in str(err)
+    assert err.where == "actions[6]" and "missing field 'player'" in str(err)
+
+
+def test_optional_fields_inside_actions_are_kept() -> None:
+    doc = good_doc()
+    doc["actions"][5]["at"] = "19:42"
+    record = load_record(json.dumps(doc))
+    assert json.loads(dump_record(record))["actions"][5]["at"] == "19:42"
 
 
 def test_missing_field_in_an_action_is_named() -> None:

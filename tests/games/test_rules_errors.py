@@ -19,6 +19,7 @@ from app.games.macao import (
     RulesError,
     apply_action,
     apply_in_place,
+    legal_options,
     load_record,
     replay,
 )
@@ -145,7 +146,7 @@ def test_no_discard_while_there_is_room() -> None:
 
 def test_set_up_pick_of_a_card_already_picked() -> None:
     state = after(TWO, type="setup_pick", player="white")  # Ben took card 2
-    refused(state, {"type": "setup_pick", "player": "orange", "card": 2}, "Ann", "not there")
+    refused(state, {"type": "setup_pick", "player": "orange", "card": 2}, "Ann", "not on the table")
 
 
 # --- phase 2: dice ----------------------------------------------------------------------------
@@ -199,9 +200,9 @@ def test_a_tile_no_longer_on_the_board() -> None:
 def test_wall_costs_2n_minus_1_cubes() -> None:
     state = before(TWO, type="wall", player="white")  # round 3, supply 1 black 2 green
     refused(state, {"type": "wall", "player": "white", "spaces": 1, "pay": ["black", "green"]},
-            "Ben", "1 along the wall", "costs 1", "not 2")
+            "Ben", "1 space on the wall", "pay 1 cube", "not 2")
     refused(state, {"type": "wall", "player": "white", "spaces": 2, "pay": ["black", "green"]},
-            "Ben", "costs 3", "not 2")
+            "Ben", "pay 3 cubes", "2 spaces", "not 2")
     refused(state, {"type": "wall", "player": "white", "spaces": 2, "pay": ["black", "black", "black"]},
             "Ben", "3 black")
 
@@ -211,9 +212,18 @@ def test_one_wall_move_a_round() -> None:
     refused(state, {"type": "wall", "player": "white", "spaces": 1, "pay": ["green"]}, "Ben", "already", "wall")
 
 
+def test_no_wall_move_from_the_last_space() -> None:
+    state = before(TWO, type="wall", player="white")
+    state.wall = [[] for _ in range(16)]
+    state.wall[15] = ["white"]
+    state.wall[3] = ["orange"]
+    refused(state, {"type": "wall", "player": "white", "spaces": 1, "pay": ["green"]}, "Ben", "last space")
+    assert not legal_options(state, "white").wall.ok
+
+
 def test_ship_costs_one_cube_a_space() -> None:
     state = before(TWO, type="ship", player="white")  # supply 2 green
-    refused(state, {"type": "ship", "player": "white", "spaces": 2, "pay": ["green"]}, "Ben", "costs 2", "not 1")
+    refused(state, {"type": "ship", "player": "white", "spaces": 2, "pay": ["green"]}, "Ben", "2 for this trip", "not 1")
     refused(state, {"type": "ship", "player": "white", "spaces": 1, "pay": ["red"]}, "Ben", "1 red")
 
 

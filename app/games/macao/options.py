@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from . import cubes
 from .messages import Message
-from .model import DOUBLE_JOKERS, REPEATABLE, GameState, PlayerState
+from .model import DOUBLE_JOKERS, REPEATABLE, WALL_SPACES, GameState, PlayerState
 from .rules import PHASE_ACTIONS, wall_cost
 
 
@@ -157,6 +157,8 @@ def legal_options(state: GameState, colour: str) -> Options:
 
     max_wall = (in_supply + 1) // 2
     wall_reason = once("wall", "moved on the wall")
+    if wall_reason is None and state.wall_position(colour)[0] == WALL_SPACES - 1:
+        wall_reason = Message("{name} is already on the last space of the wall.", {"name": player.name})
     if wall_reason is None and max_wall == 0:
         wall_reason = Message("Moving on the wall needs at least 1 cube.")
 
@@ -185,7 +187,7 @@ def legal_options(state: GameState, colour: str) -> Options:
         if "card_effect" not in PHASE_ACTIONS[state.phase] or (state.phase == "actions" and not my_turn):
             reason = closed or Message("Cards are not used now.")
         elif not repeatable and used >= owned:
-            reason = Message("{card} has already been used this round.", {"card": name})
+            reason = Message("{name} has already used {card} this round.", {"name": player.name, "card": name})
         effects.append(CardEffectOption(name, reason is None, reason))
 
     return Options(

@@ -14,7 +14,7 @@ from typing import Any
 from .errors import RecordError, RulesError
 from .model import PLAYER_COLOURS, GameState
 from .rules import apply_in_place, new_game
-from .shapes import MAX_NAME_LENGTH, check_action, check_choice, check_keys, check_list, check_object, check_text
+from .shapes import MAX_NAME_LENGTH, check_action, check_choice, check_required, check_list, check_object, check_text
 
 FORMAT = "macao-record/1"
 MAX_RECORD_BYTES = 5 * 1024 * 1024  # a whole game is a few hundred kB at most
@@ -93,7 +93,7 @@ def parse_record(doc: object) -> Record:
     for i, entry in enumerate(players):
         where = f"players[{i}]"
         player = check_object(entry, where)
-        check_keys(player, where, ("colour", "name"), ())
+        check_required(player, where, ("colour", "name"))
         colour = check_choice(player["colour"], f"{where}.colour", PLAYER_COLOURS, "a player colour")
         if colour in colours:
             raise RecordError(f"{where}.colour", f"{colour} is already taken by another player")
@@ -109,7 +109,7 @@ def parse_record(doc: object) -> Record:
         check_action(action, f"actions[{i}]")
     extra = {k: v for k, v in root.items() if k not in {"format", "started", "players", "wall", "actions"}}
     return Record(
-        players=[{"colour": p["colour"], "name": p["name"]} for p in players],
+        players=[dict(p) for p in players],
         wall=list(wall),
         actions=[dict(a) for a in actions],
         started=started,

@@ -105,7 +105,7 @@ def _setup_pick(state: GameState, action: dict[str, Any], player: PlayerState | 
     assert player is not None
     index = action["card"]
     if index >= len(state.setup_cards) or state.setup_cards[index] is None:
-        raise _Refusal("Card {index} of the first pick is not there to take.", index=index)
+        raise _Refusal("{name} cannot pick card {index}: it is not on the table.", name=player.name, index=index)
     card = state.setup_cards[index]
     assert card is not None
     player.tableau.append(card)
@@ -161,7 +161,8 @@ def _take_card(state: GameState, action: dict[str, Any], player: PlayerState | N
     index = action["card"]
     card = state.revealed[index]
     if card is None:
-        raise _Refusal("Card {index} of this round has already been taken or discarded.", index=index)
+        raise _Refusal("{name} cannot take card {index}: it has already been taken or discarded.",
+                       name=player.name, index=index)
     discard = action.get("discard")
     sixth = len(player.tableau) >= TABLEAU_LIMIT
     if sixth and discard is None:
@@ -254,9 +255,10 @@ def _take_quarter(state: GameState, action: dict[str, Any], player: PlayerState 
     tile = action["tile"]
     if tile == "joker":
         if state.jokers_left <= 0:
-            raise _Refusal("All six joker quarters are already taken.")
+            raise _Refusal("{name} cannot take a joker quarter: all six are already taken.", name=player.name)
     elif state.tiles_left[tile] <= 0:
-        raise _Refusal("No quarter with {good} is left in the city.", good=tile)
+        raise _Refusal("{name} cannot take a quarter with {good}: none is left in the city.",
+                       name=player.name, good=tile)
     need = cubes.count(action["cost"])
     _pay(state, player, need, "the quarter")
     _spend(player, need)
@@ -275,16 +277,17 @@ def _wall(state: GameState, action: dict[str, Any], player: PlayerState | None) 
     _once(player, "wall", "moved on the wall")
     spaces = action["spaces"]
     pay = action["pay"]
+    space, _ = state.wall_position(player.colour)
+    if space == WALL_SPACES - 1:
+        raise _Refusal("{name} is already on the last space of the wall.", name=player.name)
     if len(pay) != wall_cost(spaces):
-        raise _Refusal(
-            "Moving {spaces} along the wall costs {cost} cubes, not {paid}.",
-            spaces=spaces, cost=wall_cost(spaces), paid=len(pay),
-        )
+        template = ("{name} must pay 1 cube to move 1 space on the wall, not {paid}." if spaces == 1 else
+                    "{name} must pay {cost} cubes to move {spaces} spaces on the wall, not {paid}.")
+        raise _Refusal(template, name=player.name, spaces=spaces, cost=wall_cost(spaces), paid=len(pay))
     need = cubes.count(pay)
     _pay(state, player, need, "the wall")
     _spend(player, need)
     player.used.add("wall")
-    space, _ = state.wall_position(player.colour)
     state.wall[space].remove(player.colour)
     target = space + spaces
     if target >= WALL_SPACES - 1:
@@ -298,7 +301,8 @@ def _ship(state: GameState, action: dict[str, Any], player: PlayerState | None) 
     spaces = action["spaces"]
     pay = action["pay"]
     if len(pay) != spaces:
-        raise _Refusal("Sailing {spaces} spaces costs {spaces} cubes, not {paid}.", spaces=spaces, paid=len(pay))
+        raise _Refusal("{name} must pay one cube per space: {spaces} for this trip, not {paid}.",
+                       name=player.name, spaces=spaces, paid=len(pay))
     need = cubes.count(pay)
     _pay(state, player, need, "the ship")
     _spend(player, need)
@@ -335,7 +339,8 @@ def _joker(state: GameState, action: dict[str, Any], player: PlayerState | None)
         raise _Refusal("{name} has no joker to spend.", name=player.name)
     take = ["gold"] if action["take"] == "gold" else list(action["take"])
     if len(take) == 2 and not player.has_effect(DOUBLE_JOKERS):
-        raise _Refusal("A joker gives one cube or 3 gold; two things need an activated Jester.")
+        raise _Refusal("{name} can take only one thing for a joker; two need an activated Jester.",
+                       name=player.name)
     player.jokers -= 1
     for item in take:
         if item == "gold":
@@ -353,7 +358,7 @@ def _card_effect(state: GameState, action: dict[str, Any], player: PlayerState |
         raise _Refusal("{name} has no activated card called {card}.", name=player.name, card=name)
     repeatable = any(REPEATABLE in card.effects for card in owned)
     if not repeatable and player.effects_used.get(name, 0) >= len(owned):
-        raise _Refusal("{card} has already been used this round.", card=name)
+        raise _Refusal("{name} has already used {card} this round.", name=player.name, card=name)
     gain = action.get("gain", {})
     pay = action.get("pay", {})
     moves_cubes = bool(gain.get("cubes") or pay.get("cubes"))
@@ -412,7 +417,7 @@ def _adjust(state: GameState, action: dict[str, Any], player: PlayerState | None
     assert player is not None
     changes = {key: action.get(key, 0) for key in ("gold", "prestige", "punish")}
     if not any(changes.values()):
-        raise _Refusal("A correction must change gold, prestige or punish markers.")
+        raise _Refusal("A correction for {name} must change gold, prestige or punish markers.", name=player.name)
     labels = {"gold": "gold", "prestige": "prestige", "punish": "punish markers"}
     for key, delta in changes.items():
         if getattr(player, key) + delta < 0:
@@ -506,9 +511,13 @@ def apply_in_place(state: GameState, action: object) -> None:
     try:
         checked = check_action(action)
     except RecordError as err:
-        kind = action.get("type") if isinstance(action, dict) else None
+        fields = action if isinstance(action, dict) else {}
+        kind, colour = fields.get("type"), fields.get("player")
+        known = isinstance(colour, str) and state.has_player(colour)
         raise RulesError(Message("The action is not well formed: {problem}", {"problem": str(err)}),
-                         action_type=kind if isinstance(kind, str) else None) from None
+                         action_type=kind if isinstance(kind, str) else None,
+                         player=colour if known else None,
+                         player_name=state.player(colour).name if known else None) from None
     kind = checked["type"]
     colour = checked.get("player")
     name = state.player(colour).name if colour and state.has_player(colour) else None

@@ -42,7 +42,7 @@ PLAYER_ACTIONS: frozenset[str] = frozenset(
 TABLE_ACTIONS: frozenset[str] = frozenset({"setup_draw", "reveal", "roll"})
 ACTION_TYPES: frozenset[str] = PLAYER_ACTIONS | TABLE_ACTIONS
 
-# Keys each action may carry besides "type" (and "player" for player actions).
+# Fields each action must carry besides "type" (and "player" for player actions).
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "setup_draw": ("cards",),
     "setup_pick": ("card",),
@@ -63,16 +63,6 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
     "final": ("card_points", "city_group"),
     "adjust": ("note",),
 }
-_OPTIONAL: dict[str, tuple[str, ...]] = {
-    "take_card": ("discard",),
-    "take_quarter": ("quarter",),
-    "ship": ("to",),
-    "deliver": ("port",),
-    "card_effect": ("gain", "pay", "note"),
-    "adjust": ("gold", "prestige", "punish"),
-}
-
-
 def describe(value: object) -> str:
     """A short, safe rendering of a found value for an error message."""
     text = repr(value)
@@ -125,14 +115,11 @@ def check_object(value: object, where: str) -> dict[str, Any]:
     return value
 
 
-def check_keys(obj: dict[str, Any], where: str, required: tuple[str, ...], optional: tuple[str, ...]) -> None:
+def check_required(obj: dict[str, Any], where: str, required: tuple[str, ...]) -> None:
+    """Known fields must be there; unknown ones are left alone, as the format allows."""
     for key in required:
         if key not in obj:
             raise RecordError(where, f"missing field '{key}'")
-    allowed = set(required) | set(optional)
-    for key in obj:
-        if key not in allowed:
-            raise RecordError(f"{where}.{key}" if where else key, "unknown field")
 
 
 def check_cubes(value: object, where: str, low: int, high: int) -> list[str]:
@@ -144,7 +131,7 @@ def check_cubes(value: object, where: str, low: int, high: int) -> list[str]:
 
 def check_card(value: object, where: str) -> None:
     card = check_object(value, where)
-    check_keys(card, where, ("name", "kind", "cost", "tribute"), ("effects", "id"))
+    check_required(card, where, ("name", "kind", "cost", "tribute"))
     check_text(card["name"], f"{where}.name", MAX_NAME_LENGTH)
     check_choice(card["kind"], f"{where}.kind", CARD_KINDS, "a card kind")
     check_cubes(card["cost"], f"{where}.cost", 1, MAX_CARD_COST)
@@ -161,7 +148,6 @@ def check_card(value: object, where: str) -> None:
 
 def _check_bundle(value: object, where: str) -> None:
     bundle = check_object(value, where)
-    check_keys(bundle, where, (), ("cubes", "gold", "prestige"))
     if "cubes" in bundle:
         check_cubes(bundle["cubes"], f"{where}.cubes", 0, 20)
     for key in ("gold", "prestige"):
@@ -185,12 +171,11 @@ def check_action(value: object, where: str = "action") -> dict[str, Any]:
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise RecordError(f"{where}.type", f"unknown action type {describe(kind)}")
     required = _REQUIRED[kind]
-    optional = _OPTIONAL.get(kind, ())
     if kind in PLAYER_ACTIONS:
         required = ("type", "player", *required)
     else:
         required = ("type", *required)
-    check_keys(action, where, required, optional)
+    check_required(action, where, required)
     if kind in PLAYER_ACTIONS:
         check_choice(action["player"], f"{where}.player", PLAYER_COLOURS, "a player colour")
 
