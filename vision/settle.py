@@ -151,6 +151,8 @@ class SettleDetector:
 
         moving = motion > p.changed_fraction
         hand = False
+        if self._calm is not None and self._calm[0].shape != small.shape:
+            self._calm = None  # the stream changed size: nothing calm to compare with
         if self._calm is not None:
             changed = cv2.absdiff(small, self._calm[0]) > p.pixel_change
             if np.count_nonzero(changed) > p.light_change_fraction * changed.size:

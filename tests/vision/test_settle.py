@@ -150,6 +150,15 @@ def test_waiting_too_long_is_noted() -> None:
     assert "waited too long" in notes[2]
 
 
+def test_a_change_of_frame_size_counts_as_motion() -> None:
+    frame = roll(1).frames[-1]
+    detector = SettleDetector(PARAMS)
+    for t in (0.0, 0.1, 0.2):
+        detector.update(t, frame)
+    state = detector.update(0.3, frame[:, :320])
+    assert not state.still and "moving" in state.notes
+
+
 def test_bad_input_is_refused_clearly() -> None:
     detector = SettleDetector(PARAMS)
     frame = roll(1).frames[0]
