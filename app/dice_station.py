@@ -20,7 +20,7 @@ from app.config import Config
 from app.dice_service import DiceService, DiceStatus, RollTimings, TickThread
 from hardware.button import RollButton
 from hardware.camera import CameraSettings, make_camera
-from hardware.gpio import GpioUnavailable, lgpio_factory
+from hardware.gpio import GpioUnavailable, LgpioChip
 from hardware.status_led import StatusLed
 from vision.calibrate import Calibration, CalibrationError, default_calibration_path, load_calibration
 from vision.params import VisionParams
@@ -100,7 +100,7 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
     calibration = load_table_calibration(vision_params, note)
     if pin_factory is None:
         try:
-            pin_factory = lgpio_factory(config["button"]["gpio_chip"])
+            pin_factory = LgpioChip.pin_factory(config["button"]["gpio_chip"])
         except GpioUnavailable as exc:
             note(str(exc))
     led = _open_led(config, pin_factory, note)

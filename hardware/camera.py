@@ -83,12 +83,8 @@ def shrink(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 
 def picamera2_importable() -> bool:
-    """True when the Pi camera library can be imported (it comes from apt on the Pi)."""
-    try:
-        import picamera2  # noqa: F401  (the probe itself)
-    except (ImportError, OSError):
-        return False
-    return True
+    """True when the Pi camera can be used here (the probe lives in Picamera2Camera)."""
+    return Picamera2Camera.available()
 
 
 def make_camera(settings: CameraSettings) -> Camera | None:
@@ -139,6 +135,15 @@ class Picamera2Camera:
         self._settle_frames = settle_frames
         self._focus_dioptres = focus_dioptres
         self._camera: Any = None
+
+    @staticmethod
+    def available() -> bool:
+        """True when the Pi camera library imports (it comes from apt, on the Pi only)."""
+        try:
+            import picamera2  # noqa: F401  (the probe itself)
+        except (ImportError, OSError):
+            return False
+        return True
 
     def open(self) -> None:
         try:

@@ -16,19 +16,23 @@ class GpioUnavailable(Exception):
     """A GPIO device could not be opened; the message says which pin and why."""
 
 
-def lgpio_factory(chip: int) -> Factory | None:
-    """The lgpio pin factory on an explicit chip; None (gpiozero's own choice) for chip -1.
+class LgpioChip:
+    """A GPIO chip driven through lgpio (the only class that imports it)."""
 
-    The Pi 5 drives its header through lgpio only; older kernels number the
-    header's chip 4 instead of 0, hence the override.
-    """
-    if chip < 0:
-        return None
-    try:
-        from gpiozero.pins.lgpio import LGPIOFactory
-        return LGPIOFactory(chip=chip)
-    except Exception as exc:  # lgpio missing or the chip absent: both mean no GPIO here
-        raise GpioUnavailable(f"GPIO chip {chip} cannot be opened: {exc}") from exc
+    @staticmethod
+    def pin_factory(chip: int) -> Factory | None:
+        """gpiozero's lgpio factory on an explicit chip; None (gpiozero's own choice) for -1.
+
+        The Pi 5 drives its header through lgpio only; older kernels number the
+        header's chip 4 instead of 0, hence the override.
+        """
+        if chip < 0:
+            return None
+        try:
+            from gpiozero.pins.lgpio import LGPIOFactory
+            return LGPIOFactory(chip=chip)
+        except Exception as exc:  # lgpio missing or the chip absent: both mean no GPIO here
+            raise GpioUnavailable(f"GPIO chip {chip} cannot be opened: {exc}") from exc
 
 
 def open_device(what: str, pin: int, make: Callable[[], DeviceT]) -> DeviceT:

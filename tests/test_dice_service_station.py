@@ -118,3 +118,19 @@ def test_snapshot_saves_a_frame_from_the_configured_camera(tmp_path: Path, capsy
     bad.write_text("[camera]\nsource = 3\n")
     assert main([str(out), "--config", str(bad)]) == 2
     assert "[camera] source: expected one of" in capsys.readouterr().err
+
+
+def test_a_gpio_chip_that_cannot_be_opened_is_reported_once(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "lgpio", None)  # as on a machine without lgpio
+    reports: list[str] = []
+    previous = Device.pin_factory
+    Device.pin_factory = MockFactory()  # what the button and light fall back to here
+    try:
+        config = folder_config(tmp_path, "[button]\ngpio_chip = 4\n")
+        station = build_dice_station(config, on_status=lambda s: None, on_roll=lambda a: None,
+                                     report=reports.append, clock=Clock())
+        assert reports[0].startswith("GPIO chip 4 cannot be opened")
+        station.stop()
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = previous
