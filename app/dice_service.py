@@ -64,12 +64,14 @@ class _Job(Enum):
     OPEN = "open"
     RELOCK = "relock"
     LOOK = "look"
+    PREVIEW = "preview"
 
 
 @dataclass(frozen=True)
 class _Look:
-    """What one tick saw: the motion verdict, and a reading (or why there is none)."""
+    """What one tick saw: its newest frame, the motion verdict, and a reading (or why there is none)."""
 
+    frame: np.ndarray
     motion: MotionState
     reading: DiceReading | None = None
     problem: str = ""
@@ -156,6 +158,8 @@ class DiceService:
         self._next_retry = -math.inf
         self._retry_pause = timings.retry_initial_s
         self._relock_requested = False
+        self._watching = False
+        self._latest_frame: np.ndarray | None = None
         self._status = DiceStatus(RollState.CAMERA_UNAVAILABLE, "Starting the camera")
 
     # ------------------------------------------------------------------ reading state
@@ -230,6 +234,19 @@ class DiceService:
         with self._lock:
             self._relock_requested = True
 
+    def watch(self, on: bool) -> None:
+        """Keep taking small frames between rolls too, for a live camera view (aiming, light).
+
+        Off by default: a replayed folder or video would otherwise run on between rolls.
+        """
+        with self._lock:
+            self._watching = on
+
+    def latest_frame(self) -> np.ndarray | None:
+        """The newest frame the service took (BGR uint8), or None before the first one."""
+        with self._lock:
+            return self._latest_frame
+
     # ------------------------------------------------------------------ the clock's side
 
     def tick(self, now: float) -> None:
@@ -250,6 +267,8 @@ class DiceService:
                 camera.relock_exposure()
             elif job is _Job.LOOK and camera is not None and settler is not None:
                 look = self._look(now, before.state, camera, settler)
+            elif job is _Job.PREVIEW and camera is not None:
+                preview = camera.read_motion()
         except CameraError as exc:
             with self._lock:
                 if job is _Job.OPEN:
@@ -260,8 +279,12 @@ class DiceService:
             with self._lock:
                 if job is _Job.OPEN:
                     self._opened(now, opened)
-                elif job is _Job.LOOK and self._status is before:
-                    self._apply_look(now, before.state, look)
+                elif job is _Job.PREVIEW:
+                    self._latest_frame = preview
+                elif job is _Job.LOOK:
+                    self._latest_frame = look.frame
+                    if self._status is before:
+                        self._apply_look(now, before.state, look)
         with self._lock:
             if self._led is not None:
                 self._led.poll(now)
@@ -279,7 +302,7 @@ class DiceService:
             return _Job.RELOCK
         if state in ROLLING and settler is not None:
             return _Job.LOOK
-        return None
+        return _Job.PREVIEW if self._watching else None
 
     def _open_camera(self) -> Camera | None:
         camera = self._make_camera()
@@ -289,14 +312,15 @@ class DiceService:
 
     def _look(self, now: float, state: RollState, camera: Camera, settler: Settler) -> _Look:
         """One motion frame, and while reading a still tray one main frame through the reader."""
-        motion = settler.update(now, camera.read_motion())
+        small = camera.read_motion()
+        motion = settler.update(now, small)
         if state is not RollState.READING or not motion.still:
-            return _Look(motion)
+            return _Look(small, motion)
         frame = camera.read_main()
         try:
-            return _Look(motion, reading=self._reader(frame))
+            return _Look(frame, motion, reading=self._reader(frame))
         except Exception as exc:  # a reader fault must cost one roll, never the game
-            return _Look(motion, problem=f"{type(exc).__name__}: {exc}")
+            return _Look(frame, motion, problem=f"{type(exc).__name__}: {exc}")
 
     def _apply_look(self, now: float, state: RollState, look: _Look) -> None:
         self._frames_seen += 1

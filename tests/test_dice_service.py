@@ -396,3 +396,20 @@ def test_a_command_arriving_while_a_frame_is_read_wins_over_that_frame(tmp_path:
     harness.tick(20)
     assert harness.service.state is RollState.CANCELLED
     assert RollState.PROPOSED not in harness.states()
+
+
+def test_latest_frame_follows_the_roll_and_the_live_view_only_when_watched(tmp_path: Path, config) -> None:
+    frames = [still_frame(OTHER)] * 3 + roll_sequence(before=0)
+    harness = Harness(config, write_frames(tmp_path, frames))
+    harness.tick(5)
+    assert harness.service.latest_frame() is None  # idle and unwatched: the replay does not run on
+    harness.service.watch(True)
+    harness.tick(3)
+    preview = harness.service.latest_frame()
+    assert preview is not None and preview.shape == (MOTION[1], MOTION[0], 3)
+    harness.service.watch(False)
+    harness.service.roll()
+    harness.run_until(RollState.PROPOSED)
+    latest = harness.service.latest_frame()
+    assert latest is not None and latest.shape == (SIZE[1], SIZE[0], 3)  # the last frame read in full
+    assert harness.service.status.proposed_dice == ROLL
