@@ -139,3 +139,12 @@ def test_pi_kivy_config_has_one_input_provider_and_is_complete(tmp_path: Path) -
     parser = configparser.ConfigParser(interpolation=None)
     parser.read(SYSTEMD / "kivy-pi.ini")
     assert parser["kivy"]["config_version"] == defaults["kivy"]["config_version"]
+
+
+def test_service_option_refuses_a_machine_that_is_not_a_pi() -> None:
+    model = Path("/proc/device-tree/model")
+    if model.exists() and "Raspberry Pi" in model.read_text(errors="replace"):
+        pytest.skip("this is a Raspberry Pi: --service would really install the kiosk")
+    result = run("bash", ROOT / "setup.sh", "--service")
+    assert result.returncode == 2
+    assert "--service is for the Raspberry Pi appliance" in result.stderr
