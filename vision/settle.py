@@ -4,8 +4,10 @@ The detector watches the small motion stream. It is fed timestamps by the
 caller (no clock of its own), so it behaves the same in tests, in demo replay
 and on the Pi. A frame counts as "moving" when enough pixels changed since the
 previous frame, or since the first frame of the current still spell (a die
-creeping slowly), or when a hand is in view. "Still" is only declared after the
-tray has stayed quiet for `still_time_s`.
+creeping slowly), or when a hand is in view: compared with the last calm frame,
+a large new patch of skin colour, or a large solid patch of change that reaches
+the frame border (an arm comes in from outside). "Still" is only declared after
+the tray has stayed quiet for `still_time_s`.
 
 `vote` then combines the readings of several still frames: a die's value is
 kept only when enough of the frames agree on it; otherwise it is unsure.
@@ -49,6 +51,7 @@ class SettleParams:
     skin_cb_max: int
     skin_min_brightness: int
     hand_fraction: float
+    hand_min_width_px: int
     light_change_fraction: float
     min_vote_frames: int
     vote_agreement: float
@@ -68,6 +71,7 @@ class SettleParams:
         "skin_cb_max": (0, 255),
         "skin_min_brightness": (0, 255),
         "hand_fraction": (0.0, 1.0),
+        "hand_min_width_px": (1, 101),
         "light_change_fraction": (0.0, 1.0),
         "min_vote_frames": (3, 100),
         "vote_agreement": (0.5, 1.0),
@@ -210,7 +214,10 @@ class SettleDetector:
         new_skin = cv2.morphologyEx(new_skin, cv2.MORPH_OPEN, kernel)
         count, _, stats, _ = cv2.connectedComponentsWithStats(new_skin)
         largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
-        count, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8))
+        # Thin changes (edges of a tray nudged by a die) are no arm: open them away.
+        width = self.params.hand_min_width_px
+        solid = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((width, width), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(solid)
         height, width = changed.shape
         for x, y, w, h, area in stats[1:]:
             if x == 0 or y == 0 or x + w == width or y + h == height:

@@ -6,6 +6,7 @@ import dataclasses
 from functools import lru_cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -17,8 +18,8 @@ PARAMS = SettleParams.from_config_file()
 
 
 @lru_cache(maxsize=None)
-def roll(seed: int, hand_returns: bool = False, dim: bool = False) -> RollSequence:
-    options = SceneOptions(width=640, height=360, die_px=24, dim=dim)
+def roll(seed: int, hand_returns: bool = False, dim: bool = False, table: str | None = None) -> RollSequence:
+    options = SceneOptions(width=640, height=360, die_px=24, dim=dim, table=table)
     return render_roll_sequence(seed, n_frames=24, options=options, hand_returns=hand_returns)
 
 
@@ -104,8 +105,9 @@ def test_never_still_while_anything_moves_and_still_once_settled(seed: int, hand
     assert still_times[0] <= quiet_from + PARAMS.still_time_s + 0.2 + 1e-9
 
 
-def test_hand_held_still_in_view_is_never_still() -> None:
-    sequence = roll(2, hand_returns=True)
+@pytest.mark.parametrize("table", ["wood", "grey_card", "green_felt", "dark"])
+def test_hand_held_still_in_view_is_never_still(table: str) -> None:
+    sequence = roll(2, hand_returns=True, table=table)
     result = states(sequence)
     hand_frames = [i for i, h in enumerate(sequence.hand_in_view) if h and i > len(sequence.frames) // 2]
     assert len(hand_frames) >= 2
@@ -148,6 +150,20 @@ def test_waiting_too_long_is_noted() -> None:
     notes = [detector.update(t, sequence.frames[i % 2]).notes for i, t in enumerate((0.5, 1.0, 1.5))]
     assert "waited too long" not in notes[0]
     assert "waited too long" in notes[2]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_nudged_tray_settles_again(seed: int) -> None:
+    """A die knocks the tray a few px: motion for a moment, not a hand forever."""
+    frame = roll(seed).frames[-1]
+    nudged = cv2.warpAffine(frame, np.float32([[1, 0, 4], [0, 1, 3]]), frame.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    detector = SettleDetector(PARAMS)
+    for t in (0.0, 0.1, 0.2):
+        detector.update(t, frame)
+    assert not detector.update(0.3, nudged).still
+    later = [detector.update(0.4 + i / 10, nudged) for i in range(8)]
+    assert all("hand in view" not in s.notes for s in later)
+    assert later[-1].still
 
 
 def test_a_change_of_frame_size_counts_as_motion() -> None:
