@@ -217,9 +217,12 @@ def _replay(record: Record, source: str) -> Any:
 def _open_session(args: argparse.Namespace) -> Session:
     path = _db_path(args)
     try:
-        return Session.open(path)
+        session = Session.open(path)
     except JournalOpenError as err:
         raise CliError(str(err), EXIT_JOURNAL) from None
+    for notice in session.notices:  # e.g. a damaged database was set aside
+        print(f"note: {notice}", file=sys.stderr)
+    return session
 
 
 def _db_path(args: argparse.Namespace) -> Path:

@@ -13,6 +13,8 @@ ordering always uses sequence numbers and counters, never the clock.
 from __future__ import annotations
 
 import json
+import os
+import re
 import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 Clock = Callable[[], str]
+Connect = Callable[[Path], sqlite3.Connection]
 
 EVENT_KINDS = ("action", "undo", "redo", "goto")
 
@@ -55,21 +58,41 @@ def local_timestamp() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
+def connect_file(path: Path) -> sqlite3.Connection:
+    """The journal's connection: autocommit (we issue BEGIN/COMMIT), waiting up to 10 s on a lock."""
+    return sqlite3.connect(str(path), isolation_level=None, timeout=10.0)
+
+
 class JournalError(Exception):
     """A journal operation that cannot be done (unknown game, nothing to undo, bad data)."""
 
 
 class JournalOpenError(JournalError):
-    """The database file cannot be opened or is not a Windrose journal.
+    """The database file cannot be opened (folder missing or read-only, file locked...).
 
-    Carries the path so a caller (the reliability layer) can move the file aside
-    and start a fresh journal.
+    The file itself may be fine, so it is left where it is.
     """
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"cannot open the game journal {path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+class JournalDamagedError(JournalOpenError):
+    """The file is there but is no usable Windrose journal: damaged, some other file, or a newer schema.
+
+    Such a file is safe to set aside (never delete it) and replace by a fresh journal.
+    """
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+SQLITE_HEADER_SIZE = 100
+# The columns this version reads and writes; a file with other tables is not our journal.
+EXPECTED_COLUMNS = {
+    "games": {"id", "game_type", "header", "created_at", "finished", "touched"},
+    "events": {"game_id", "seq", "kind", "payload", "created_at"},
+}
 
 
 @dataclass(frozen=True)
@@ -187,10 +210,13 @@ class Journal:
         self._clock = clock
 
     @classmethod
-    def open(cls, path: str | Path, clock: Clock = local_timestamp) -> Journal:
-        """Open (creating if needed) the journal at path, migrated to the current schema.
+    def open(cls, path: str | Path, clock: Clock = local_timestamp, connect: Connect | None = None) -> Journal:
+        """Open (creating if needed) the journal at path, checked and migrated to the current schema.
 
-        Raises JournalOpenError with a plain reason if the file is unusable.
+        The start-up check reads the file header, runs `PRAGMA quick_check` and
+        compares the schema. Raises JournalDamagedError for a file to set aside,
+        JournalOpenError (with a plain reason) when the file cannot be opened.
+        `connect` replaces sqlite3.connect (a test seam: read-only or size-limited connections).
         """
         path = Path(path)
         try:
@@ -199,19 +225,27 @@ class Journal:
             raise JournalOpenError(path, f"cannot create its folder ({err.strerror or err})") from None
         if path.is_dir():
             raise JournalOpenError(path, "it is a folder, not a database file")
+        _check_header(path)
         connection: sqlite3.Connection | None = None
         try:
-            connection = sqlite3.connect(str(path), isolation_level=None, timeout=10.0)
+            connection = (connect or connect_file)(path)
             mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise JournalOpenError(path, f"the file system does not allow WAL mode (got {mode})")
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("PRAGMA foreign_keys=ON")
+            problems = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise JournalDamagedError(path, f"the file is damaged ({_first_line(problems)})")
             _migrate(connection, path)
+            _check_schema(connection, path)
         except sqlite3.Error as err:
             if connection is not None:
                 connection.close()
-            raise JournalOpenError(path, _plain_sqlite_reason(err)) from None
+            reason = _plain_sqlite_reason(err, path.parent)
+            if _is_damage(err):
+                raise JournalDamagedError(path, reason) from None
+            raise JournalOpenError(path, reason) from None
         except JournalOpenError:
             if connection is not None:
                 connection.close()
@@ -233,13 +267,18 @@ class Journal:
         synchronous = self._db.execute("PRAGMA synchronous").fetchone()[0]
         return {"journal_mode": mode, "synchronous": synchronous}
 
-    def create_game(self, header: dict[str, Any], game_type: str = "macao") -> int:
-        """Store a new game's header; returns its id (ids only grow)."""
+    def create_game(self, header: dict[str, Any], game_type: str = "macao", id_above: int = 0) -> int:
+        """Store a new game's header; returns its id (ids only grow).
+
+        `id_above` keeps the id past ids used elsewhere (backup files of a journal
+        that was set aside), so a new game never takes an old game's backup name.
+        """
         with self._transaction():
             cursor = self._db.execute(
-                "INSERT INTO games (game_type, header, created_at, finished, touched) "
-                "VALUES (?, ?, ?, 0, (SELECT COALESCE(MAX(touched), 0) + 1 FROM games))",
-                (game_type, _dumps(header), self._clock()),
+                "INSERT INTO games (id, game_type, header, created_at, finished, touched) VALUES ("
+                "MAX(?, COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0)) + 1, "
+                "?, ?, ?, 0, (SELECT COALESCE(MAX(touched), 0) + 1 FROM games))",
+                (id_above, game_type, _dumps(header), self._clock()),
             )
             game_id = cursor.lastrowid
         assert game_id is not None
@@ -336,7 +375,7 @@ class Journal:
             raise JournalError(f"there is no game {game_id} in {self.path}")
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        return _Transaction(self._db, self.path.parent)
 
 
 class _Transaction:
@@ -346,14 +385,15 @@ class _Transaction:
     JournalError saying the event was not saved; nothing half-written remains.
     """
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, folder: Path) -> None:
         self._db = connection
+        self._folder = folder
 
     def __enter__(self) -> None:
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as err:
-            raise JournalError(f"nothing was saved: {_plain_sqlite_reason(err)}") from err
+            raise JournalError(_not_saved(err, self._folder)) from err
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, *rest: object) -> None:
         if exc_type is None:
@@ -363,9 +403,12 @@ class _Transaction:
             except sqlite3.Error as err:
                 exc = err
         if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite already rolled back (it does after a full disk or an I/O error)
         if isinstance(exc, sqlite3.Error):
-            raise JournalError(f"nothing was saved: {_plain_sqlite_reason(exc)}") from exc
+            raise JournalError(_not_saved(exc, self._folder)) from exc
 
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:
@@ -401,14 +444,124 @@ def _migrate(connection: sqlite3.Connection, path: Path) -> None:
             raise
 
 
-def _plain_sqlite_reason(err: sqlite3.Error) -> str:
+SIDE_FILES = ("-wal", "-shm")  # SQLite's companions of a WAL database, named after it
+
+
+def set_aside(path: Path, clock: Clock) -> Path:
+    """Move a damaged journal and its -wal/-shm to `<name>.damaged-<time>`; returns the new path.
+
+    The time comes from the injected clock (display text made file-safe); an
+    existing file is never replaced, a counter is added instead. The companions
+    move first, so a new journal can never pick up the old file's WAL.
+    """
+    stamp = re.sub(r"[^0-9A-Za-z+]", "", clock())[:32] or "unknown-time"
+    base = path.with_name(f"{path.name}.damaged-{stamp}")
+    target, counter = base, 1
+    while any(Path(f"{target}{suffix}").exists() for suffix in ("", *SIDE_FILES)):
+        counter += 1
+        target = base.with_name(f"{base.name}-{counter}")
+    for suffix in (*SIDE_FILES, ""):
+        source = Path(f"{path}{suffix}")
+        if source.exists():
+            os.replace(source, Path(f"{target}{suffix}"))
+    _sync_folder(path.parent)
+    return target
+
+
+def open_or_set_aside(
+    path: str | Path, clock: Clock = local_timestamp, connect: Connect | None = None
+) -> tuple[Journal, JournalDamagedError | None, Path | None]:
+    """Open the journal; if the file is damaged, set it aside and open a fresh one.
+
+    Returns the journal, the damage found (or None) and where the damaged file went.
+    Other open errors (read-only folder, locked file) are raised as they are:
+    the file may be fine and must stay where it is.
+    """
+    path = Path(path)
+    try:
+        return Journal.open(path, clock, connect), None, None
+    except JournalDamagedError as damage:
+        moved_to = set_aside(path, clock)
+        return Journal.open(path, clock, connect), damage, moved_to
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make renames in a folder durable (a power cut must not undo them)."""
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that does not even start like SQLite (a picture, a text, a cut-off file)."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise JournalOpenError(path, f"the file cannot be read ({err.strerror or err})") from None
+    if size == 0:
+        return  # SQLite's own way of starting a new database
+    if head != SQLITE_HEADER:
+        raise JournalDamagedError(path, "the file is not a SQLite database (damaged, or some other file)")
+    if size < SQLITE_HEADER_SIZE:
+        raise JournalDamagedError(path, f"the file is cut short ({size} bytes)")
+
+
+def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
+    """After migrating, the tables must be ours: a foreign SQLite file is not a journal."""
+    for table, columns in EXPECTED_COLUMNS.items():
+        found = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+        if not columns <= found:
+            raise JournalDamagedError(path, f"the file is some other program's database (table {table!r} differs)")
+
+
+def _first_line(problems: list[str]) -> str:
+    text = " ".join(" ".join(problems).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _is_damage(err: sqlite3.Error) -> bool:
+    """Errors that mean the file's bytes are wrong, not that we cannot reach them."""
+    code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+    return code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or "malformed" in str(err)
+
+
+def _not_saved(err: sqlite3.Error, folder: Path) -> str:
+    return f"the game could not be saved: {_plain_sqlite_reason(err, folder)} (nothing was written)"
+
+
+def _plain_sqlite_reason(err: sqlite3.Error, folder: Path) -> str:
+    """Say why SQLite failed in a player's words, looking at the data folder when SQLite cannot tell."""
+    code = getattr(err, "sqlite_errorcode", 0) & 0xFF
     text = str(err)
-    if "file is not a database" in text:
+    if code == sqlite3.SQLITE_FULL or "disk is full" in text:
+        return "the disk is full"
+    if code == sqlite3.SQLITE_READONLY or "readonly" in text or "read-only" in text:
+        return "the data folder is read-only"
+    if code == sqlite3.SQLITE_NOTADB or "file is not a database" in text:
         return "the file is not a SQLite database (damaged, or some other file)"
-    if "unable to open" in text:
-        return "the file cannot be opened (check the folder exists and is writable)"
-    if "readonly" in text or "read-only" in text:
-        return "the file is read-only"
-    if "locked" in text or "busy" in text:
+    if code == sqlite3.SQLITE_CORRUPT or "malformed" in text:
+        return "the file is damaged (SQLite calls it malformed)"
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
         return "another program holds the database locked"
+    if code in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM) or "unable to open" in text:
+        return _folder_problem(folder) or f"the data folder cannot be written ({text})"
     return text
+
+
+def _folder_problem(folder: Path) -> str | None:
+    """Read-only or full file system under the data folder, as the kernel reports it."""
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return "the data folder is missing"
+    if stats.f_flag & os.ST_RDONLY or not os.access(folder, os.W_OK):
+        return "the data folder is read-only"
+    if stats.f_bavail == 0:
+        return "the disk is full"
+    return None

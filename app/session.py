@@ -4,7 +4,9 @@ The UI and the command line talk only to this object. Every action is checked
 by the rules core first (a refused action changes nothing, on screen or on
 disk), then committed to the journal, and only then becomes the current state.
 Undo, redo and going back are journal events too, so the table's whole history
-stays visible. Nothing here knows about Kivy.
+stays visible. After each round, when a game ends and when the session leaves a
+game, the game is also written as a backup record file. A damaged database is
+set aside at start and the player is told in `notices`. Nothing here knows about Kivy.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.action_text import describe_action
+from app.backup import BACKUP_FOLDER, highest_backup_id, write_backup
 from app.games.macao import (
     FORMAT,
     Expect,
@@ -32,7 +35,18 @@ from app.games.macao import (
     score,
     waiting_for,
 )
-from app.journal import Clock, Event, GameRow, Journal, JournalError, Timeline, local_timestamp
+from app.journal import (
+    Clock,
+    Connect,
+    Event,
+    GameRow,
+    Journal,
+    JournalDamagedError,
+    JournalError,
+    Timeline,
+    local_timestamp,
+    open_or_set_aside,
+)
 
 GAME_TYPE = "macao"
 HEADER_KEYS = ("format", "started", "players", "wall")
@@ -81,11 +95,20 @@ class HistoryEntry:
 
 
 class Session:
-    """Plays one game at a time against a journal file."""
+    """Plays one game at a time against a journal file.
 
-    def __init__(self, journal: Journal) -> None:
+    `notices` holds plain-words messages for the player that are no error of an
+    action (the database was damaged and set aside, a backup could not be
+    written); the UI shows them and may clear the list.
+    """
+
+    def __init__(self, journal: Journal, backup_dir: Path | None = None) -> None:
         self.journal = journal
+        self.backup_dir = backup_dir  # None: no backup files (a bare session in tests)
+        self.notices: list[str] = []
         self.game_id: int | None = None
+        self._backup_due = False  # the current game has events its backup file lacks
+        self._backed_up_at: tuple[int, bool] | None = None  # (round, game over) the backup file shows
         self._header: dict[str, Any] = {}
         self._timeline = Timeline()
         self._states: list[GameState] = []  # _states[i]: the state after i live actions
@@ -94,11 +117,32 @@ class Session:
         self._summaries: dict[int, tuple[int, GameSummary]] = {}  # game id -> (last seq, summary)
 
     @classmethod
-    def open(cls, db_path: str | Path, clock: Clock = local_timestamp) -> Session:
-        """Open the journal at db_path (JournalOpenError if it is unusable)."""
-        return cls(Journal.open(db_path, clock=clock))
+    def open(
+        cls,
+        db_path: str | Path,
+        clock: Clock = local_timestamp,
+        backup_dir: Path | None = None,
+        connect: Connect | None = None,
+    ) -> Session:
+        """Open the journal at db_path, checking it first.
+
+        A damaged file (or some other program's, or a newer Windrose's) is set
+        aside as `<name>.damaged-<time>`, a new empty journal is opened and
+        `notices` says so. JournalOpenError when the file cannot be opened at
+        all (read-only folder, locked): then it is left untouched.
+        Backups go to `backup_dir`, by default `backups/` beside the database.
+        """
+        db_path = Path(db_path)
+        folder = backup_dir if backup_dir is not None else db_path.parent / BACKUP_FOLDER
+        journal, damage, moved_to = open_or_set_aside(db_path, clock, connect)
+        session = cls(journal, backup_dir=folder)
+        if damage is not None and moved_to is not None:
+            session.notices.append(_set_aside_notice(damage, moved_to, folder))
+        return session
 
     def close(self) -> None:
+        """Write the current game's backup if it is behind, then close the journal."""
+        self._write_backup_if_due()
         self.journal.close()
 
     def __enter__(self) -> Session:
@@ -156,8 +200,11 @@ class Session:
             "wall": list(wall),
         }
         header.update({k: v for k, v in (extra or {}).items() if k not in HEADER_KEYS and k != "actions"})
-        game_id = self.journal.create_game(header, game_type=GAME_TYPE)
+        id_above = highest_backup_id(self.backup_dir) if self.backup_dir is not None else 0
+        game_id = self.journal.create_game(header, game_type=GAME_TYPE, id_above=id_above)
+        self._write_backup_if_due()
         self._reset(game_id, header, state)
+        self._backup_due = True
         return game_id
 
     def load(self, game_id: int) -> None:
@@ -171,6 +218,7 @@ class Session:
         except (RecordError, KeyError, TypeError) as err:
             raise SessionError(f"game {game_id} has a damaged header: {err}") from None
         events = self.journal.events(game_id)
+        self._write_backup_if_due()
         current = (self.game_id, self._header, self._timeline, self._states, self._steps, self._messages)
         self._reset(game_id, header, start)
         for event in events:
@@ -180,6 +228,7 @@ class Session:
                 # Keep whatever game was loaded before; the damaged one stays on disk untouched.
                 (self.game_id, self._header, self._timeline, self._states, self._steps, self._messages) = current
                 raise SessionError(f"game {game_id}, journal event {event.seq}: {err}") from None
+        self._backed_up_at = self._backup_mark()
 
     def resume_last(self) -> bool:
         """Load the last unfinished game, if there is one."""
@@ -236,6 +285,7 @@ class Session:
         after = _apply(before, action, len(self._states) - 1)
         event = self.journal.append(self._game(), "action", action, finished=after.phase == "over")
         self._follow(event, after)
+        self._after_commit()
         return after
 
     def undo(self) -> GameState:
@@ -287,7 +337,37 @@ class Session:
         finished = self._state_for(preview).phase == "over"
         event = self.journal.append(self._game(), kind, payload, finished=finished)
         self._follow(event)
+        self._after_commit()
         return self._states[-1]
+
+    def _after_commit(self) -> None:
+        """A committed event: write the backup when the round changed or the game ended."""
+        self._backup_due = True
+        if self._backup_mark() != self._backed_up_at:
+            self._write_backup_if_due()
+
+    def _backup_mark(self) -> tuple[int, bool]:
+        state = self._states[-1]
+        return state.round, state.phase == "over"
+
+    def _write_backup_if_due(self) -> None:
+        """Write the current game's record file; a failure becomes a notice, never an error.
+
+        The action is already safe in the journal, so a full disk here must not
+        refuse it; the player is told the backup is behind.
+        """
+        if self.game_id is None or not self._backup_due or self.backup_dir is None:
+            return
+        try:
+            write_backup(self.backup_dir, self.game_id, self.record())
+        except OSError as err:
+            notice = (f"The backup copy of game {self.game_id} could not be written "
+                      f"({err.strerror or err}); the game itself is saved.")
+            if notice not in self.notices:
+                self.notices.append(notice)
+            return
+        self._backup_due = False
+        self._backed_up_at = self._backup_mark()
 
     def _state_for(self, timeline: Timeline) -> GameState:
         """The state a changed timeline would give, without touching the session."""
@@ -346,6 +426,8 @@ class Session:
         self._states = [start]
         self._steps = []
         self._messages = {}
+        self._backup_due = False
+        self._backed_up_at = self._backup_mark()
 
     def _require_game(self) -> None:
         if self.game_id is None:
@@ -354,6 +436,15 @@ class Session:
     def _game(self) -> int:
         assert self.game_id is not None
         return self.game_id
+
+
+def _set_aside_notice(damage: JournalDamagedError, moved_to: Path, backup_dir: Path) -> str:
+    """What the player reads when the games file had to be replaced."""
+    return (
+        f"The saved games file could not be used: {damage.reason}. "
+        f"It was kept as {moved_to.name} and a new, empty games file was started. "
+        f"Copies of your games are in {backup_dir}: import one to carry on playing it."
+    )
 
 
 def _apply(state: GameState, action: dict[str, Any], index: int) -> GameState:

@@ -183,13 +183,23 @@ def test_export_errors(tmp_path: Path, record_file: Path, capsys: pytest.Capture
     assert "game id or 'last'" in capsys.readouterr().err
 
 
-def test_a_damaged_database_exits_3(tmp_path: Path, record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_damaged_database_is_set_aside_with_a_note(
+    tmp_path: Path, record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "journal.db"
     db.write_bytes(b"not sqlite at all " * 300)
-    assert main(["import", str(record_file), "--db", str(db)]) == 3
+    assert main(["import", str(record_file), "--db", str(db)]) == 0
     err = capsys.readouterr().err
-    assert "cannot open the game journal" in err and "not a SQLite database" in err
-    assert db.read_bytes() == b"not sqlite at all " * 300  # left untouched
+    assert "note: The saved games file could not be used" in err and "not a SQLite database" in err
+    [kept] = tmp_path.glob("journal.db.damaged-*")
+    assert kept.read_bytes() == b"not sqlite at all " * 300  # kept, byte for byte
+    with Journal.open(db) as journal:
+        assert len(journal.games()) == 1
+
+
+def test_an_unopenable_database_exits_3(tmp_path: Path, record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["import", str(record_file), "--db", str(tmp_path)]) == 3
+    assert "cannot open the game journal" in capsys.readouterr().err
 
 
 def test_the_database_path_comes_from_the_settings_file(tmp_path: Path, record_file: Path,

@@ -170,7 +170,7 @@ def test_a_failed_write_is_a_journal_error_and_leaves_nothing_behind(journal: Jo
     journal.append(game, "action", act(0))
     with sqlite3.connect(journal.path) as other:
         other.execute("CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
-    with pytest.raises(JournalError, match="nothing was saved: disk says no"):
+    with pytest.raises(JournalError, match="could not be saved: disk says no"):
         journal.append(game, "action", act(1), finished=True)
     assert journal.timeline(game).actions == [act(0)]
     assert not journal.game(game).finished

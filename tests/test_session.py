@@ -194,7 +194,7 @@ def test_an_action_the_journal_cannot_save_does_not_count(session: Session, reco
     before = state_json(session.state)
     with sqlite3.connect(session.journal.path) as other:
         other.execute("CREATE TRIGGER full BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END")
-    with pytest.raises(JournalError, match="nothing was saved: disk full"):
+    with pytest.raises(JournalError, match="could not be saved: disk full"):
         session.act(record.actions[5])
     assert state_json(session.state) == before
     assert session.actions == record.actions[:5] and len(session.history()) == 5

@@ -1,0 +1,73 @@
+"""The rolling backup: every game also kept as a record file the player can import.
+
+The journal is the truth, but a damaged database file would take every game
+with it. So after each round, and when a game ends, the session writes the game
+as a plain record (`python -m app import` reads it back) to
+`<data dir>/backups/<game id>-<started>.json`. Each write goes to a temporary
+file that is synced and then renamed over the old copy: a power cut leaves the
+previous copy or the new one, never half a file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from app.games.macao import Record, dump_record
+
+BACKUP_FOLDER = "backups"
+MAX_NAME_PART = 40  # characters of user text kept in a file name
+PARTIAL_SUFFIX = ".partial"
+_LEADING_ID = re.compile(r"^(\d+)-")
+
+
+def safe_name_part(text: str, limit: int = MAX_NAME_PART) -> str:
+    """User text made safe for any file system: ASCII letters, digits, + - _ only; never empty.
+
+    Slashes, dots, spaces and control characters become dashes, so a name can
+    neither leave the folder nor hide itself.
+    """
+    cleaned = re.sub(r"[^0-9A-Za-z+_-]+", "-", text).strip("-_")[:limit].strip("-_")
+    return cleaned or "undated"
+
+
+def backup_path(folder: Path, game_id: int, started: str | None) -> Path:
+    return folder / f"{game_id}-{safe_name_part(started or '')}.json"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write text via a synced temporary file and a rename (OSError if the disk refuses)."""
+    temporary = path.with_name(path.name + PARTIAL_SUFFIX)
+    try:
+        with temporary.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        raise
+    descriptor = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)  # the rename itself must survive a power cut
+    finally:
+        os.close(descriptor)
+
+
+def write_backup(folder: Path, game_id: int, record: Record) -> Path:
+    """Write (or replace) one game's backup record; returns its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = backup_path(folder, game_id, record.started)
+    write_atomically(path, dump_record(record))
+    return path
+
+
+def highest_backup_id(folder: Path) -> int:
+    """The largest game id among the backup files (0 if none): new games are numbered past it."""
+    try:
+        names = [entry.name for entry in os.scandir(folder) if entry.name.endswith(".json")]
+    except OSError:
+        return 0
+    ids = [int(match.group(1)) for name in names if (match := _LEADING_ID.match(name))]
+    return max(ids, default=0)
