@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.face import find_top_face
 from vision.frame import WorkFrame
 from vision.layout import LayoutFit, best_layout
 from vision.params import VisionParams
@@ -45,18 +46,26 @@ class DieFace:
     is_die: bool  # False for pipless blobs (action cubes, clutter)
 
 
-def read_candidate(frame: np.ndarray, work: WorkFrame, candidate: Candidate, params: VisionParams) -> DieFace:
-    """Crop the candidate from the full frame at reading scale and read its pips."""
-    crop, mask, origin, zoom = _crop(frame, work, candidate, params)
+def read_candidate(
+    frame: np.ndarray, work: WorkFrame, candidate: Candidate, params: VisionParams, die_side: float | None = None
+) -> DieFace:
+    """Crop the candidate from the full frame at reading scale and read its pips.
+
+    `die_side` (coarse pixels) is the frame's typical die size when known; the crop is
+    scaled by it rather than by the blob, which may include a shadow or a neighbour.
+    """
+    crop, mask, origin, zoom = _crop(frame, work, candidate, params, die_side or candidate.side)
     die_px = params.read_die_px
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-    lightness = lab[:, :, 0]
-    contrast = local_contrast(lightness, die_px)
-    erode_px = max(1, int(die_px * params.crop_margin_frac / 2))
-    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode_px + 1, 2 * erode_px + 1)))
-    pip_sets = find_pips(contrast, inner, die_px, params)
-    centre = _mask_centre(mask)
-    fits = [(best_layout(p.centres, p.areas, die_px, candidate.angle, centre, params), p) for p in pip_sets]
+    contrast = local_contrast(crop, die_px)
+    centre = _face_seed(contrast, mask, die_px, params)
+    face = find_top_face(lab, np.maximum(contrast[0], contrast[1]), centre, die_px, params)
+    if face is not None:
+        side, angle, centre, area = face.side, face.angle_deg, face.centre, face.search_area
+    else:
+        side, angle, area = float(die_px), candidate.angle, _search_area(mask, centre, die_px, params)
+    pip_sets = find_pips(contrast, area, die_px, params)
+    fits = [(best_layout(p.centres, p.areas, side, angle, centre, params), p) for p in pip_sets]
     valid = [(f, p) for f, p in fits if not f.reason]
     box = _frame_box(work, candidate)
     any_pips = any(len(p.centres) for p in pip_sets)
@@ -67,7 +76,8 @@ def read_candidate(frame: np.ndarray, work: WorkFrame, candidate: Candidate, par
         reason = chosen_fit.reason if any_pips else "no pips"
         return DieFace(box, None, 0.0, reason, chosen.polarity, _to_frame(chosen.centres, origin, zoom), body,
                        is_die=any_pips)
-    valid.sort(key=lambda fp: fp[0].error)
+    # More pips in a valid layout is stronger evidence than fewer (a lone spot may be glare).
+    valid.sort(key=lambda fp: (-fp[0].value, fp[0].error))
     fit, pips = valid[0]
     confidence, reason = _confidence(fit, pips, valid, crop, mask, params)
     kept = pips.centres[list(fit.kept)]
@@ -91,8 +101,10 @@ def _confidence(
     sharpness = float(cv2.Laplacian(grey, cv2.CV_32F)[mask > 0].var()) if np.any(mask) else 0.0
     if sharpness < params.blur_min_sharpness:
         return confidence, "blurred"
-    if len(valid) > 1 and valid[1][0].value != fit.value:
-        return min(confidence, params.confidence_min / 2), "pips read both ways"
+    if fit.value == 1 and pips.faint:
+        return confidence, "a lone pip beside faint spots"
+    if len(valid) > 1 and valid[1][0].value != fit.value and valid[1][0].value > 1:
+        return confidence, "pips read both ways"
     glare = float(np.mean(grey[mask > 0] >= params.glare_level)) if np.any(mask) else 0.0
     if glare > params.glare_max_face_frac:
         return confidence, "glare"
@@ -101,12 +113,21 @@ def _confidence(
     return confidence, ""
 
 
+def _face_seed(contrast: tuple[np.ndarray, np.ndarray], mask: np.ndarray, die_px: int, params: VisionParams) -> np.ndarray:
+    """Where the top face most likely is: among the pip-like spots on the blob (a shadow has
+    none), else the blob's centre."""
+    spots = [p.centres for p in find_pips(contrast, mask, die_px, params) if len(p.centres)]
+    if not spots:
+        return _mask_centre(mask)
+    return np.median(max(spots, key=len), axis=0)
+
+
 def _crop(
-    frame: np.ndarray, work: WorkFrame, candidate: Candidate, params: VisionParams
+    frame: np.ndarray, work: WorkFrame, candidate: Candidate, params: VisionParams, die_side: float
 ) -> tuple[np.ndarray, np.ndarray, tuple[float, float], float]:
-    """Crop around the candidate (with margin) from the frame, resized so the die is read_die_px wide."""
+    """Crop around the candidate (with margin) from the frame, resized so a die is read_die_px wide."""
     x, y, w, h = candidate.box
-    margin = int(np.ceil(candidate.side * params.crop_margin_frac))
+    margin = int(np.ceil(die_side * params.crop_margin_frac))
     coarse_h, coarse_w = work.image.shape[:2]
     cx0, cy0 = max(0, x - margin), max(0, y - margin)
     cx1, cy1 = min(coarse_w, x + w + margin), min(coarse_h, y + h + margin)
@@ -119,13 +140,24 @@ def _crop(
     ix0, iy0 = max(0, int(fx0)), max(0, int(fy0))
     ix1, iy1 = min(full_w, int(np.ceil(fx1))), min(full_h, int(np.ceil(fy1)))
     patch = frame[iy0:iy1, ix0:ix1]
-    zoom = params.read_die_px / max(candidate.side * inv, 1.0)
+    zoom = params.read_die_px / max(die_side * inv, 1.0)
     size = (max(1, round((ix1 - ix0) * zoom)), max(1, round((iy1 - iy0) * zoom)))
     interpolation = cv2.INTER_AREA if zoom < 1.0 else cv2.INTER_LINEAR
     crop = cv2.resize(patch, size, interpolation=interpolation)
     mask = cv2.resize(coarse_mask, size, interpolation=cv2.INTER_LINEAR)
     mask = np.where(mask >= 128, 255, 0).astype(np.uint8)
     return crop, mask, (float(ix0), float(iy0)), zoom
+
+
+def _search_area(mask: np.ndarray, centre: np.ndarray, die_px: int, params: VisionParams) -> np.ndarray:
+    """Where pips may lie: the blob shrunk a little (its rim is edge, not pips), plus a disc
+    around its centre (a pale die on pale cloth is segmented only in part)."""
+    erode_px = max(1, int(die_px * params.crop_margin_frac / 2))
+    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode_px + 1, 2 * erode_px + 1)))
+    disc = np.zeros_like(mask)
+    radius = int(round(params.pip_search_radius * die_px))
+    cv2.circle(disc, (int(round(centre[0])), int(round(centre[1]))), radius, 255, -1)
+    return cv2.bitwise_or(inner, disc)
 
 
 def _mask_centre(mask: np.ndarray) -> np.ndarray:

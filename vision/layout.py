@@ -100,7 +100,10 @@ def fit_layout(
     if offset > params.layout_centre_offset_max:
         return LayoutFit(count, float("inf"), f"pips {offset:.2f} of a side off the die centre")
     if count == 1:
-        return LayoutFit(1, 0.0, "")
+        # A lone pip must sit in the middle of the blob; how far off it is counts as its error.
+        error = offset / params.layout_single_offset_max * params.layout_max_error
+        reason = "" if error <= params.layout_max_error else f"a lone spot {offset:.2f} of a side off centre"
+        return LayoutFit(1, error, reason)
     shape_error = float(np.abs(_normalised_distances(centres) - TEMPLATE_DISTANCES[count]).max())
     span = float(max(np.hypot(*(centres[i] - centres[j])) for i, j in combinations(range(count), 2)))
     span_frac = span / max(die_side, 1e-6)

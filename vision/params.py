@@ -40,11 +40,14 @@ class VisionParams:
     die_min_fill: float
     die_min_rel_side: float
     die_max_aspect: float
+    size_probe_reads: int
     split_area_ratio: float
     split_max_dice: int
     crop_margin_frac: float
     # Pips
     pip_contrast: float
+    pip_contrast_faint: float
+    pip_search_radius: float
     pip_min_diameter_frac: float
     pip_max_diameter_frac: float
     pip_min_circularity: float
@@ -54,10 +57,20 @@ class VisionParams:
     rejected_spot_penalty: float
     glare_level: int
     glare_max_face_frac: float
+    # Top face
+    face_seed_radius: float
+    face_min_samples: int
+    face_colour_tolerance: float
+    face_max_aspect: float
+    face_min_side_frac: float
+    face_max_side_frac: float
+    face_edge_margin: float
+    face_pip_radius: float
     # Layout check and confidence
     layout_max_error: float
     layout_error_zero: float
     layout_centre_offset_max: float
+    layout_single_offset_max: float
     layout_span_min_frac: float
     layout_span_max_frac: float
     layout_diagonal_tolerance_deg: float

@@ -1,10 +1,12 @@
 """Finding pips on one die crop, on either polarity.
 
-A pip is a small round spot that differs from its neighbourhood: the crop's
-lightness minus its local median (a window wider than two pips, so the pips
-vanish from the median). Light pips stand above it, dark pips below it. Only
-spots whose centre lies on the die, of pip size and round, are kept, and only
-those close in size to the others (all pips on a face are alike).
+A pip is a small round spot that differs from its neighbourhood: each colour
+channel of the crop minus its local median (a window wider than two pips, so
+the pips vanish from the median). Light pips stand above it in some channel
+(white pips; red pips on a black die), dark pips below it. Only spots whose
+centre lies on the die, of pip size and round, are kept, and only those close
+in size to the others (all pips on a face are alike). Spots that pass only a
+weaker threshold are counted: a face with such half-seen pips is not trusted.
 """
 
 from __future__ import annotations
@@ -24,23 +26,39 @@ class PipSet:
     polarity: str  # "light" (white pips on a darker die) or "dark"
     centres: np.ndarray  # N x 2, crop pixels
     areas: np.ndarray  # N, crop pixels
-    contrast: float  # median |lightness - local median| over the pips
+    contrast: float  # median contrast over the pips
     rejected: int  # spots on the die that were not accepted as pips
+    faint: int  # pip-like spots seen only at the weaker threshold
 
 
-def local_contrast(lightness: np.ndarray, die_px: int) -> np.ndarray:
-    """Lightness minus its local median, as float32 (positive: lighter than around)."""
-    ksize = max(3, (die_px // 2) | 1)
-    background = cv2.medianBlur(lightness, ksize)
-    return lightness.astype(np.float32) - background.astype(np.float32)
+def local_contrast(crop: np.ndarray, die_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """(lighter, darker): per pixel, the most any channel stands above / below its local median.
+
+    The median (half a die wide) is taken at half resolution: it only has to be smooth.
+    """
+    height, width = crop.shape[:2]
+    half = cv2.resize(crop, (max(1, width // 2), max(1, height // 2)), interpolation=cv2.INTER_AREA)
+    ksize = max(3, (die_px // 4) | 1)
+    around = cv2.resize(cv2.medianBlur(half, ksize), (width, height), interpolation=cv2.INTER_LINEAR)
+    difference = crop.astype(np.int16) - around.astype(np.int16)
+    return difference.max(axis=2).astype(np.float32), (-difference).max(axis=2).astype(np.float32)
 
 
-def find_pips(contrast: np.ndarray, die_mask: np.ndarray, die_px: int, params: VisionParams) -> list[PipSet]:
-    """Pip candidates of both polarities; `die_mask` marks the die (uint8 0/255)."""
+def find_pips(
+    contrast: tuple[np.ndarray, np.ndarray], die_mask: np.ndarray, die_px: int, params: VisionParams
+) -> list[PipSet]:
+    """Pip candidates of both polarities; `die_mask` marks where pips may lie (uint8 0/255)."""
     found = []
-    for polarity, signed in (("light", contrast), ("dark", -contrast)):
-        spots = (signed > params.pip_contrast).astype(np.uint8)
-        found.append(_pip_set(polarity, spots, signed, die_mask, die_px, params))
+    for polarity, signed in (("light", contrast[0]), ("dark", contrast[1])):
+        strong = _pip_set(polarity, (signed > params.pip_contrast).astype(np.uint8), signed, die_mask, die_px, params)
+        weak = _pip_set(polarity, (signed > params.pip_contrast_faint).astype(np.uint8), signed, die_mask, die_px,
+                        params)
+        faint = sum(
+            1 for centre in weak.centres
+            if len(strong.centres) == 0
+            or np.min(np.hypot(*(strong.centres - centre).T)) > params.pip_max_diameter_frac * die_px / 2
+        )
+        found.append(PipSet(strong.polarity, strong.centres, strong.areas, strong.contrast, strong.rejected, faint))
     return found
 
 
@@ -76,4 +94,4 @@ def _pip_set(
         strength = float(np.median(signed[inside]))
     else:
         strength = 0.0
-    return PipSet(polarity=polarity, centres=centres, areas=areas, contrast=strength, rejected=rejected)
+    return PipSet(polarity=polarity, centres=centres, areas=areas, contrast=strength, rejected=rejected, faint=0)

@@ -17,7 +17,7 @@ from vision.debug import DebugSink, draw_faces
 from vision.die import DieFace, read_candidate
 from vision.frame import FrameError, WorkFrame, check_frame, is_blank, make_work_frame
 from vision.params import VisionParams
-from vision.segment import Candidate, find_candidates, foreground_mask
+from vision.segment import find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 
 if TYPE_CHECKING:
@@ -89,38 +89,21 @@ def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple
     Blobs that hold several dice are split; pipless and cube-sized blobs are dropped.
     """
     mask = foreground_mask(work.image, params)
-    candidates = find_candidates(mask, params)
-    read = [(c, read_candidate(frame, work, c, params)) for c in candidates]
-    sides = [c.side for c, face in read if face.value is not None and not face.reason]
+    probes = sorted(find_candidates(mask, params), key=lambda c: -squareness(c))[: params.size_probe_reads]
+    read = {c.box: read_candidate(frame, work, c, params) for c in probes}
+    sides = [c.side for c in probes if read[c.box].value is not None and not read[c.box].reason]
     if not sides:
-        sides = [c.side for c, face in read if face.is_die]
+        sides = [c.side for c in probes if read[c.box].is_die]
     if not sides:
         return [], mask
     die_side = float(np.median(sides))
     mask = foreground_mask(work.image, params, die_side)
-    candidates = find_candidates(mask, params)
-    read = [(c, read_candidate(frame, work, c, params)) for c in candidates]
     faces: list[DieFace] = []
-    for candidate, face in read:
-        area = float(np.count_nonzero(candidate.mask))
-        if area > params.split_area_ratio * die_side * die_side:
-            parts = find_candidates(_placed(candidate, mask.shape), params, die_side=die_side)
-            faces.extend(_keep_dice([read_candidate(frame, work, p, params) for p in parts], parts, die_side, params))
-        else:
-            faces.extend(_keep_dice([face], [candidate], die_side, params))
+    for candidate in find_candidates(mask, params, die_side=die_side):
+        face = read.get(candidate.box) or read_candidate(frame, work, candidate, params, die_side)
+        if face.is_die:
+            faces.append(face)
     return faces, mask
-
-
-def _keep_dice(faces: list[DieFace], candidates: list[Candidate], die_side: float, params: VisionParams) -> list[DieFace]:
-    """Pipless blobs and blobs much smaller than a die (action cubes) are not dice."""
-    return [f for f, c in zip(faces, candidates) if f.is_die and c.side >= params.die_min_rel_side * die_side]
-
-
-def _placed(candidate: Candidate, shape: tuple[int, ...]) -> np.ndarray:
-    canvas = np.zeros(shape[:2], np.uint8)
-    x, y, w, h = candidate.box
-    canvas[y : y + h, x : x + w] = candidate.mask
-    return canvas
 
 
 def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:

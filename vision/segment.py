@@ -89,10 +89,13 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
 
 
 def find_candidates(mask: np.ndarray, params: VisionParams, die_side: float | None = None) -> list[Candidate]:
-    """Blobs of die size; with a known die side, blobs holding several dice are split."""
+    """Blobs of die size and shape; with a known die side, blobs holding several dice are split
+    and blobs clearly smaller than a die (action cubes) are left out."""
     long_side = max(mask.shape[:2])
     min_side = params.die_min_side_frac * long_side
     max_side = params.die_max_side_frac * long_side
+    if die_side is not None:
+        min_side = max(min_side, params.die_min_rel_side * die_side)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     candidates: list[Candidate] = []
     for index in range(1, count):
@@ -103,12 +106,18 @@ def find_candidates(mask: np.ndarray, params: VisionParams, die_side: float | No
         if die_side is not None and area > params.split_area_ratio * die_side * die_side:
             candidates.extend(_split(blob, (x, y), die_side, params))
             continue
-        if min(w, h) > max_side * 2:
-            continue
         candidate = _make_candidate(blob, (x, y))
-        if candidate is not None:
-            candidates.append(candidate)
+        if candidate is None or candidate.side > max_side or candidate.side < min_side * params.die_min_fill:
+            continue
+        if max(w, h) > params.die_max_aspect * max(candidate.side, 1.0) * np.sqrt(2.0):
+            continue
+        candidates.append(candidate)
     return candidates
+
+
+def squareness(candidate: Candidate) -> float:
+    """How much the blob looks like a lone die seen from above: its fill of its min-area square."""
+    return float(np.count_nonzero(candidate.mask)) / max(candidate.side * candidate.side, 1.0)
 
 
 def _make_candidate(blob: np.ndarray, origin: tuple[int, int]) -> Candidate | None:

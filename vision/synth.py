@@ -530,88 +530,15 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         wall_kind
     ]
 
-    # Dice at rest.
+    # Dice at rest, then the distractor cubes around them.
     yaw = rng.uniform(0, 2 * math.pi, 6)
-    values = rng.integers(1, 7, 6)
+    values = [int(v) for v in rng.integers(1, 7, 6)]
     cocked_index = int(rng.integers(6)) if cocked else -1
     glare_index = int(rng.integers(6)) if glare else -1
     flat = [i for i in range(6) if i != cocked_index]
     touch_pair = tuple(sorted(int(i) for i in rng.choice(flat, 2, replace=False))) if touching else ()
-    margin = DIE_MM * 0.75 + 2
-    dice: list[_Box] = []
-    for i, colour in enumerate(DIE_COLOURS):
-        pip = BLACK_PIP_SRGB if (colour == "gray" and gray_black) else WHITE_PIP_SRGB
-        rotation = _rotation((0, 0, 1), yaw[i]) @ _face_up(int(values[i]))
-        glare_spot = (
-            (float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5)), float(rng.uniform(0.2, 0.45)))
-            if i == glare_index
-            else None
-        )
-        for attempt in range(400):
-            wants_touch = bool(touch_pair) and i == touch_pair[1] and attempt < 300
-            if wants_touch:
-                partner = dice[touch_pair[0]]
-                turn = yaw[touch_pair[0]] + rng.uniform(-0.06, 0.06)
-                rotation = _rotation((0, 0, 1), turn) @ _face_up(int(values[i]))
-                side = rng.integers(4) * math.pi / 2 + yaw[touch_pair[0]]
-                offset = np.array([math.cos(side), math.sin(side)]) * (DIE_MM + 0.35)
-                offset += np.array([-math.sin(side), math.cos(side)]) * rng.uniform(-7, 7)
-                xy = partner.centre[:2] + offset
-            else:
-                xy = np.array([rng.uniform(inner[0] + margin, inner[2] - margin), rng.uniform(inner[1] + margin, inner[3] - margin)])
-            tilt_rot = np.eye(3)
-            if i == cocked_index:
-                # Lean over towards the nearest wall, about an axis parallel to it.
-                dists = (xy[0] - inner[0], inner[2] - xy[0], xy[1] - inner[1], inner[3] - xy[1])
-                nearest = int(np.argmin(dists))
-                axis = ((0, 1, 0), (0, -1, 0), (-1, 0, 0), (1, 0, 0))[nearest]
-                tilt_rot = _rotation(axis, rng.uniform(0.35, 0.6))
-            box = _Box(
-                centre=np.array([xy[0], xy[1], DIE_MM / 2]),
-                rotation=tilt_rot @ rotation,
-                half=np.full(3, DIE_MM / 2),
-                colour=_srgb_to_linear(DIE_SRGB[colour]),
-                rounding=0.22,
-                pip_colour=_srgb_to_linear(pip),
-                glare=glare_spot,
-            )
-            box = replace(box, centre=box.centre - (0, 0, box.lowest_z()))
-            fp = _footprint(box)
-            inside = fp[:, 0].min() > inner[0] + 0.5 and fp[:, 0].max() < inner[2] - 0.5 and fp[:, 1].min() > inner[1] + 0.5 and fp[:, 1].max() < inner[3] - 0.5
-            clear = all(_polygon_gap(fp, _footprint(other)) > (0.2 if wants_touch else 2.5) for other in dice)
-            if inside and clear:
-                break
-        dice.append(box)
-
-    # Distractor cubes: some anywhere on the table, some right beside a die of their colour.
-    cubes: list[_Box] = []
-    for k in range(n_cubes):
-        colour = DIE_COLOURS[int(rng.integers(6))]
-        size = rng.uniform(8, 10)
-        rotation = _rotation((0, 0, 1), rng.uniform(0, 2 * math.pi))
-        for _attempt in range(200):
-            if cubes_near and k < 4:
-                target = dice[DIE_COLOURS.index(colour)]
-                angle = rng.uniform(0, 2 * math.pi)
-                gap = DIE_MM * 0.72 + size * 0.72 + rng.uniform(1, 6)
-                xy = target.centre[:2] + gap * np.array([math.cos(angle), math.sin(angle)])
-            elif rng.random() < 0.7:
-                xy = np.array([rng.uniform(inner[0] + 8, inner[2] - 8), rng.uniform(inner[1] + 8, inner[3] - 8)])
-            else:
-                xy = np.array([rng.uniform(ex0, ex1), rng.uniform(ey0, ey1)])
-            cube = _Box(
-                centre=np.array([xy[0], xy[1], size / 2]),
-                rotation=rotation,
-                half=np.full(3, size / 2) * (1, 1, rng.uniform(0.95, 1.05)),
-                colour=_srgb_to_linear(np.clip(np.array(CUBE_SRGB[colour]) * rng.uniform(0.9, 1.1), 0, 1)),
-                rounding=0.08,
-            )
-            fp = _footprint(cube)
-            on_wall = _crosses_walls(fp, inner)
-            clear = all(_polygon_gap(fp, _footprint(o)) > 1.0 for o in [*dice, *cubes])
-            if clear and not on_wall:
-                cubes.append(cube)
-                break
+    dice = _place_dice(rng, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black)
+    cubes = _place_cubes(rng, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1))
 
     walls = _tray_walls(inner, _srgb_to_linear(wall_srgb)) if options.tray else []
     shadow_strength = rng.uniform(0.45, 0.65) if hard else rng.uniform(0.3, 0.45)
@@ -668,6 +595,115 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         blur_sigma=blur,
         conditions=conditions,
     )
+
+
+def _inside(footprint: np.ndarray, area: tuple[float, float, float, float], pad: float) -> bool:
+    x0, y0, x1, y1 = area
+    return bool(
+        footprint[:, 0].min() > x0 + pad
+        and footprint[:, 0].max() < x1 - pad
+        and footprint[:, 1].min() > y0 + pad
+        and footprint[:, 1].max() < y1 - pad
+    )
+
+
+def _place_dice(
+    rng: np.random.Generator,
+    inner: tuple[float, float, float, float],
+    yaw: np.ndarray,
+    values: list[int],
+    cocked_index: int,
+    glare_index: int,
+    touch_pair: tuple[int, ...],
+    gray_black_pips: bool,
+) -> list[_Box]:
+    """The six dice inside the tray, apart from each other except for the touching pair."""
+    margin = DIE_MM * 0.75 + 2
+    dice: list[_Box] = []
+    for i, colour in enumerate(DIE_COLOURS):
+        pip = BLACK_PIP_SRGB if (colour == "gray" and gray_black_pips) else WHITE_PIP_SRGB
+        rotation = _rotation((0, 0, 1), yaw[i]) @ _face_up(values[i])
+        glare_spot = None
+        if i == glare_index:
+            glare_spot = (float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5)), float(rng.uniform(0.2, 0.45)))
+        box = None
+        for attempt in range(400):
+            wants_touch = bool(touch_pair) and i == touch_pair[1] and attempt < 300
+            if wants_touch:
+                # Side by side with its partner: same turn, one face against the other.
+                partner = dice[touch_pair[0]]
+                turn = yaw[touch_pair[0]] + rng.uniform(-0.06, 0.06)
+                rotation = _rotation((0, 0, 1), turn) @ _face_up(values[i])
+                side = rng.integers(4) * math.pi / 2 + yaw[touch_pair[0]]
+                offset = np.array([math.cos(side), math.sin(side)]) * (DIE_MM + 0.35)
+                offset += np.array([-math.sin(side), math.cos(side)]) * rng.uniform(-7, 7)
+                xy = partner.centre[:2] + offset
+            else:
+                xy = np.array(
+                    [rng.uniform(inner[0] + margin, inner[2] - margin), rng.uniform(inner[1] + margin, inner[3] - margin)]
+                )
+            tilt = np.eye(3)
+            if i == cocked_index:
+                # Lean over towards the nearest wall, about an axis parallel to it.
+                dists = (xy[0] - inner[0], inner[2] - xy[0], xy[1] - inner[1], inner[3] - xy[1])
+                axis = ((0, 1, 0), (0, -1, 0), (-1, 0, 0), (1, 0, 0))[int(np.argmin(dists))]
+                tilt = _rotation(axis, rng.uniform(0.35, 0.6))
+            box = _Box(
+                centre=np.array([xy[0], xy[1], DIE_MM / 2]),
+                rotation=tilt @ rotation,
+                half=np.full(3, DIE_MM / 2),
+                colour=_srgb_to_linear(DIE_SRGB[colour]),
+                rounding=0.22,
+                pip_colour=_srgb_to_linear(pip),
+                glare=glare_spot,
+            )
+            box = replace(box, centre=box.centre - (0, 0, box.lowest_z()))
+            fp = _footprint(box)
+            gap = 0.2 if wants_touch else 2.5
+            if _inside(fp, inner, 0.5) and all(_polygon_gap(fp, _footprint(o)) > gap for o in dice):
+                break
+        else:
+            raise ValueError("no room for six dice in the tray; use a larger frame or smaller dice")
+        dice.append(box)
+    return dice
+
+
+def _place_cubes(
+    rng: np.random.Generator,
+    count: int,
+    near_dice: bool,
+    dice: Sequence[_Box],
+    inner: tuple[float, float, float, float],
+    extent: tuple[float, float, float, float],
+) -> list[_Box]:
+    """Action cubes: the first few right beside the die of their colour, the rest anywhere."""
+    cubes: list[_Box] = []
+    for k in range(count):
+        colour = DIE_COLOURS[int(rng.integers(6))]
+        size = rng.uniform(8, 10)
+        rotation = _rotation((0, 0, 1), rng.uniform(0, 2 * math.pi))
+        for _attempt in range(200):
+            if near_dice and k < 4:
+                target = dice[DIE_COLOURS.index(colour)]
+                angle = rng.uniform(0, 2 * math.pi)
+                gap = DIE_MM * 0.72 + size * 0.72 + rng.uniform(1, 6)
+                xy = target.centre[:2] + gap * np.array([math.cos(angle), math.sin(angle)])
+            elif rng.random() < 0.7:
+                xy = np.array([rng.uniform(inner[0] + 8, inner[2] - 8), rng.uniform(inner[1] + 8, inner[3] - 8)])
+            else:
+                xy = np.array([rng.uniform(extent[0], extent[2]), rng.uniform(extent[1], extent[3])])
+            cube = _Box(
+                centre=np.array([xy[0], xy[1], size / 2]),
+                rotation=rotation,
+                half=np.full(3, size / 2) * (1, 1, rng.uniform(0.95, 1.05)),
+                colour=_srgb_to_linear(np.clip(np.array(CUBE_SRGB[colour]) * rng.uniform(0.9, 1.1), 0, 1)),
+                rounding=0.08,
+            )
+            fp = _footprint(cube)
+            if not _crosses_walls(fp, inner) and all(_polygon_gap(fp, _footprint(o)) > 1.0 for o in [*dice, *cubes]):
+                cubes.append(cube)
+                break
+    return cubes
 
 
 def _crosses_walls(fp: np.ndarray, inner: tuple[float, float, float, float]) -> bool:
