@@ -29,6 +29,8 @@ from vision.types import DIE_COLOURS
 DIE_MM = 16.0
 CAMERA_HEIGHT_MM = 600.0
 TOUCH_GAP_MM = 0.7  # the rendered-dev sets call dice closer than this "touching"
+TRAY_WALL_MM = 10.0  # wall thickness
+TRAY_WALL_HEIGHT_MM = 22.0
 SUPERSAMPLE = 4  # bodies are drawn this many times larger, then area-averaged
 
 TABLES: tuple[str, ...] = ("grey_card", "wood", "green_felt", "dark")
@@ -436,7 +438,8 @@ def _hand_polygons(
     palm = np.array([[np.cos(a) * 0.62, np.sin(a) * 0.7] for a in np.linspace(0, 2 * math.pi, 24)]) * size
     polys = [arm + (0, palm_y - 0.2 * size), palm + (0, palm_y)]
     for dx, length in ((-0.42, 0.75), (-0.14, 0.95), (0.14, 0.9), (0.4, 0.7)):
-        polys.append(_capsule((dx * size, palm_y + 0.3 * size), (dx * 1.15 * size, palm_y + (0.45 + length) * size), 0.12 * size))
+        base, tip = (dx * size, palm_y + 0.3 * size), (dx * 1.15 * size, palm_y + (0.45 + length) * size)
+        polys.append(_capsule(base, tip, 0.12 * size))
     polys.append(_capsule((0.45 * size, palm_y - 0.1 * size), (0.95 * size, palm_y + 0.45 * size), 0.14 * size))
     turn = edge * math.pi / 2
     rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
@@ -640,7 +643,10 @@ def _place_dice(
                 xy = partner.centre[:2] + offset
             else:
                 xy = np.array(
-                    [rng.uniform(inner[0] + margin, inner[2] - margin), rng.uniform(inner[1] + margin, inner[3] - margin)]
+                    [
+                        rng.uniform(inner[0] + margin, inner[2] - margin),
+                        rng.uniform(inner[1] + margin, inner[3] - margin),
+                    ]
                 )
             tilt = np.eye(3)
             if i == cocked_index:
@@ -707,17 +713,19 @@ def _place_cubes(
 
 
 def _crosses_walls(fp: np.ndarray, inner: tuple[float, float, float, float]) -> bool:
-    """True when a footprint overlaps the tray walls (10 mm thick around `inner`)."""
+    """True when a footprint overlaps the tray walls around `inner`."""
     x0, y0, x1, y1 = inner
-    outer = (x0 - 11, y0 - 11, x1 + 11, y1 + 11)
-    inside_inner = fp[:, 0].min() > x0 and fp[:, 0].max() < x1 and fp[:, 1].min() > y0 and fp[:, 1].max() < y1
-    outside_outer = fp[:, 0].max() < outer[0] or fp[:, 0].min() > outer[2] or fp[:, 1].max() < outer[1] or fp[:, 1].min() > outer[3]
-    return not (inside_inner or outside_outer)
+    reach = TRAY_WALL_MM + 1.0
+    outer = (x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+    outside_outer = (
+        fp[:, 0].max() < outer[0] or fp[:, 0].min() > outer[2] or fp[:, 1].max() < outer[1] or fp[:, 1].min() > outer[3]
+    )
+    return not (_inside(fp, inner, 0.0) or outside_outer)
 
 
 def _tray_walls(inner: tuple[float, float, float, float], colour: np.ndarray) -> list[_Box]:
     x0, y0, x1, y1 = inner
-    t, height = 10.0, 22.0
+    t, height = TRAY_WALL_MM, TRAY_WALL_HEIGHT_MM
     specs = (
         ((x0 + x1) / 2, y0 - t / 2, (x1 - x0) / 2 + t, t / 2),
         ((x0 + x1) / 2, y1 + t / 2, (x1 - x0) / 2 + t, t / 2),
@@ -725,12 +733,16 @@ def _tray_walls(inner: tuple[float, float, float, float], colour: np.ndarray) ->
         (x1 + t / 2, (y0 + y1) / 2, t / 2, (y1 - y0) / 2),
     )
     return [
-        _Box(centre=np.array([cx, cy, height / 2]), rotation=np.eye(3), half=np.array([hx, hy, height / 2]), colour=colour)
+        _Box(
+            centre=np.array([cx, cy, height / 2]), rotation=np.eye(3), half=np.array([hx, hy, height / 2]), colour=colour
+        )
         for cx, cy, hx, hy in specs
     ]
 
 
-def _draw_wall(canvas: np.ndarray, box: _Box, cam: _Camera, light: np.ndarray, ambient: float, light_rgb: np.ndarray) -> None:
+def _draw_wall(
+    canvas: np.ndarray, box: _Box, cam: _Camera, light: np.ndarray, ambient: float, light_rgb: np.ndarray
+) -> None:
     """Large flat boxes (tray walls): anti-aliased polygons at full size, no supersampling."""
     eye = np.array([0.0, 0.0, cam.height_mm])
     faces = []
@@ -789,7 +801,7 @@ def _labels(world: _World, dice: Sequence[_Box]) -> SceneLabels:
                 colour=world.colours[i],
                 value=None if cocked else _FACES[top][3],
                 center=(float(centre[0]), float(centre[1])),
-                box=(float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()), float(corners[:, 1].max())),
+                box=(*(float(v) for v in corners.min(0)), *(float(v) for v in corners.max(0))),
                 cocked=cocked,
                 touching=touching[i],
             )
@@ -894,7 +906,8 @@ def render_roll_sequence(
         flicker = 1.0 + float(rng.normal(0, 0.004))
         frames.append(_compose(world, dice, rng, polys, flicker))
         changed = previous is None or any(
-            not (np.array_equal(a.centre, b.centre) and np.array_equal(a.rotation, b.rotation)) for a, b in zip(dice, previous)
+            not (np.array_equal(a.centre, b.centre) and np.array_equal(a.rotation, b.rotation))
+            for a, b in zip(dice, previous)
         )
         moving.append(bool(changed and t < rest_at.max() + 1) or hand_now)
         in_view.append(hand_now)
@@ -911,7 +924,9 @@ def render_roll_sequence(
 # --------------------------------------------------------------------------- dataset
 
 
-def write_dataset(outdir: Path, count: int, seed: int, options: SceneOptions = SceneOptions(), quality: int = 90) -> list[Path]:
+def write_dataset(
+    outdir: Path, count: int, seed: int, options: SceneOptions = SceneOptions(), quality: int = 90
+) -> list[Path]:
     """Write `count` scenes as images/ + labels/ + manifest.csv (rendered-dev format)."""
     (outdir / "images").mkdir(parents=True, exist_ok=True)
     (outdir / "labels").mkdir(parents=True, exist_ok=True)
