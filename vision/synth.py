@@ -101,6 +101,7 @@ class SceneOptions:
     glare: bool | None = None  # a bright specular spot on a die's top face
     hard_light: bool | None = None  # sharp, long shadows instead of soft ones
     blur_sigma: float | None = None  # Gaussian blur of the final image, px
+    tilt_deg: float | None = None  # camera tilt from straight down (random 0-6)
     gray_black_pips: bool | None = None
     tray: bool = True
 
@@ -180,23 +181,28 @@ def _face_up(value: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Camera:
-    """Pinhole straight above the world origin; X right, Y down the image, Z up (mm)."""
+    """Pinhole above the world origin, looking down (tilted by `turn`); X right, Y down the image, Z up (mm)."""
 
     f: float
     cx: float
     cy: float
     height_mm: float = CAMERA_HEIGHT_MM
+    turn: np.ndarray = field(default_factory=lambda: np.eye(3))  # world -> camera rotation
 
     def project(self, points: np.ndarray) -> np.ndarray:
-        depth = self.height_mm - points[..., 2]
-        return np.stack(
-            (self.cx + self.f * points[..., 0] / depth, self.cy + self.f * points[..., 1] / depth), -1
-        )
+        rel = (points - np.array([0.0, 0.0, self.height_mm])) @ self.turn.T
+        depth = -rel[..., 2]
+        return np.stack((self.cx + self.f * rel[..., 0] / depth, self.cy + self.f * rel[..., 1] / depth), -1)
 
     def table_extent(self, width: int, height: int) -> tuple[float, float, float, float]:
-        """Visible table rectangle in mm: x0, y0, x1, y1."""
-        s = self.height_mm / self.f
-        return (-self.cx * s, -self.cy * s, (width - self.cx) * s, (height - self.cy) * s)
+        """The largest upright rectangle of the table (mm) seen inside the frame: x0, y0, x1, y1."""
+        corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], float)
+        rays = np.stack(((corners[:, 0] - self.cx) / self.f, (corners[:, 1] - self.cy) / self.f, -np.ones(4)), -1)
+        rays = rays @ self.turn  # camera -> world
+        on_table = rays[:, :2] * (self.height_mm / -rays[:, 2:3])
+        left, right = max(on_table[0, 0], on_table[3, 0]), min(on_table[1, 0], on_table[2, 0])
+        top, bottom = max(on_table[0, 1], on_table[1, 1]), min(on_table[2, 1], on_table[3, 1])
+        return (float(left), float(top), float(right), float(bottom))
 
 
 @dataclass(frozen=True)
@@ -209,7 +215,7 @@ class _Box:
     colour: np.ndarray  # linear RGB
     rounding: float = 0.0  # corner radius as a fraction of the face half-width
     pip_colour: np.ndarray | None = None  # linear RGB; None: no pips
-    glare: tuple[float, float, float] | None = None  # u, v, radius on the top face
+    glare: tuple[float, float, float, float] | None = None  # u, v, radius, strength on the top face
 
     def corners(self) -> np.ndarray:
         signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
@@ -354,9 +360,9 @@ def _draw_box(
 
 
 def _add_glare(patch: np.ndarray, box: _Box, face: int, to_patch, light_rgb: np.ndarray) -> None:
-    """A soft, saturating specular spot on the top face (drawn over the pips)."""
+    """A soft specular spot or sheen on the top face (drawn over the pips)."""
     assert box.glare is not None
-    gu, gv, radius = box.glare
+    gu, gv, radius, strength = box.glare
     mask = np.zeros(patch.shape[:2], np.float32)
     cv2.fillPoly(mask, [to_patch(box.face_point(face, _rounded_square(box.rounding, 0.9)))], 1.0, shift=3)
     centre = to_patch(box.face_point(face, np.array([[gu, gv]])))[0] / 8.0
@@ -364,7 +370,7 @@ def _add_glare(patch: np.ndarray, box: _Box, face: int, to_patch, light_rgb: np.
     sigma = max(float(np.linalg.norm(edge - centre)), 1.0)
     yy, xx = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
     spot = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * sigma**2)).astype(np.float32)
-    patch += (spot * mask)[..., None] * (1.6 * light_rgb)
+    patch += (spot * mask)[..., None] * (strength * light_rgb)
 
 
 def _fill_aa(canvas: np.ndarray, polys: list[np.ndarray], colour: np.ndarray, opacity: float = 1.0) -> None:
@@ -509,7 +515,13 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     gray_black = _chance(rng, options.gray_black_pips, 0.5)
 
     f = die_px * (CAMERA_HEIGHT_MM - DIE_MM) / DIE_MM
-    cam = _Camera(f=f, cx=w / 2 + rng.uniform(-0.03, 0.03) * w, cy=h / 2 + rng.uniform(-0.03, 0.03) * h)
+    cx, cy = w / 2 + rng.uniform(-0.03, 0.03) * w, h / 2 + rng.uniform(-0.03, 0.03) * h
+    # The camera arm is rarely quite vertical (own generator, so the rest of the scene stays put).
+    tilt_rng = np.random.default_rng([seed, 3])
+    tilt_deg = float(tilt_rng.uniform(0, 6) if options.tilt_deg is None else options.tilt_deg)
+    tilt_dir = tilt_rng.uniform(0, 2 * math.pi)
+    turn = _rotation((math.cos(tilt_dir), math.sin(tilt_dir), 0.0), math.radians(tilt_deg))
+    cam = _Camera(f=f, cx=cx, cy=cy, turn=turn)
     ex0, ey0, ex1, ey1 = cam.table_extent(w, h)
 
     elevation = rng.uniform(0.9, 1.4) if hard else rng.uniform(2.0, 4.0)
@@ -566,6 +578,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "generator": "vision.synth",
         "seed": seed,
         "die_px": round(die_px, 1),
+        "tilt_deg": round(tilt_deg, 1),
         "table": table,
         "tray_walls": wall_kind if options.tray else None,
         "tint": tint,
@@ -628,7 +641,11 @@ def _place_dice(
         rotation = _rotation((0, 0, 1), yaw[i]) @ _face_up(values[i])
         glare_spot = None
         if i == glare_index:
-            glare_spot = (float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5)), float(rng.uniform(0.2, 0.45)))
+            # A small hot spot, or a broad sheen of a glossy face that washes the colour out.
+            broad = rng.random() < 0.4
+            radius = rng.uniform(0.7, 1.1) if broad else rng.uniform(0.2, 0.45)
+            strength = rng.uniform(0.35, 0.7) if broad else 1.6
+            glare_spot = (float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5)), float(radius), float(strength))
         box = None
         for attempt in range(400):
             wants_touch = bool(touch_pair) and i == touch_pair[1] and attempt < 300

@@ -18,7 +18,7 @@ from vision.synth import SceneLabels, SceneOptions, render_roll_sequence, render
 # Everything not under test is calm: neutral light, grey card, no cubes, no glare, a little blur.
 CALM = dict(
     width=1600, height=900, die_px=46.0, table="grey_card", tint="neutral", dim=False, cubes=0,
-    cubes_near_dice=False, touching=False, cocked=False, glare=False, hard_light=False, blur_sigma=0.5,
+    cubes_near_dice=False, touching=False, cocked=False, glare=False, hard_light=False, blur_sigma=0.5, tilt_deg=0.0,
 )
 HARD_CASES: dict[str, dict[str, object]] = {
     "calm": {},
@@ -32,6 +32,7 @@ HARD_CASES: dict[str, dict[str, object]] = {
     "cocked die": {"cocked": True},
     "dim and noisy": {"dim": True},
     "small dice": {"die_px": 30.0},
+    "tilted camera": {"tilt_deg": 6.0},
 }
 SEEDS = (1, 2, 3)
 
