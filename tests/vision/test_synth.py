@@ -97,6 +97,19 @@ def test_cubes_are_drawn_where_asked() -> None:
 def test_too_small_frame_is_refused_with_a_message() -> None:
     with pytest.raises(ValueError, match="too small"):
         render_scene(1, SceneOptions(width=32, height=32))
+    with pytest.raises(ValueError, match="no room for six dice"):
+        render_scene(1, SceneOptions(width=200, height=120, die_px=63))
+    with pytest.raises(ValueError, match="at least 4 frames"):
+        render_roll_sequence(1, n_frames=3)
+
+
+def test_tilted_camera_keeps_dice_in_the_picture() -> None:
+    for seed in range(4):
+        _, labels = render_scene(seed, SceneOptions(width=800, height=450, die_px=40, tilt_deg=6.0))
+        assert labels.conditions["tilt_deg"] == 6.0
+        for die in labels.dice:
+            x0, y0, x1, y1 = die.box
+            assert 0 <= x0 < x1 <= 800 and 0 <= y0 < y1 <= 450
 
 
 def test_dataset_in_rendered_dev_format(tmp_path: Path) -> None:
