@@ -229,14 +229,15 @@ class Journal:
         connection: sqlite3.Connection | None = None
         try:
             connection = (connect or connect_file)(path)
+            problems = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise JournalDamagedError(path, f"the file is damaged ({_first_line(problems)})")
+            _check_ours(connection, path)  # before anything writes to a file that may not be ours
             mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise JournalOpenError(path, f"the file system does not allow WAL mode (got {mode})")
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("PRAGMA foreign_keys=ON")
-            problems = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
-            if problems != ["ok"]:
-                raise JournalDamagedError(path, f"the file is damaged ({_first_line(problems)})")
             _migrate(connection, path)
             _check_schema(connection, path)
         except sqlite3.Error as err:
@@ -420,18 +421,38 @@ def _game_row(row: tuple[Any, ...]) -> GameRow:
     return GameRow(game_id, game_type, decoded, created_at, bool(finished))
 
 
+def _check_ours(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a newer Windrose's journal or another program's database, reading only.
+
+    Version and table count come from one statement, so one snapshot: a journal
+    another process is creating right now is never taken for a foreign file.
+    """
+    version, tables = connection.execute(
+        "SELECT (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_master)"
+    ).fetchone()
+    if version > SCHEMA_VERSION:
+        raise JournalDamagedError(
+            path, f"it was written by a newer Windrose (schema {version}, this one knows {SCHEMA_VERSION})"
+        )
+    if version == 0 and tables:
+        raise JournalDamagedError(path, _FOREIGN)
+    if version == SCHEMA_VERSION:
+        _check_schema(connection, path)
+
+
+_FOREIGN = "the file is some other program's database (it has tables but no Windrose schema)"
+
+
 def _migrate(connection: sqlite3.Connection, path: Path) -> None:
     """Bring the schema up to SCHEMA_VERSION, one version per transaction."""
     version = connection.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
-        raise JournalOpenError(
-            path, f"it was written by a newer Windrose (schema {version}, this one knows {SCHEMA_VERSION})"
-        )
     while version < SCHEMA_VERSION:
         connection.execute("BEGIN IMMEDIATE")
         try:
             # Re-read inside the lock: another process may have migrated meanwhile.
             version = connection.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0 and connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                raise JournalDamagedError(path, _FOREIGN)
             if version < SCHEMA_VERSION:
                 for statement in MIGRATIONS[version]:
                     connection.execute(statement)
