@@ -55,7 +55,11 @@ CUBE_SRGB: dict[str, tuple[float, float, float]] = {
 }
 WHITE_PIP_SRGB = (0.93, 0.92, 0.88)
 BLACK_PIP_SRGB = (0.05, 0.05, 0.05)
-SKIN_SRGB = (0.86, 0.64, 0.52)
+SKIN_TONES_SRGB: tuple[tuple[float, float, float], ...] = (
+    (0.86, 0.64, 0.52),
+    (0.72, 0.50, 0.38),
+    (0.47, 0.31, 0.22),
+)
 
 # Pip centres on a face whose half-width is 1 (u to the right, v down the face).
 _D = 0.52
@@ -832,6 +836,7 @@ def _compose(
     rng: np.random.Generator,
     hand: list[np.ndarray] | None = None,
     flicker: float = 1.0,
+    skin_srgb: tuple[float, float, float] = SKIN_TONES_SRGB[0],
 ) -> np.ndarray:
     """Dice, hand, light and camera over the static background -> BGR uint8."""
     canvas = world.background.copy()
@@ -845,7 +850,7 @@ def _compose(
         _fill_aa(shadow, [p + shift for p in hand], np.ones(3, np.float32))
         shadow = cv2.GaussianBlur(shadow, (0, 0), max(world.width / 150, 1.0))
         canvas *= 1 - 0.5 * shadow
-        skin = _srgb_to_linear(SKIN_SRGB) * world.light_rgb * 0.9
+        skin = _srgb_to_linear(skin_srgb) * world.light_rgb * 0.9
         _fill_aa(canvas, hand, skin)
     canvas *= world.illumination * (world.exposure * flicker)
     srgb = np.clip(canvas, 0, 1) ** (1 / 2.2) * 255
@@ -896,6 +901,7 @@ def render_roll_sequence(
             )
         )
     size = rng.uniform(60, 75) * world.cam.f / world.cam.height_mm  # a hand's palm is 8-9 cm across
+    skin = SKIN_TONES_SRGB[int(np.random.default_rng([seed, 4]).integers(len(SKIN_TONES_SRGB)))]
     along = rng.uniform(0.3, 0.7)
     frames, moving, in_view = [], [], []
     previous: list[_Box] | None = None
@@ -921,7 +927,7 @@ def render_roll_sequence(
             reach = size * 1.3
         polys = _hand_polygons(world.width, world.height, entry, reach, along, size) if hand_now else None
         flicker = 1.0 + float(rng.normal(0, 0.004))
-        frames.append(_compose(world, dice, rng, polys, flicker))
+        frames.append(_compose(world, dice, rng, polys, flicker, skin))
         changed = previous is None or any(
             not (np.array_equal(a.centre, b.centre) and np.array_equal(a.rotation, b.rotation))
             for a, b in zip(dice, previous)
