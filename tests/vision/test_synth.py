@@ -147,3 +147,15 @@ def test_roll_sequence_truth() -> None:
     assert np.abs(a - b).mean() < 4
     # Frames are taken at the given rate.
     assert sequence.timestamps_s[1] - sequence.timestamps_s[0] == pytest.approx(0.1)
+
+
+def test_vision_command_line_writes_a_set_that_evaluate_reads(tmp_path: Path) -> None:
+    from vision.cli import main as vision_main
+    from vision.evaluate import iter_dataset, load_labels
+
+    folder = tmp_path / "set"
+    assert vision_main(["synth", str(folder), "--count", "2", "--width", "640", "--height", "360", "--die-px", "30"]) == 0
+    pairs = list(iter_dataset(folder))
+    assert len(pairs) == 2
+    labelled = load_labels(pairs[0][1], 640, 360)
+    assert len(labelled) == 6 and {d.colour for d in labelled} == {"red", "blue", "green", "black", "gray", "violet"}
