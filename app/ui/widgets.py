@@ -70,6 +70,7 @@ class BigButton(Button):
         role: str = "normal",
         fill: tuple[float, float, float, float] | None = None,
         size: int = theme.FONT_NORMAL,
+        tag: Any = None,
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("size_hint_y", None)
@@ -81,6 +82,7 @@ class BigButton(Button):
         self.halign = "center"
         self.valign = "middle"
         self.role = role
+        self.tag = tag  # what the button stands for, e.g. ("cube", "red"): names it for tests and tools
         self._fill = fill
         self._apply_colours()
         self.bind(disabled=lambda *_a: self._apply_colours(), size=self._fit)
@@ -124,8 +126,7 @@ class CubeWidget(Widget):
         super().__init__(**kwargs)
         self.colour = colour
         self.count = count
-        self._label = Label(font_size=theme.font(theme.FONT_NORMAL), bold=True)
-        self.add_widget(self._label)
+        self._label: Label | None = None  # made only for piles (count > 1): labels are costly
         self.bind(pos=self._redraw, size=self._redraw, colour=self._redraw, count=self._redraw)
         self._redraw()
 
@@ -139,6 +140,11 @@ class CubeWidget(Widget):
             RoundedRectangle(pos=(x - 1.5, y - 1.5), size=(side + 3, side + 3), radius=[4])
             Color(*theme.cube_colour(self.colour))
             RoundedRectangle(pos=(x, y), size=(side, side), radius=[4])
+        if self.count == 1 and self._label is None:
+            return
+        if self._label is None:
+            self._label = Label(font_size=theme.font(theme.FONT_NORMAL), bold=True)
+            self.add_widget(self._label)
         self._label.pos = (x, y)
         self._label.size = (side, side)
         self._label.text = str(self.count) if self.count != 1 else ""
@@ -274,39 +280,44 @@ def spacer(**kwargs: Any) -> Widget:
 class Tile(ButtonBehavior, Panel):
     """A tappable panel (a card slot, a history line): a BoxLayout with a background."""
 
-    def __init__(self, on_tap: Callable[[], None] | None = None, **kwargs: Any) -> None:
+    def __init__(self, on_tap: Callable[[], None] | None = None, tag: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.tag = tag
         if on_tap is not None:
             self.bind(on_release=lambda *_a: on_tap())
 
 
 def segmented(
     values: Iterable[Any], current: Any, on_pick: Callable[[Any], None],
-    labels: Mapping[Any, str] | None = None, **kwargs: Any,
+    labels: Mapping[Any, str] | None = None, group: str = "", **kwargs: Any,
 ) -> BoxLayout:
     """A row of buttons of which one is lit: a compact choice for small numbers."""
     row = BoxLayout(spacing=3, **kwargs)
     for value in values:
         text = labels.get(value, str(value)) if labels else str(value)
-        row.add_widget(BigButton(text, role="selected" if value == current else "normal",
+        row.add_widget(BigButton(text, role="selected" if value == current else "normal", tag=(group, value),
                                  on_tap=lambda v=value: on_pick(v), height=kwargs.get("height", theme.BUTTON_HEIGHT)))
     return row
 
 
-def cube_button(colour: str, on_tap: Callable[[], None], text: str = "", **kwargs: Any) -> BigButton:
+def cube_button(colour: str, on_tap: Callable[[], None], text: str = "", group: str = "cube", **kwargs: Any) -> BigButton:
     """A button filled with a cube colour (for picking cubes)."""
     kwargs.setdefault("size", theme.FONT_NORMAL)
-    return BigButton(text, on_tap=on_tap, fill=theme.cube_colour(colour), **kwargs)
+    return BigButton(text, on_tap=on_tap, fill=theme.cube_colour(colour), tag=(group, colour), **kwargs)
 
 
-def stepper(value: int, on_change: Callable[[int], None], low: int = 0, high: int = 99, **kwargs: Any) -> BoxLayout:
+def stepper(
+    value: int, on_change: Callable[[int], None], low: int = 0, high: int = 99, key: str = "", **kwargs: Any,
+) -> BoxLayout:
     """[-] value [+] with finger-sized buttons."""
     kwargs.setdefault("size_hint_y", None)
     kwargs.setdefault("height", theme.BUTTON_HEIGHT)
     row = BoxLayout(spacing=3, **kwargs)
-    row.add_widget(BigButton("-", on_tap=lambda: on_change(value - 1), disabled=value <= low, size=theme.FONT_LARGE))
+    row.add_widget(BigButton("-", on_tap=lambda: on_change(value - 1), disabled=value <= low, size=theme.FONT_LARGE,
+                             tag=(key, -1)))
     row.add_widget(TextLabel(str(value), size=theme.FONT_LARGE, bold=True, halign="center"))
-    row.add_widget(BigButton("+", on_tap=lambda: on_change(value + 1), disabled=value >= high, size=theme.FONT_LARGE))
+    row.add_widget(BigButton("+", on_tap=lambda: on_change(value + 1), disabled=value >= high, size=theme.FONT_LARGE,
+                             tag=(key, 1)))
     return row
 
 

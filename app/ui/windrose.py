@@ -7,6 +7,7 @@ animates the rose turning by one sector after the dice were chosen.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -22,8 +23,10 @@ from app.ui import theme
 SECTORS = 6
 
 
-def _text_texture(text: str, size: float, colour: Sequence[float]) -> Any:
-    label = CoreLabel(text=text, font_size=max(8, size), bold=True, color=tuple(colour))
+@functools.lru_cache(maxsize=512)
+def _text_texture(text: str, size: float, colour: tuple[float, ...]) -> Any:
+    """A rendered number; cached, since every redraw of every rose needs the same few."""
+    label = CoreLabel(text=text, font_size=max(8, round(size)), bold=True, color=colour)
     label.refresh()
     return label.texture
 
@@ -98,7 +101,7 @@ class WindroseWidget(Widget):
     def _sector_number(self, k: int, cx: float, cy: float, radius: float) -> None:
         mid = math.radians(90 - (k - 1) * 360 / SECTORS + 360 / SECTORS * 0.36)
         r = radius * 0.86
-        texture = _text_texture(str(k), radius * 0.16, theme.TEXT_DIM)
+        texture = _text_texture(str(k), round(radius * 0.16), tuple(theme.TEXT_DIM))
         x = cx + r * math.cos(mid) - texture.width / 2
         y = cy + r * math.sin(mid) - texture.height / 2
         Color(1, 1, 1, 1)
@@ -124,7 +127,7 @@ class WindroseWidget(Widget):
             Color(*theme.cube_colour(colour))
             RoundedRectangle(pos=(px, py), size=(cell, cell), radius=[3])
             if count > 1:
-                texture = _text_texture(str(count), cell * 0.7, theme.CUBE_TEXT.get(colour, theme.TEXT))
+                texture = _text_texture(str(count), round(cell * 0.7), tuple(theme.CUBE_TEXT.get(colour, theme.TEXT)))
                 Color(1, 1, 1, 1)
                 Rectangle(
                     texture=texture,

@@ -12,7 +12,6 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from app.games.macao import CUBE_COLOURS, GOODS, cube_phrase
@@ -94,33 +93,37 @@ class ActionsPanel(PhasePanel):
         return blocked_button(text, reason, self.blocked, **kwargs)
 
     def _action_buttons(self, who: str, player: Any, options: Any) -> Widget:
-        grid = GridLayout(cols=2, spacing=theme.GAP, size_hint_y=None, row_default_height=50,
-                          row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
+        # Three columns keep every action on screen at once (no scrolling, no hidden buttons).
+        grid = GridLayout(cols=3, spacing=theme.GAP)
         small = theme.FONT_SMALL
         for card in options.activate:
             grid.add_widget(self._button(_("Activate {card}: {cost}").format(card=card.name, cost=_cubes(card.cost)),
                                          card, lambda i=card.index: self.send({"type": "activate", "player": who, "card": i}),
-                                         size=small))
-        grid.add_widget(self._button(_("City quarter"), options.quarter, lambda: self.open("quarter"), size=small))
-        grid.add_widget(self._button(_("Wall: 1, 3, 5... cubes"), options.wall, lambda: self.open("wall"), size=small))
-        grid.add_widget(self._button(_("Ship: 1 cube a space"), options.ship, lambda: self.open("ship"), size=small))
+                                         size=small, tag=("activate", card.index)))
+        grid.add_widget(self._button(_("City quarter"), options.quarter, lambda: self.open("quarter"), size=small,
+                                     tag=("action", "take_quarter")))
+        grid.add_widget(self._button(_("Wall: 1, 3, 5... cubes"), options.wall, lambda: self.open("wall"), size=small,
+                                     tag=("action", "wall")))
+        grid.add_widget(self._button(_("Ship: 1 cube a space"), options.ship, lambda: self.open("ship"), size=small,
+                                     tag=("action", "ship")))
         if options.deliver:  # the rules list the goods on the ship that can be delivered now
-            grid.add_widget(BigButton(_("Deliver a good"), on_tap=lambda: self.open("deliver"), size=small))
+            grid.add_widget(BigButton(_("Deliver a good"), on_tap=lambda: self.open("deliver"), size=small,
+                                      tag=("action", "deliver")))
         prestige = options.buy_prestige
         grid.add_widget(self._button(_("Prestige: {price} gold for {gain}").format(price=prestige.price, gain=prestige.gain),
-                                     prestige, lambda: self.send({"type": "buy_prestige", "player": who}), size=small))
-        grid.add_widget(self._button(_("Use a joker"), options.joker, lambda: self.open("joker"), size=small))
+                                     prestige, lambda: self.send({"type": "buy_prestige", "player": who}), size=small,
+                                     tag=("action", "buy_prestige")))
+        grid.add_widget(self._button(_("Use a joker"), options.joker, lambda: self.open("joker"), size=small,
+                                     tag=("action", "joker")))
         if options.card_effects:
             usable = next((e for e in options.card_effects if e.ok), options.card_effects[0])
-            grid.add_widget(self._button(_("Card effect"), usable, lambda: self.open("effect"), size=small))
-        scroll = ScrollView(do_scroll_x=False)
-        scroll.add_widget(grid)
+            grid.add_widget(self._button(_("Card effect"), usable, lambda: self.open("effect"), size=small,
+                                         tag=("action", "card_effect")))
         box = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        box.add_widget(scroll)
+        box.add_widget(grid)
         box.add_widget(self._button(_("End of turn"), options.end_turn,
                                     lambda: self.send({"type": "end_turn", "player": who}),
-                                    role="ok", size=theme.FONT_LARGE))
+                                    role="ok", size=theme.FONT_LARGE, tag=("action", "end_turn")))
         return box
 
     # -- forms -------------------------------------------------------------------------------
@@ -132,7 +135,7 @@ class ActionsPanel(PhasePanel):
         box.add_widget(Widget())
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         row.add_widget(BigButton(_("Cancel"), on_tap=self.close))
-        row.add_widget(BigButton(_("Confirm"), role="ok", disabled=not ready, on_tap=on_confirm))
+        row.add_widget(BigButton(_("Confirm"), role="ok", disabled=not ready, on_tap=on_confirm, tag=("confirm", True)))
         box.add_widget(row)
         return box
 
@@ -178,7 +181,7 @@ class ActionsPanel(PhasePanel):
         for tile in tiles:
             tile_grid.add_widget(BigButton(
                 f"{translator.gettext(tile)} ({left[tile]})", role="selected" if tile == self.tile else "normal",
-                disabled=left[tile] == 0, size=theme.FONT_SMALL, height=theme.TOUCH_MIN,
+                disabled=left[tile] == 0, size=theme.FONT_SMALL, height=theme.TOUCH_MIN, tag=("tile", tile),
                 on_tap=lambda t=tile: self._set("tile", t)))
         parts = [
             TextLabel(_("The cubes printed on the quarter:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
@@ -195,7 +198,8 @@ class ActionsPanel(PhasePanel):
         need = cubes_for(self.spaces)
         parts = [
             TextLabel(_("Spaces"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            stepper(self.spaces, lambda n: (self._set("spaces", n), self.pay.clear()), low=1, high=max(1, limit)),
+            stepper(self.spaces, lambda n: (self._set("spaces", n), self.pay.clear()), low=1, high=max(1, limit),
+                    key="spaces"),
             TextLabel(_("Pay {n} cubes: tap the colours ({chosen} chosen)").format(n=need, chosen=len(self.pay)),
                       size=theme.FONT_SMALL, size_hint_y=None, height=22),
             self._palette(self._pick_pay, self._left_in_supply(player)),
@@ -215,9 +219,10 @@ class ActionsPanel(PhasePanel):
         goods = sorted(set(options.deliver))
         parts = [
             segmented(goods, self.good, lambda g: self._set("good", g),
-                      labels={g: translator.gettext(g) for g in goods}, size_hint_y=None, height=theme.BUTTON_HEIGHT),
+                      labels={g: translator.gettext(g) for g in goods}, group="good", size_hint_y=None,
+                      height=theme.BUTTON_HEIGHT),
             TextLabel(_("Prestige printed on the port space:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            stepper(self.value, lambda n: self._set("value", n), low=0, high=99),
+            stepper(self.value, lambda n: self._set("value", n), low=0, high=99, key="prestige"),
         ]
         action = {"type": "deliver", "player": who, "good": self.good, "prestige": self.value}
         return self._form(_("Deliver a good"), parts, self.good is not None, lambda: self.send(action))
@@ -227,7 +232,8 @@ class ActionsPanel(PhasePanel):
         row = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         for colour in CUBE_COLOURS:
             row.add_widget(cube_button(colour, lambda c=colour: self._joker_pick(c, double)))
-        row.add_widget(BigButton(_("3 gold"), on_tap=lambda: self._joker_pick("gold", double), size_hint_x=1.5))
+        row.add_widget(BigButton(_("3 gold"), on_tap=lambda: self._joker_pick("gold", double), size_hint_x=1.5,
+                                 tag=("cube", "gold")))
         hint = _("Tap up to two: cubes or 3 gold each.") if double else _("Tap one: a cube or 3 gold.")
         chosen = ", ".join(translator.gettext(t) for t in self.take) or "-"
         parts = [
@@ -252,11 +258,12 @@ class ActionsPanel(PhasePanel):
         if self.effect_card not in names:
             self.effect_card = names[0] if names else None
         parts = [
-            segmented(names, self.effect_card, lambda n: self._set("effect_card", n),
+            segmented(names, self.effect_card, lambda n: self._set("effect_card", n), group="effect_card",
                       size_hint_y=None, height=theme.BUTTON_HEIGHT),
-            self._labelled(_("Gain gold"), stepper(self.gain_gold, lambda n: self._set("gain_gold", n))),
-            self._labelled(_("Gain prestige"), stepper(self.gain_prestige, lambda n: self._set("gain_prestige", n))),
-            self._labelled(_("Pay gold"), stepper(self.pay_gold, lambda n: self._set("pay_gold", n))),
+            self._labelled(_("Gain gold"), stepper(self.gain_gold, lambda n: self._set("gain_gold", n), key="gain_gold")),
+            self._labelled(_("Gain prestige"), stepper(self.gain_prestige, lambda n: self._set("gain_prestige", n),
+                                                       key="gain_prestige")),
+            self._labelled(_("Pay gold"), stepper(self.pay_gold, lambda n: self._set("pay_gold", n), key="pay_gold")),
             TextLabel(_("Cubes gained:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
             self._palette(self._pick_cost),
             CubeRow(self.cost, cube_size=28),

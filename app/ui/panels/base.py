@@ -30,7 +30,8 @@ class PhasePanel:
         return self.app.session.state
 
     def redraw(self) -> None:
-        self.screen.refresh()
+        """Show the panel's input so far (the game itself has not changed)."""
+        self.screen.redraw_panel()
 
     def build(self, expect: Any) -> Widget:
         raise NotImplementedError

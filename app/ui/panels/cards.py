@@ -18,6 +18,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from app.games.macao import CUBE_COLOURS, RecordError, RulesError, apply_action
+from app.games.macao.model import DOUBLE_JOKERS, NO_TABLEAU_PENALTY
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
@@ -114,6 +115,15 @@ class CardEntryPanel(PhasePanel):
         setattr(self.slots[self.selected], attribute, value)
         self.redraw()
 
+    def toggle_effect(self, tag: str) -> None:
+        """The two card effects the rules know: Abbot (no tableau penalty), Jester (double jokers)."""
+        effects = self.slots[self.selected].effects
+        if tag in effects:
+            effects.remove(tag)
+        else:
+            effects.append(tag)
+        self.redraw()
+
     def pick_known(self, card: dict[str, Any]) -> None:
         """Fill the selected slot from the catalogue and move on to the next empty slot."""
         slot = self.slots[self.selected]
@@ -155,7 +165,7 @@ class CardEntryPanel(PhasePanel):
                           height=104 * rows)
         for i, slot in enumerate(self.slots):
             lit = i == self.selected
-            tile = Tile(on_tap=lambda i=i: self.select(i), orientation="vertical", padding=4,
+            tile = Tile(on_tap=lambda i=i: self.select(i), tag=("slot", i), orientation="vertical", padding=4,
                         bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT))
             tile.add_widget(TextLabel(self._slot_title(i), size=theme.FONT_SMALL, bold=True,
                                       size_hint_y=None, height=22))
@@ -176,14 +186,20 @@ class CardEntryPanel(PhasePanel):
         box.add_widget(palette)
         numbers = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         numbers.add_widget(TextLabel(_("Gold"), size=theme.FONT_SMALL, size_hint_x=0.5, color=theme.WARN))
-        numbers.add_widget(segmented(TRIBUTE_VALUES, slot.gold, lambda v: self.set_value("gold", v)))
+        numbers.add_widget(segmented(TRIBUTE_VALUES, slot.gold, lambda v: self.set_value("gold", v), group="gold"))
         numbers.add_widget(TextLabel(_("Prestige"), size=theme.FONT_SMALL, size_hint_x=0.6, color=theme.DANGER))
-        numbers.add_widget(segmented(TRIBUTE_VALUES, slot.prestige, lambda v: self.set_value("prestige", v)))
+        numbers.add_widget(segmented(TRIBUTE_VALUES, slot.prestige, lambda v: self.set_value("prestige", v),
+                                     group="prestige"))
         box.add_widget(numbers)
         details = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         if slot.kind != "office":
             details.add_widget(segmented(("building", "person"), slot.kind, lambda v: self.set_value("kind", v),
-                                         labels={"building": _("Building"), "person": _("Person")}))
+                                         labels={"building": _("Building"), "person": _("Person")}, group="kind"))
+        if slot.kind != "office":
+            for tag, title in ((NO_TABLEAU_PENALTY, _("Abbot")), (DOUBLE_JOKERS, _("Jester"))):
+                details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
+                                             size=theme.FONT_SMALL, size_hint_x=0.6, tag=("effect", tag),
+                                             on_tap=lambda t=tag: self.toggle_effect(t)))
         name = TextInput(text=slot.name, hint_text=_("Name (optional)"), multiline=False,
                          font_size=theme.font(theme.FONT_NORMAL), padding=(8, 14), write_tab=False)
         name.bind(text=lambda _w, text: setattr(slot, "name", text))
@@ -205,7 +221,7 @@ class CardEntryPanel(PhasePanel):
         grid = GridLayout(cols=2, spacing=3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         for card in known:
-            grid.add_widget(BigButton(card["name"], on_tap=lambda c=card: self.pick_known(c),
+            grid.add_widget(BigButton(card["name"], on_tap=lambda c=card: self.pick_known(c), tag=("known", card["name"]),
                                       size=theme.FONT_SMALL, height=theme.TOUCH_MIN))
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(grid)

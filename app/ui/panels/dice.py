@@ -150,7 +150,7 @@ class RollPanel(PhasePanel):
     def _pips_row(self) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         for pips in PIPS:
-            row.add_widget(BigButton(str(pips), on_tap=lambda p=pips: self.set_value(p),
+            row.add_widget(BigButton(str(pips), on_tap=lambda p=pips: self.set_value(p), tag=("pips", pips),
                                      disabled=self.selected is None, size=theme.FONT_LARGE))
         return row
 

@@ -29,7 +29,7 @@ class SetupPickPanel(PhasePanel):
         grid = _grid(len(self.state.setup_cards), self.screen.portrait())
         for i, card in enumerate(self.state.setup_cards):
             grid.add_widget(card_tile(card, (lambda i=i: self._pick(who, i)) if card is not None else None,
-                                      note=_("taken")))
+                                      note=_("taken"), tag=("card", i)))
         root.add_widget(grid)
         return root
 
@@ -56,7 +56,7 @@ class TakeCardPanel(PhasePanel):
         grid = _grid(6, self.screen.portrait())
         for i, card in enumerate(self.state.revealed):
             grid.add_widget(card_tile(card, (lambda i=i: self._take(who, i)) if card is not None else None,
-                                      note=_("gone")))
+                                      note=_("gone"), tag=("card", i)))
         root.add_widget(grid)
         return root
 
@@ -90,7 +90,7 @@ class TakeCardPanel(PhasePanel):
         cards = list(self.state.player(who).tableau) + [chosen]
         grid = _grid(len(cards), self.screen.portrait())
         for i, card in enumerate(cards):
-            grid.add_widget(card_tile(card, lambda i=i: self._discard(who, i),
+            grid.add_widget(card_tile(card, lambda i=i: self._discard(who, i), tag=("discard", i),
                                       note=_("new card") if i == len(cards) - 1 else ""))
         root.add_widget(grid)
         root.add_widget(BigButton(_("Cancel: choose another card"), on_tap=self._cancel))

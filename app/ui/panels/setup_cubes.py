@@ -33,7 +33,7 @@ class SetupCubesPanel(PhasePanel):
             for colour in CUBE_COLOURS:
                 text = translator.gettext(colour) if chosen != colour else "[ " + translator.gettext(colour) + " ]"
                 row.add_widget(cube_button(colour, lambda c=colour, f=field: self._pick(who, f, c), text=text,
-                                           size=theme.FONT_SMALL, height=64))
+                                           size=theme.FONT_SMALL, height=64, group=field))
             root.add_widget(row)
         root.add_widget(Widget())
         return root

@@ -73,7 +73,9 @@ class GameScreen(BaseScreen):
         root.add_widget(self._top_bar(state))
         root.add_widget(self._notice(expect))
         panel = self.current_panel()
-        body_widget = panel.build(expect)
+        self.panel_holder = BoxLayout()
+        self.panel_holder.add_widget(panel.build(expect))
+        body_widget: Widget = self.panel_holder
         if not panel.shows_players:
             root.add_widget(body_widget)
             return
@@ -116,16 +118,27 @@ class GameScreen(BaseScreen):
         return both
 
     def _notice(self, expect: Any) -> Widget:
+        self.notice_strip = Panel(size_hint_y=None, height=44, padding=(10, 0))
+        self.notice_label = TextLabel("", size=theme.FONT_NORMAL, bold=True)
+        self.notice_strip.add_widget(self.notice_label)
+        self._show_notice(expect)
+        return self.notice_strip
+
+    def _show_notice(self, expect: Any) -> None:
+        """The app's notice (an error in red) or else the game's prompt in the acting player's colour."""
         notice = self.app.notice
         error = notice.level == "error" and bool(notice.text)
-        text = notice.text if notice.text else translator.message(expect.prompt)
-        # The prompt wears the colour of the player who is to act, so the table sees whose turn it is.
         acting = expect.player
-        fill = theme.DANGER if error else theme.player_colour(acting) if acting else theme.PANEL
-        ink = theme.TEXT if error or not acting else theme.on_player_text(acting)
-        strip = Panel(size_hint_y=None, height=44, padding=(10, 0), bg=list(fill))
-        strip.add_widget(TextLabel(text, size=theme.FONT_NORMAL, bold=True, color=ink))
-        return strip
+        self.notice_strip.bg = list(theme.DANGER if error else theme.player_colour(acting) if acting else theme.PANEL)
+        self.notice_label.color = theme.TEXT if error or not acting else theme.on_player_text(acting)
+        self.notice_label.text = notice.text if notice.text else translator.message(expect.prompt)
+
+    def redraw_panel(self) -> None:
+        """Rebuild only the phase panel and the notice: what a tap inside a form can change."""
+        expect = self.app.session.waiting_for()
+        self._show_notice(expect)
+        self.panel_holder.clear_widgets()
+        self.panel_holder.add_widget(self.current_panel().build(expect))
 
     def _players(self, state: Any, acting: str | None, portrait: bool) -> Widget:
         """Every player's rose and counters, in wall order, the acting player outlined."""

@@ -42,7 +42,8 @@ class NewGameScreen(BaseScreen):
             row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
             seated = colour in self.seated
             label = (_("Seated") if seated else _("Add")) + ": " + translator.gettext(colour)
-            toggle = player_button(colour, label, on_tap=lambda c=colour: self._toggle(c), size_hint_x=0.45)
+            toggle = player_button(colour, label, on_tap=lambda c=colour: self._toggle(c), size_hint_x=0.45,
+                                   tag=("seat", colour))
             toggle.opacity = 1.0 if seated else 0.55
             row.add_widget(toggle)
             entry = TextInput(text=self.names.get(colour, ""), hint_text=self.name_of(colour), multiline=False,

@@ -1,0 +1,114 @@
+"""Subprocess entry for the whole-game and restart tests (the whole app runs only in a subprocess).
+
+    python -m tests.ui.play_game full DIR SEED      play set-up to final scores by taps; print JSON
+    python -m tests.ui.play_game stop DIR SEED N    play into round N's actions, print JSON, wait to be killed
+    python -m tests.ui.play_game resume DIR         start on the same journal; print the screen and state as JSON
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from kivy.uix.button import Button
+
+from app.games.macao import score
+from tests.ui.harness import UiHarness, make_context
+from tests.ui.tap_player import TapPlayer
+
+
+def smallest_button(ui: UiHarness) -> tuple[float, float]:
+    sizes = [(b.width, b.height) for b in ui.walk() if isinstance(b, Button) and b.opacity > 0]
+    return (min((w for w, _h in sizes), default=999.0), min((h for _w, h in sizes), default=999.0))
+
+
+def screen_report(ui: UiHarness) -> dict[str, Any]:
+    session = ui.app.session
+    return {
+        "screen": ui.app.manager.current,
+        "game_id": session.game_id,
+        "state": session.state.to_json() if session.game_id is not None else None,
+        "labels": ui.labels(),
+    }
+
+
+def play_full(folder: Path, seed: int) -> dict[str, Any]:
+    ui = UiHarness(make_context(folder))
+    player = TapPlayer(ui, seed)
+    player.seat_players()
+    smallest = [smallest_button(ui)]
+    while player.table.state.phase != "over":
+        player.step()
+        smallest.append(smallest_button(ui))
+    expected = score(player.table.state)
+    shown_totals = {}
+    labels = ui.labels()
+    for row in expected.rows:
+        # The breakdown table shows "rank. name" followed by the row's five numbers.
+        at = labels.index(f"{row.rank}. {ui.app.session.state.player(row.colour).name}")
+        shown_totals[row.colour] = [int(v) for v in labels[at + 1: at + 6]]
+    taps = {int(k): v for k, v in player.taps_by_round.items()}
+    rounds = [taps[r] for r in sorted(taps) if 1 <= r <= 12]
+    result = {
+        "screen": ui.app.manager.current,
+        "expected": {row.colour: [row.prestige, -row.punish_points, row.card_points, row.city_points, row.total]
+                     for row in expected.rows},
+        "expected_winner": expected.winner,
+        "shown": shown_totals,
+        "session_winner": ui.app.session.score().winner,
+        "winner_line": next(text for text in labels if text.endswith("wins.") or " wins." in text),
+        "taps_by_round": taps,
+        "median_taps_per_round": statistics.median(rounds),
+        "actions_per_round": _actions_per_round(player.table.record().actions),
+        "smallest_button": [min(w for w, _h in smallest), min(h for _w, h in smallest)],
+        "actions": len(ui.app.session.actions),
+        "table_actions": len(player.table.actions),
+    }
+    ui.close()
+    return result
+
+
+def _actions_per_round(actions: list[dict[str, Any]]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    round_number = 0
+    for action in actions:
+        if action["type"] == "reveal":
+            round_number += 1
+        counts[round_number] = counts.get(round_number, 0) + 1
+    return counts
+
+
+def play_and_stop(folder: Path, seed: int, stop_round: int) -> None:
+    ui = UiHarness(make_context(folder))
+    player = TapPlayer(ui, seed)
+    player.seat_players()
+    player.play_until(lambda s: s.round == stop_round and s.phase == "actions")
+    player.step()  # one action into the round's actions phase
+    print(json.dumps(screen_report(ui)), flush=True)
+    sys.stdin.readline()  # the test kills this process here, mid-round
+
+
+def resume(folder: Path) -> None:
+    ui = UiHarness(make_context(folder))
+    print(json.dumps(screen_report(ui)), flush=True)
+    ui.close()
+
+
+def main(argv: list[str]) -> int:
+    mode, folder = argv[0], Path(argv[1])
+    if mode == "full":
+        print(json.dumps(play_full(folder, int(argv[2]))), flush=True)
+    elif mode == "stop":
+        play_and_stop(folder, int(argv[2]), int(argv[3]))
+    elif mode == "resume":
+        resume(folder)
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
