@@ -211,7 +211,8 @@ def test_backup_names_from_user_text_stay_inside_the_folder(tmp_path: Path) -> N
     name = backup_path(tmp_path, 3, hostile).name
     assert name.startswith("3-") and name.endswith(".json") and len(name) <= 50
     assert set(name[:-5]) <= set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+-_")
-    assert safe_name_part("...") == "undated" and safe_name_part("2026-11-29T19:30:00+01:00") == "2026-11-29T19-30-00+01-00"
+    assert safe_name_part("...") == "undated"
+    assert safe_name_part("2026-11-29T19:30:00+01:00") == "2026-11-29T19-30-00+01-00"
     record = seeded_game(9, started=hostile)
     with Session.open(tmp_path / "data" / "windrose.db") as session:
         start(session, record)
