@@ -106,6 +106,7 @@ class SceneOptions:
     hard_light: bool | None = None  # sharp, long shadows instead of soft ones
     blur_sigma: float | None = None  # Gaussian blur of the final image, px
     tilt_deg: float | None = None  # camera tilt from straight down (random 0-6)
+    cards: int | None = None  # game cards lying on the table (white with coloured print), random 0-2
     gray_black_pips: bool | None = None
     tray: bool = True
 
@@ -563,6 +564,10 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     shadow_strength = rng.uniform(0.45, 0.65) if hard else rng.uniform(0.3, 0.45)
     shadow_blur = (0.06 if hard else 0.35) * die_px
     background = _table(table, w, h, rng)
+    card_rng = np.random.default_rng([seed, 5])  # own stream: cards never move the rest of the scene
+    n_cards = int(card_rng.integers(0, 3)) if options.cards is None else options.cards
+    for _ in range(n_cards):
+        _draw_card(background, card_rng, cam, (ex0, ey0, ex1, ey1), light_rgb, ambient)
     _cast_shadows(background, [*walls, *cubes], cam, light, shadow_strength, shadow_blur)
     for wall in walls:
         _draw_wall(background, wall, cam, light, ambient, light_rgb)
@@ -591,6 +596,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "glare_on": DIE_COLOURS[glare_index] if glare_index >= 0 else None,
         "cocked_die": DIE_COLOURS[cocked_index] if cocked_index >= 0 else None,
         "distractor_cubes": len(cubes),
+        "cards": n_cards,
         "cubes_near_dice": cubes_near and bool(cubes),
         "touching_dice": sum(1 for t in touching_labels if t),
         "blur_sigma": round(blur, 2),
@@ -731,6 +737,38 @@ def _place_cubes(
                 cubes.append(cube)
                 break
     return cubes
+
+
+def _draw_card(
+    canvas: np.ndarray,
+    rng: np.random.Generator,
+    cam: _Camera,
+    extent: tuple[float, float, float, float],
+    light_rgb: np.ndarray,
+    ambient: float,
+) -> None:
+    """A 63x88 mm game card flat on the table: white, a coloured frame and a few printed shapes."""
+    centre = np.array([rng.uniform(extent[0], extent[2]), rng.uniform(extent[1], extent[3])])
+    turn = rng.uniform(0, math.pi)
+    axes = np.array([[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]])
+
+    def on_table(local_mm: np.ndarray) -> np.ndarray:
+        xy = centre + local_mm @ axes
+        return cam.project(np.column_stack((xy, np.full(len(xy), 0.3))))
+
+    brightness = ambient + (1 - ambient) * 0.9
+    paper = _srgb_to_linear((0.9, 0.89, 0.85)) * light_rgb * brightness
+    ink = _srgb_to_linear(DIE_SRGB[DIE_COLOURS[int(rng.integers(6))]]) * light_rgb * brightness
+    _fill_aa(canvas, [on_table(_rounded_square(0.1) * (31.5, 44.0))], paper)
+    frame = _rounded_square(0.1) * (28.0, 40.5)
+    _fill_aa(canvas, [on_table(frame)], ink)
+    _fill_aa(canvas, [on_table(frame * (0.9, 0.93))], paper)
+    for _ in range(int(rng.integers(1, 4))):
+        spot = np.array([rng.uniform(-18, 18), rng.uniform(-30, 30)])
+        radius = rng.uniform(3, 9)
+        shape = _circle(spot[0], spot[1], radius) if rng.random() < 0.5 else _rounded_square(0.2) * radius + spot
+        colour = _srgb_to_linear(DIE_SRGB[DIE_COLOURS[int(rng.integers(6))]]) * light_rgb * brightness
+        _fill_aa(canvas, [on_table(shape)], colour)
 
 
 def _crosses_walls(fp: np.ndarray, inner: tuple[float, float, float, float]) -> bool:

@@ -19,6 +19,7 @@ from vision.synth import SceneLabels, SceneOptions, render_roll_sequence, render
 CALM = dict(
     width=1600, height=900, die_px=46.0, table="grey_card", tint="neutral", dim=False, cubes=0,
     cubes_near_dice=False, touching=False, cocked=False, glare=False, hard_light=False, blur_sigma=0.5, tilt_deg=0.0,
+    cards=0,
 )
 HARD_CASES: dict[str, dict[str, object]] = {
     "calm": {},
@@ -33,6 +34,7 @@ HARD_CASES: dict[str, dict[str, object]] = {
     "dim and noisy": {"dim": True},
     "small dice": {"die_px": 30.0},
     "tilted camera": {"tilt_deg": 6.0},
+    "game cards on the table": {"cards": 2},
 }
 SEEDS = (1, 2, 3)
 
