@@ -36,7 +36,7 @@ HARD_CASES: dict[str, dict[str, object]] = {
     "tilted camera": {"tilt_deg": 6.0},
     "game cards on the table": {"cards": 2},
 }
-SEEDS = (1, 2, 3)
+SEEDS = (1, 2, 3, 4)
 
 
 @lru_cache(maxsize=1)
