@@ -8,6 +8,12 @@ the whole history stays visible.
 
 Timestamps are display text only: the Pi may boot with its clock in 1970, so
 ordering always uses sequence numbers and counters, never the clock.
+
+Opening checks the file first (header, `PRAGMA quick_check`, schema version and
+tables) without writing to it. A damaged, foreign or newer file is a
+JournalDamagedError; `open_or_set_aside` then moves it (with its -wal/-shm)
+aside as `<name>.damaged-<time>` and starts a fresh journal. A write the disk
+refuses (full, read-only) is a JournalError in plain words and saves nothing.
 """
 
 from __future__ import annotations
@@ -502,7 +508,12 @@ def open_or_set_aside(
     try:
         return Journal.open(path, clock, connect), None, None
     except JournalDamagedError as damage:
-        moved_to = set_aside(path, clock)
+        try:
+            moved_to = set_aside(path, clock)
+        except OSError as err:
+            raise JournalOpenError(
+                path, f"{damage.reason}, and it cannot be set aside ({err.strerror or err})"
+            ) from None
         return Journal.open(path, clock, connect), damage, moved_to
 
 

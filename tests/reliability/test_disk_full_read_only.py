@@ -176,3 +176,24 @@ def test_a_read_only_data_folder_at_start_is_a_clear_refusal_and_the_file_stays(
     assert message == f"cannot open the game journal {db}: the data folder is read-only"
     assert db.read_bytes() == before
     assert sorted(path.name for path in read_only_folder.iterdir()) == ["backups", "windrose.db"]
+
+
+def test_a_damaged_file_in_a_read_only_folder_is_reported_and_left_in_place(read_only_folder: Path) -> None:
+    db = read_only_folder / "windrose.db"
+    read_only_folder.chmod(0o755)
+    db.chmod(0o644)
+    db.write_text("not a database any more", encoding="utf-8")
+    db.chmod(0o444)
+    read_only_folder.chmod(0o555)
+
+    def open_it() -> str:
+        try:
+            Session.open(db).close()
+        except JournalOpenError as err:
+            return str(err)
+        return "opened"
+
+    message = run_unprivileged(open_it)
+    assert message.startswith(f"cannot open the game journal {db}: the file is not a SQLite database")
+    assert message.endswith("and it cannot be set aside (Permission denied)")
+    assert db.read_text(encoding="utf-8") == "not a database any more"
