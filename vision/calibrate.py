@@ -47,16 +47,18 @@ def default_calibration_path(params: VisionParams) -> Path:
 
 
 def calibrate(frame: np.ndarray, params: VisionParams) -> Calibration:
-    """Learn colour models from one frame showing exactly the six dice, each read cleanly."""
+    """Learn colour models from one frame showing the six dice apart from each other (any values)."""
     try:
         _, faces, _ = detect_faces(frame, params)
     except FrameError as exc:
         raise CalibrationError(str(exc)) from exc
-    clean = [face for face in faces if face.value is not None and not face.reason]
-    if len(clean) != len(DIE_COLOURS):
+    # The colour needs only the die's body; dice read cleanly come first, then the likeliest others.
+    ranked = sorted(faces, key=lambda face: (face.value is None or bool(face.reason), -face.confidence))
+    clean = ranked[: len(DIE_COLOURS)]
+    if len(clean) < len(DIE_COLOURS):
         raise CalibrationError(
-            f"calibration needs the six dice clearly visible; read {len(clean)} cleanly "
-            f"(of {len(faces)} found). Spread the dice apart and try again."
+            f"calibration needs the six dice clearly visible; found {len(faces)}. "
+            "Spread the dice apart and try again."
         )
     assignment = assign_colours(cost_matrix(clean, default_models(params), params), params.colour_max_cost)
     models: dict[str, ColourModel] = {}
@@ -65,7 +67,8 @@ def calibrate(frame: np.ndarray, params: VisionParams) -> Calibration:
             raise CalibrationError("could not tell the six dice's colours apart")
         name = DIE_COLOURS[index]
         body = face.colour
-        models[name] = ColourModel(name, body.hue_deg, body.chroma, body.lightness, True, face.polarity)
+        polarity = face.polarity if face.value is not None and not face.reason else ""
+        models[name] = ColourModel(name, body.hue_deg, body.chroma, body.lightness, True, polarity)
     return Calibration(models=models)
 
 

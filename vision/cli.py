@@ -103,7 +103,11 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams) -> int:
         return EXIT_BAD_INPUT
     calibration = _calibration_for(args, params)
     cv2.setNumThreads(1)
-    score = evaluate(folder, lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration))
+    score = evaluate(
+        folder,
+        lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration),
+        score_colour=args.expect == "macao",
+    )
     report = score.report()
     if args.json:
         print(json.dumps(report))

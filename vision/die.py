@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.face import find_top_face
+from vision.face import TopFace, find_top_face
 from vision.frame import WorkFrame
 from vision.layout import LayoutFit, best_layout
 from vision.params import VisionParams
@@ -67,10 +67,10 @@ def read_candidate(
     pip_sets = find_pips(contrast, area, die_px, params)
     fits = [(best_layout(p.centres, p.areas, side, angle, centre, params), p) for p in pip_sets]
     valid = [(f, p) for f, p in fits if not f.reason]
-    box = _frame_box(work, candidate)
+    box = _frame_box(work, candidate) if face is None else _face_box(face, origin, zoom)
     any_pips = any(len(p.centres) for p in pip_sets)
 
-    body = _body_colour(lab, mask, pip_sets, params)
+    body = _body_colour(lab, face.region if face is not None else mask, pip_sets, params)
     if not valid:
         chosen_fit, chosen = min(fits, key=lambda fp: (fp[0].error, -len(fp[1].centres)))
         reason = chosen_fit.reason if any_pips else "no pips"
@@ -80,6 +80,8 @@ def read_candidate(
     valid.sort(key=lambda fp: (-fp[0].value, fp[0].error))
     fit, pips = valid[0]
     confidence, reason = _confidence(fit, pips, valid, crop, mask, params)
+    if fit.value == 1 and face is None and not reason:
+        reason = "a lone spot without a clear face around it"
     kept = pips.centres[list(fit.kept)]
     return DieFace(box, fit.value, confidence, reason, pips.polarity, _to_frame(kept, origin, zoom), body,
                    is_die=True)
@@ -167,6 +169,14 @@ def _mask_centre(mask: np.ndarray) -> np.ndarray:
     return np.array([moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]])
 
 
+def _face_box(face: TopFace, origin: tuple[float, float], zoom: float) -> tuple[int, int, int, int]:
+    """The top face's upright bounding square in frame pixels (the die's position, shadow left out)."""
+    half = face.side / 2.0
+    x0, y0 = _to_frame(np.array([face.centre - half]), origin, zoom)[0]
+    size = round(face.side / zoom)
+    return (round(x0), round(y0), size, size)
+
+
 def _frame_box(work: WorkFrame, candidate: Candidate) -> tuple[int, int, int, int]:
     x, y, w, h = candidate.box
     inv = 1.0 / work.scale
@@ -178,7 +188,9 @@ def _to_frame(centres: np.ndarray, origin: tuple[float, float], zoom: float) -> 
 
 
 def _body_colour(lab: np.ndarray, mask: np.ndarray, pip_sets: list[PipSet], params: VisionParams) -> BodyColour:
-    """Die colour from its pixels minus pips and glare (specular spots carry the lamp's colour)."""
+    """Die colour from its top face (or blob) minus pips and glare (glare carries the lamp's colour).
+
+    The top face rather than the blob: a blob may include a shadow or a side face in shade."""
     body = mask > 0
     for pips in pip_sets:
         for (cx, cy), area in zip(pips.centres, pips.areas):

@@ -167,15 +167,23 @@ def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use
         score.images_all_right += 1
 
 
-def evaluate(folder: Path, read: Callable[[np.ndarray], DiceReading], on_image: Callable[[Path, DiceReading, list[LabelledDie]], None] | None = None) -> Score:
-    """Read every labelled image of `folder` with `read` and score it."""
+def evaluate(
+    folder: Path,
+    read: Callable[[np.ndarray], DiceReading],
+    score_colour: bool = True,
+    on_image: Callable[[Path, DiceReading, list[LabelledDie]], None] | None = None,
+) -> Score:
+    """Read every labelled image of `folder` with `read` and score it.
+
+    Colours are scored when `score_colour` is set and the labels name them.
+    """
     score = Score()
     for image_path, label_path in iter_dataset(folder):
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         if frame is None:
             continue
         dice = load_labels(label_path, frame.shape[1], frame.shape[0])
-        use_colour = any(d.colour for d in dice)
+        use_colour = score_colour and any(d.colour for d in dice)
         score.colour_labelled |= use_colour
         reading = read(frame)
         score_image(score, dice, reading, use_colour)

@@ -25,6 +25,7 @@ class TopFace:
     centre: np.ndarray  # (x, y)
     side: float
     angle_deg: float
+    region: np.ndarray  # uint8 0/255: the whole face (for its colour)
     search_area: np.ndarray  # uint8 0/255: where pips may lie
 
 
@@ -52,8 +53,8 @@ def find_top_face(
     inside = inside[inside > 0]
     if count <= 1 or len(inside) == 0:
         return None
-    region = (labels == np.bincount(inside).argmax()).astype(np.uint8)
-    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    connected = (labels == np.bincount(inside).argmax()).astype(np.uint8)
+    contours, _ = cv2.findContours(connected, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     (fx, fy), (fw, fh), angle = cv2.minAreaRect(hull)
     side = float(np.sqrt(fw * fh))
@@ -61,13 +62,13 @@ def find_top_face(
         return None
     if not params.face_min_side_frac * die_px <= side <= params.face_max_side_frac * die_px:
         return None
-    area = np.zeros((height, width), np.uint8)
-    cv2.fillConvexPoly(area, hull, 255)
+    region = np.zeros((height, width), np.uint8)
+    cv2.fillConvexPoly(region, hull, 255)
     margin = max(1, int(round(params.face_edge_margin * side)))
-    area = cv2.erode(area, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1, 2 * margin + 1)))
+    area = cv2.erode(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1, 2 * margin + 1)))
     # Corner pips sit about 0.4 of a side from the centre; the face's own corners (bevel
     # highlights) about 0.7: a disc between the two keeps the one and drops the other.
     disc = np.zeros_like(area)
     cv2.circle(disc, (int(round(fx)), int(round(fy))), max(1, int(round(params.face_pip_radius * side))), 255, -1)
     area = cv2.bitwise_and(area, disc)
-    return TopFace(centre=np.array([fx, fy]), side=side, angle_deg=float(angle), search_area=area)
+    return TopFace(centre=np.array([fx, fy]), side=side, angle_deg=float(angle), region=region, search_area=area)

@@ -50,7 +50,8 @@ class VisionParams:
     pip_search_radius: float
     pip_min_diameter_frac: float
     pip_max_diameter_frac: float
-    pip_min_circularity: float
+    pip_merge_elongation: float
+    pip_merge_max: int
     pip_size_spread: float
     pip_contrast_full: float
     pip_exclusion_scale: float

@@ -65,33 +65,48 @@ def find_pips(
 def _pip_set(
     polarity: str, spots: np.ndarray, signed: np.ndarray, die_mask: np.ndarray, die_px: int, params: VisionParams
 ) -> PipSet:
+    """Pips from a thresholded spot map; a long spot the size of two or three pips is split
+    (neighbouring pips of a six often run together)."""
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     min_d = params.pip_min_diameter_frac * die_px
     max_d = params.pip_max_diameter_frac * die_px
-    keep: list[int] = []
-    rejected = 0
+    blobs = []  # (index, area, elongation, axis, length)
     for index in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[index])
         cx, cy = centroids[index]
-        if die_mask[int(round(cy)), int(round(cx))] == 0:
+        if die_mask[int(round(cy)), int(round(cx))] == 0 or 2.0 * np.sqrt(area / np.pi) < min_d:
             continue
-        diameter = 2.0 * np.sqrt(area / np.pi)
-        roundness = area / (np.pi * (max(w, h) / 2.0) ** 2)
-        if min_d <= diameter <= max_d and roundness >= params.pip_min_circularity:
-            keep.append(index)
-        elif diameter >= min_d:
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == index)
+        covariance = np.cov(np.vstack([xs, ys])) if area > 2 else np.eye(2)
+        values, vectors = np.linalg.eigh(covariance)
+        elongation = float(np.sqrt(values[1] / max(values[0], 1e-6)))
+        blobs.append((index, float(area), elongation, vectors[:, 1], float(np.sqrt(12.0 * max(values[1], 0.0)))))
+    single = [b for b in blobs if b[2] < params.pip_merge_elongation and min_d <= 2 * np.sqrt(b[1] / np.pi) <= max_d]
+    typical = float(np.median([b[1] for b in single])) if single else 0.0
+    centres: list[np.ndarray] = []
+    areas: list[float] = []
+    members: list[int] = []
+    rejected = 0
+    for index, area, elongation, axis, length in blobs:
+        parts = int(round(area / typical)) if typical else 0
+        if elongation >= params.pip_merge_elongation and 2 <= parts <= params.pip_merge_max:
+            for part in range(parts):
+                centres.append(centroids[index] + axis * length * ((part + 0.5) / parts - 0.5))
+                areas.append(area / parts)
+            members.append(index)
+        elif (elongation < params.pip_merge_elongation and typical
+              and typical / params.pip_size_spread <= area <= typical * params.pip_size_spread):
+            centres.append(centroids[index].astype(np.float64))
+            areas.append(area)
+            members.append(index)
+        else:
             rejected += 1
-    if len(keep) > 1:
-        areas = stats[keep, cv2.CC_STAT_AREA].astype(float)
-        typical = float(np.median(areas))
-        alike = [k for k, a in zip(keep, areas) if typical / params.pip_size_spread <= a <= typical * params.pip_size_spread]
-        rejected += len(keep) - len(alike)
-        keep = alike
-    centres = centroids[keep].astype(np.float64) if keep else np.zeros((0, 2))
-    areas = stats[keep, cv2.CC_STAT_AREA].astype(np.float64) if keep else np.zeros(0)
-    if keep:
-        inside = np.isin(labels, keep)
-        strength = float(np.median(signed[inside]))
-    else:
-        strength = 0.0
-    return PipSet(polarity=polarity, centres=centres, areas=areas, contrast=strength, rejected=rejected, faint=0)
+    strength = float(np.median(signed[np.isin(labels, members)])) if members else 0.0
+    return PipSet(
+        polarity=polarity,
+        centres=np.array(centres, np.float64).reshape(-1, 2),
+        areas=np.array(areas, np.float64),
+        contrast=strength,
+        rejected=rejected,
+        faint=0,
+    )

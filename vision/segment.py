@@ -24,6 +24,7 @@ class Candidate:
     box: tuple[int, int, int, int]  # x, y, w, h of the blob's bounding box
     mask: np.ndarray  # uint8 0/255, the blob inside `box`
     side: float  # estimated die side in coarse pixels (short side of the min-area rectangle)
+    length: float  # long side of the min-area rectangle
     angle: float  # orientation of the min-area rectangle, degrees
 
 
@@ -116,8 +117,10 @@ def find_candidates(mask: np.ndarray, params: VisionParams, die_side: float | No
 
 
 def squareness(candidate: Candidate) -> float:
-    """How much the blob looks like a lone die seen from above: its fill of its min-area square."""
-    return float(np.count_nonzero(candidate.mask)) / max(candidate.side * candidate.side, 1.0)
+    """How much the blob looks like a lone die seen from above: how well it fills its
+    min-area rectangle, times how square that rectangle is (1 for a perfect square)."""
+    rectangle = max(candidate.side * candidate.length, 1.0)
+    return float(np.count_nonzero(candidate.mask)) / rectangle * candidate.side / max(candidate.length, 1.0)
 
 
 def _make_candidate(blob: np.ndarray, origin: tuple[int, int]) -> Candidate | None:
@@ -126,7 +129,10 @@ def _make_candidate(blob: np.ndarray, origin: tuple[int, int]) -> Candidate | No
         return None
     (_, _), (rw, rh), angle = cv2.minAreaRect(points)
     h, w = blob.shape
-    return Candidate(box=(origin[0], origin[1], w, h), mask=blob, side=float(min(rw, rh)), angle=float(angle))
+    return Candidate(
+        box=(origin[0], origin[1], w, h), mask=blob, side=float(min(rw, rh)), length=float(max(rw, rh)),
+        angle=float(angle),
+    )
 
 
 def _split(blob: np.ndarray, origin: tuple[int, int], die_side: float, params: VisionParams) -> list[Candidate]:

@@ -158,7 +158,7 @@ class SettleDetector:
         if self._calm is not None and self._calm[0].shape != small.shape:
             self._calm = None  # the stream changed size: nothing calm to compare with
         if self._calm is not None:
-            changed = cv2.absdiff(small, self._calm[0]) > p.pixel_change
+            changed = _difference(small, self._calm[0]) > p.pixel_change
             if np.count_nonzero(changed) > p.light_change_fraction * changed.size:
                 self._calm = None  # the light changed: start over from this picture
                 moving = True
@@ -225,8 +225,18 @@ class SettleDetector:
         return largest / changed.size
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
-        diff = cv2.absdiff(a, b)
+        diff = _difference(a, b)
         return float(np.count_nonzero(diff > self.params.pixel_change)) / diff.size
+
+
+def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Absolute grey difference after matching b's overall brightness to a's.
+
+    Lamps flicker and exposure breathes a little; that changes every pixel by a
+    few percent, which must not look like motion.
+    """
+    gain = (float(a.mean()) + 1.0) / (float(b.mean()) + 1.0)
+    return np.abs(a.astype(np.float32) - b.astype(np.float32) * np.float32(gain))
 
 
 def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
