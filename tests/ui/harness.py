@@ -40,7 +40,7 @@ from app.ui.settings_store import SettingsStore, UiSettings  # noqa: E402
 STARTED = "2026-11-29T19:30:00+01:00"
 
 
-def _parents(widget: Widget) -> Iterator[Widget]:
+def parents(widget: Widget) -> Iterator[Widget]:
     parent = widget.parent
     while parent is not None and parent is not parent.parent:
         yield parent
@@ -132,7 +132,7 @@ class UiHarness:
         """Press and release at the widget's centre, as a finger would."""
         if widget.get_root_window() is None:
             raise AssertionError(f"{widget!r} is not on screen")
-        scroll = next((p for p in _parents(widget) if isinstance(p, ScrollView)), None)
+        scroll = next((p for p in parents(widget) if isinstance(p, ScrollView)), None)
         if scroll is not None:
             scroll.scroll_to(widget, padding=0, animate=False)
             self.idle()

@@ -185,9 +185,9 @@ class CardEntryPanel(PhasePanel):
         palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6))
         box.add_widget(palette)
         numbers = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        numbers.add_widget(TextLabel(_("Gold"), size=theme.FONT_SMALL, size_hint_x=0.5, color=theme.WARN))
+        numbers.add_widget(TextLabel(_("Gold"), size=theme.FONT_SMALL, size_hint_x=0.45, color=theme.WARN))
         numbers.add_widget(segmented(TRIBUTE_VALUES, slot.gold, lambda v: self.set_value("gold", v), group="gold"))
-        numbers.add_widget(TextLabel(_("Prestige"), size=theme.FONT_SMALL, size_hint_x=0.6, color=theme.DANGER))
+        numbers.add_widget(TextLabel(_("Prestige"), size=theme.FONT_SMALL, size_hint_x=0.55, color=theme.DANGER))
         numbers.add_widget(segmented(TRIBUTE_VALUES, slot.prestige, lambda v: self.set_value("prestige", v),
                                      group="prestige"))
         box.add_widget(numbers)
@@ -211,7 +211,7 @@ class CardEntryPanel(PhasePanel):
         slot = self.slots[self.selected]
         kinds = ("office",) if slot.kind == "office" else ("building", "person")
         known = self.app.context.catalogue.cards(kinds)
-        box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP, size_hint_x=0.8)
+        box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP, size_hint_x=0.6)
         box.add_widget(TextLabel(_("Known cards: one tap fills the card"), size=theme.FONT_SMALL,
                                  color=theme.TEXT_DIM, size_hint_y=None, height=22))
         if not known:

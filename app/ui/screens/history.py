@@ -55,7 +55,7 @@ class HistoryScreen(BaseScreen):
         grid = GridLayout(cols=1, spacing=3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         for entry in reversed(session.history()):
-            row = Panel(size_hint_y=None, height=theme.TOUCH_MIN, spacing=theme.GAP, padding=(6, 0),
+            row = Panel(size_hint_y=None, height=theme.TOUCH_MIN + 6, spacing=theme.GAP, padding=(6, 3),
                         bg=list(theme.PANEL if entry.live or entry.kind != "action" else theme.BACKGROUND))
             label = translator.message(entry.message)
             if entry.kind == "action":
@@ -64,7 +64,7 @@ class HistoryScreen(BaseScreen):
                                      color=theme.TEXT if entry.live or entry.kind != "action" else theme.TEXT_DIM))
             if entry.kind == "action" and entry.live and entry.index + 1 < live_actions:
                 row.add_widget(BigButton(_("Go back to here"), size=theme.FONT_SMALL, size_hint=(None, None),
-                                         width=170, height=theme.TOUCH_MIN - 4,
+                                         width=170, height=theme.TOUCH_MIN,
                                          on_tap=lambda keep=entry.index + 1: self.app.go_back(keep)))
             grid.add_widget(row)
         if not grid.children:

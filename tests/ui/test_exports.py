@@ -1,0 +1,95 @@
+"""Exports, statistics, the card catalogue and the saved settings (no Kivy needed)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from app.ui.catalogue import CardCatalogue, CatalogueError
+from app.ui.exports import ScoreLine, bgstats_json, export_game, inert_cell, scores_csv
+from app.ui.settings_store import SettingsStore, UiSettings
+from app.ui.stats import player_stats
+
+LINES = [
+    ScoreLine("white", "=HYPERLINK(\"x\")", 30, 6, 6, 10, 12, 1),
+    ScoreLine("orange", "-Ann", 19, 1, 4, 6, 5, 2),
+]
+
+
+@pytest.mark.parametrize("text", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx"])
+def test_formula_like_cells_are_made_inert(text: str) -> None:
+    assert inert_cell(text) == "'" + text
+
+
+def test_csv_has_a_row_per_player_and_no_live_formula() -> None:
+    rows = list(csv.reader(io.StringIO(scores_csv("2026-11-29T19:30:00+01:00", LINES, "white"))))
+    assert rows[0][:3] == ["started", "colour", "name"]
+    assert rows[1][2] == "'=HYPERLINK(\"x\")"
+    assert rows[2][2] == "'-Ann"
+    assert rows[1][-3:] == ["12", "1", "yes"]
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row)
+
+
+def test_bgstats_play_names_players_scores_and_winner() -> None:
+    document = json.loads(bgstats_json("2026-11-29T19:30:00+01:00", LINES, "white", "orange"))
+    play = document["plays"][0]
+    assert play["playDate"] == "2026-11-29 19:30:00"
+    assert document["games"][0]["name"] == "Macao"
+    scores = {document["players"][s["playerRefId"] - 1]["name"]: s for s in play["playerScores"]}
+    assert scores["-Ann"]["score"] == "5" and scores["-Ann"]["startPlayer"] is True
+    assert scores["=HYPERLINK(\"x\")"]["winner"] is True
+
+
+def test_export_writes_record_csv_and_bgstats(tmp_path: Path) -> None:
+    written = export_game(tmp_path, 7, "2026-11-29T19:30:00+01:00", '{"format": "macao-record/1"}', LINES,
+                          "white", "orange")
+    assert [p.name for p in written] == ["macao-7-202611291930.json", "macao-7-202611291930.csv",
+                                         "macao-7-202611291930.bgstats.json"]
+    unfinished = export_game(tmp_path / "b", 8, "2026-11-29T19:30:00+01:00", "{}", None, None, None)
+    assert [p.suffix for p in unfinished] == [".json"]
+
+
+def test_statistics_per_player() -> None:
+    second = [ScoreLine("white", "Ben", 0, 0, 0, 0, 20, 1), ScoreLine("orange", "-Ann", 0, 0, 0, 0, 9, 2)]
+    stats = {s.name: s for s in player_stats([(LINES, "white"), (second, "white")])}
+    assert (stats["-Ann"].games, stats["-Ann"].wins, stats["-Ann"].average, stats["-Ann"].best) == (2, 0, 7.0, 9)
+    assert stats["Ben"].wins == 1
+
+
+def test_catalogue_learns_named_cards_and_offers_the_most_seen_first(tmp_path: Path) -> None:
+    catalogue = CardCatalogue(tmp_path / "cards.json")
+    tower = {"name": "Tower", "kind": "building", "cost": ["red", "blue"], "tribute": [1, 0]}
+    abbot = {"name": "Abbot", "kind": "person", "cost": ["gray"], "tribute": [0, 1], "effects": ["no_tableau_penalty"]}
+    assert catalogue.learn([tower, abbot, abbot, {**tower, "name": " "}]) == 3
+    catalogue.save()
+    again = CardCatalogue(tmp_path / "cards.json")
+    assert again.load() is None
+    assert [c["name"] for c in again.cards(("building", "person"))] == ["Abbot", "Tower"]
+    assert again.cards(("person",))[0]["effects"] == ["no_tableau_penalty"]
+    assert again.cards(("office",)) == []
+
+
+def test_a_broken_catalogue_file_is_reported_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "cards.json"
+    path.write_text('{"cards": [{"name": "X", "kind": "ship", "cost": ["red"], "tribute": [0, 0]}]}')
+    warning = CardCatalogue(path).load()
+    assert warning is not None and "cards[0]" in warning and "kind" in warning
+    with pytest.raises(CatalogueError, match="cannot read"):
+        CardCatalogue(path).merge_file(tmp_path / "missing.json")
+
+
+def test_settings_survive_a_restart_and_bad_files_fall_back(tmp_path: Path) -> None:
+    store = SettingsStore(tmp_path / "ui-settings.json")
+    store.save(UiSettings(language="de", text_scale=1.2))
+    loaded, warning = store.load(UiSettings())
+    assert (loaded.language, loaded.text_scale, warning) == ("de", 1.2, None)
+    store.path.write_text("[1, 2")
+    loaded, warning = store.load(UiSettings())
+    assert loaded == UiSettings() and warning is not None and "ui-settings.json" in warning
+    store.path.write_text('{"language": "fr", "text_scale": 9}')
+    loaded, _warning = store.load(UiSettings())
+    assert (loaded.language, loaded.text_scale) == ("en", 1.0)

@@ -1,0 +1,180 @@
+"""The screens driven by taps, asserting what labels and buttons say (never pixels)."""
+
+from __future__ import annotations
+
+from kivy.uix.button import Button
+from kivy.uix.scrollview import ScrollView
+
+from app.games.macao import CUBE_COLOURS, apply_action
+from app.ui.i18n import translator
+from app.ui.widgets import DieWidget
+from tests.ui.conftest import Table
+from tests.ui.harness import UiHarness, parents
+from tests.ui.tap_player import TapPlayer
+
+
+def test_new_game_is_set_up_by_taps(ui: UiHarness) -> None:
+    assert ui.app.manager.current == "start"
+    ui.tap_text("New game")
+    assert ui.button(prefix="Seat 2 to 4").disabled
+    ui.tap(ui.tagged("seat", "yellow"))
+    ui.tap(ui.tagged("seat", "brown"))
+    ui.tap_text("Start the game")
+    assert ui.app.manager.current == "game"
+    state = ui.app.session.state
+    assert [p.colour for p in state.players] == ["yellow", "brown"]
+    assert state.wall[0] == ["yellow", "brown"]  # tapped first = top of the stack
+    assert "Lay out the cards for the first pick." in ui.labels()
+    assert ui.button("Undo").disabled
+
+
+def test_card_entry_shows_the_cores_tribute_and_reveals(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "reveal")
+    player = TapPlayer(ui, seed=1)
+    cards = [
+        {"name": "", "kind": "office", "cost": ["red"], "tribute": [2, 1]},
+        {"name": "", "kind": "office", "cost": ["blue", "blue"], "tribute": [1, 0]},
+        {"name": "", "kind": "building", "cost": ["green"], "tribute": [0, 2]},
+        {"name": "", "kind": "person", "cost": ["black", "gray"], "tribute": [1, 1], "effects": ["double_jokers"]},
+        {"name": "", "kind": "building", "cost": ["violet"], "tribute": [0, 0]},
+        {"name": "", "kind": "building", "cost": ["red", "red", "red", "red"], "tribute": [2, 2]},
+    ]
+    assert "Tribute: shown once every card has its cost" in ui.labels()
+    for index, card in enumerate(cards):
+        if index:
+            player.tap("slot", index)
+        for colour in card["cost"]:
+            player.tap("cube", colour)
+        for key, value in zip(("gold", "prestige"), card["tribute"]):
+            if value:
+                player.tap(key, value)
+        if card["kind"] == "person":
+            player.tap("kind", "person")
+        for effect in card.get("effects", []):
+            player.tap("effect", effect)
+    panel = ui.app.manager.get_screen("game").current_panel()
+    expected = apply_action(ui.app.session.state, panel.action()).tribute
+    assert f"Tribute: {expected[0]} gold buys {expected[1]} prestige" in ui.labels()
+    ui.tap_text("Cards are right")
+    reveal = ui.app.session.actions[-1]
+    assert reveal["type"] == "reveal"
+    assert [c["cost"] for c in reveal["office"] + reveal["cards"]] == [c["cost"] for c in cards]
+    assert reveal["cards"][1]["effects"] == ["double_jokers"]
+    assert ui.app.session.state.tribute == expected
+
+
+def test_a_refused_action_keeps_the_game_and_says_why(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "actions")
+    who = ui.app.session.state.turn
+    options = ui.app.session.options(who)
+    blocked = [(kind, o) for kind, o in (("wall", options.wall), ("joker", options.joker),
+                                         ("buy_prestige", options.buy_prestige)) if not o.ok]
+    assert blocked, "the seeded game should have something not allowed in its first turn"
+    kind, option = blocked[0]
+    before = len(ui.app.session.actions)
+    ui.tap(ui.tagged("action", kind))
+    assert translator.message(option.reason) in ui.labels()
+    assert len(ui.app.session.actions) == before
+
+
+def test_undo_is_in_the_same_place_in_every_phase(ui: UiHarness, table: Table) -> None:
+    places = set()
+    for phase in ("reveal", "take_card", "roll", "choose_dice", "actions"):
+        table.advance(lambda s, p=phase: s.phase == p)
+        undo = ui.button("Undo")
+        places.add((round(undo.x), round(undo.top), round(undo.width)))
+    assert len(places) == 1
+    before = len(ui.app.session.actions)
+    ui.tap_text("Undo")
+    assert len(ui.app.session.actions) == before - 1
+    assert ui.app.manager.current == "game"
+
+
+def test_history_goes_back_to_a_chosen_action(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "roll")
+    ui.tap_text("History")
+    assert ui.app.manager.current == "history"
+    assert any(text.startswith("3. ") for text in ui.labels())
+    go_back = [b for b in ui.buttons("Go back to here")]
+    entry_three = next(b for b in go_back if any(
+        getattr(sibling, "text", "").startswith("3. ") for sibling in b.parent.children))
+    ui.tap(entry_three)
+    assert len(ui.app.session.actions) == 3
+    assert ui.app.manager.current == "game"
+    assert ui.app.session.can_redo
+
+
+def test_the_sixth_card_asks_which_card_to_discard(ui: UiHarness) -> None:
+    table = Table(ui, seed=5)
+    table.advance(lambda s: s.phase == "take_card" and len(s.player(s.turn).tableau) >= 5)
+    who = ui.app.session.state.turn
+    free = next(i for i, card in enumerate(ui.app.session.state.revealed) if card is not None)
+    ui.tap(ui.tagged("card", free))
+    assert any("the tableau is full" in text for text in ui.labels())
+    ui.tap(ui.tagged("discard", 0))
+    action = ui.app.session.actions[-1]
+    assert action == {"type": "take_card", "player": who, "card": free, "discard": 0}
+
+
+def test_dice_typed_by_hand_show_the_round_8_conversion(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.round == 8 and s.phase == "roll")
+    assert "No camera: tap a die, then its number." in ui.labels()
+    for _colour in CUBE_COLOURS:
+        ui.tap(ui.tagged("pips", 6))
+    notes = [die.note for die in ui.find(DieWidget)]
+    assert notes == ["counts 1"] * 6
+    ui.tap_text("Dice are right")
+    assert ui.app.session.state.dice == {colour: 1 for colour in CUBE_COLOURS}
+    assert "From round 8, high dice count as 1 (shown under the die)." in ui.labels()
+
+
+def test_choosing_two_dice_fills_the_windrose(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "choose_dice")
+    screen = ui.app.manager.get_screen("game")
+    who = ui.app.session.state.turn
+    dice = ui.app.session.state.dice
+    first, second = CUBE_COLOURS[0], CUBE_COLOURS[1]
+    for colour in (first, second):
+        ui.tap(next(d for d in ui.find(DieWidget) if d.colour == colour))
+    rose = screen.roses[who]
+    for colour in (first, second):
+        assert rose.cubes_in(dice[colour]).get(colour, 0) >= dice[colour]
+
+
+def test_language_switches_at_runtime(ui: UiHarness) -> None:
+    ui.tap_text("Settings")
+    ui.tap_text("Deutsch")
+    assert "Einstellungen" in ui.labels()
+    assert ui.app.context.settings.language == "de"
+    ui.tap_text("Zurück")
+    assert "Neue Partie" in [b.text for b in ui.buttons()]
+    ui.tap_text("Einstellungen")
+    ui.tap_text("English")
+    assert "Settings" in ui.labels()
+    saved = ui.app.context.settings_store.path.read_text(encoding="utf-8")
+    assert '"language": "en"' in saved
+
+
+def test_text_size_setting_grows_the_text(ui: UiHarness) -> None:
+    ui.tap_text("Settings")
+    before = ui.button("Back").font_size
+    ui.tap_text("140%")
+    assert ui.button("Back").font_size > before
+    ui.tap_text("100%")
+
+
+def test_every_button_is_finger_sized_at_three_screen_sizes(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "actions")
+    for size in ((800, 480), (1280, 720), (720, 1280)):
+        ui.window.size = size
+        ui.app.refresh()
+        ui.idle()
+        for name in ("game", "history", "start", "settings"):
+            ui.app.go(name)
+            ui.idle()
+            for button in ui.walk():
+                if isinstance(button, Button):
+                    assert button.height >= 48 and button.width >= 48, (size, name, button.text, button.size)
+                    if not any(isinstance(parent, ScrollView) for parent in parents(button)):
+                        assert button.right <= size[0] + 1 and button.top <= size[1] + 1, (size, name, button.text)
+    ui.window.size = (800, 480)
