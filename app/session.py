@@ -227,6 +227,7 @@ class Session:
             except (RulesError, JournalError) as err:
                 # Keep whatever game was loaded before; the damaged one stays on disk untouched.
                 (self.game_id, self._header, self._timeline, self._states, self._steps, self._messages) = current
+                self._backed_up_at = self._backup_mark() if self.game_id is not None else None
                 raise SessionError(f"game {game_id}, journal event {event.seq}: {err}") from None
         self._backed_up_at = self._backup_mark()
 
