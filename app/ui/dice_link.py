@@ -25,15 +25,17 @@ class DiceLink:
         self._roll_listener: Callable[[dict[str, Any]], None] | None = None
 
     # -- wiring (called once at start-up) ------------------------------------------------
-    def attach(self, build: Callable[..., Any]) -> None:
-        """Build and start the station with callbacks that hop onto the UI thread."""
+    def attach(self, build: Callable[..., Any], start: bool = True) -> None:
+        """Build the station with callbacks that hop onto the UI thread, and start its ticker
+        (a test leaves it stopped and ticks the service itself with its own clock)."""
         self.station = build(
             on_status=lambda status: Clock.schedule_once(lambda _dt: self._status_arrived(status), 0),
             on_roll=lambda action: Clock.schedule_once(lambda _dt: self._roll_arrived(action), 0),
             report=lambda problem: self.problems.append(problem),
         )
         self.status = self.station.service.status
-        self.station.start()
+        if start:
+            self.station.start()
 
     def on_status(self, listener: Callable[[DiceStatus], None]) -> None:
         self._status_listeners.append(listener)
@@ -77,10 +79,15 @@ class DiceLink:
         return None
 
     def latest_frame(self) -> Any:
-        """The camera's latest picture (BGR array) if the service keeps one."""
+        """The camera's newest picture (BGR array), or None."""
         if self.station is None:
             return None
         return self.station.service.latest_frame()
+
+    def watch(self, on: bool) -> None:
+        """Keep the camera looking between rolls while a live view is on screen."""
+        if self.station is not None:
+            self.station.service.watch(on)
 
     def close(self) -> None:
         if self.station is not None:

@@ -55,7 +55,9 @@ def dice_config(config: Config, camera_choice: str, button_choice: str) -> tuple
         camera["source"] = camera_choice
     if button_choice != "config":
         button["enabled"] = button_choice == "gpio"
-    wants_demo = camera["source"] in ("auto", "folder") and not camera["folder"] and not camera["device"]
+    # A desktop without the Pi camera replays the shipped demo rolls unless a folder or
+    # "opencv" is asked for explicitly, so a newcomer sees the whole dice loop at once.
+    wants_demo = camera["source"] == "auto" and not camera["folder"]
     if wants_demo and DEMO_FRAMES.is_dir() and not picamera2_importable():
         camera.update(source="folder", folder=str(DEMO_FRAMES), loop=True)
         note = "demo camera: replaying app/assets/demo_frames"

@@ -5,31 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
-from kivy.graphics.texture import Texture
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.image import Image
 from kivy.uix.widget import Widget
 
 from app.dice_service import DiceStatus, InvalidDice, RollState
 from app.games.macao import CUBE_COLOURS, effective_pips
 from app.ui import theme
+from app.ui.camera_view import CameraView
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
 
 PIPS = (1, 2, 3, 4, 5, 6)
-
-
-def frame_texture(frame: Any, max_width: int = 640) -> Texture:
-    """A Kivy texture of a BGR frame, scaled down for the screen."""
-    height, width = frame.shape[:2]
-    if width > max_width:
-        frame = cv2.resize(frame, (max_width, int(height * max_width / width)), interpolation=cv2.INTER_AREA)
-    rgb = cv2.cvtColor(cv2.flip(frame, 0), cv2.COLOR_BGR2RGB)
-    texture = Texture.create(size=(rgb.shape[1], rgb.shape[0]), colorfmt="rgb")
-    texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
-    return texture
 
 
 class RollPanel(PhasePanel):
@@ -124,15 +111,11 @@ class RollPanel(PhasePanel):
         return root
 
     def _camera_view(self) -> Widget | None:
+        """The live picture of the tray, when there is a camera and the settings want it."""
         link = self.app.context.dice
-        if link is None or not self.app.context.camera_view:
+        if link is None or not link.has_camera or not self.app.context.camera_view:
             return None
-        frame = link.latest_frame()
-        if frame is None:
-            return None
-        image = Image(fit_mode="contain")
-        image.texture = frame_texture(frame)
-        return image
+        return CameraView(link)
 
     def _dice_row(self) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=92)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.image import Image
 from kivy.uix.widget import Widget
 
 from app.dice_service import DiceStatus, RollState
 from app.games.macao import CUBE_COLOURS
 from app.ui import theme
 from app.ui.i18n import _, translator
-from app.ui.panels.dice import frame_texture
+from app.ui.camera_view import CameraView
 from app.ui.screens.base import BaseScreen
 from app.ui.widgets import BigButton, DieWidget, TextLabel
 
@@ -32,18 +31,15 @@ class CameraScreen(BaseScreen):
             if status is not None:
                 body.add_widget(TextLabel(translator.gettext(status.note).format(**status.params),
                                           size=theme.FONT_NORMAL, size_hint_y=None, height=32))
-            frame = link.latest_frame()
-            if frame is not None:
-                image = Image(fit_mode="contain")
-                image.texture = frame_texture(frame)
-                body.add_widget(image)
+            if link.has_camera:
+                body.add_widget(CameraView(link))
             body.add_widget(self._reading(status))
             row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
             row.add_widget(BigButton(_("Test roll"), role="accent", on_tap=self.on_roll_button))
             row.add_widget(BigButton(_("Adapt to the light again"),
                                      on_tap=lambda: link.station.service.relock_exposure()))
             body.add_widget(row)
-        if link is None or link.station is None or link.latest_frame() is None:
+        if link is None or not link.has_camera:
             body.add_widget(Widget())
         root.add_widget(body)
 

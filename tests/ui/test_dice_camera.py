@@ -1,0 +1,102 @@
+"""The dice screen with the real roll flow: folder camera replaying the shipped demo frames, the
+roll button on a MockFactory pin, the real reader; the test ticks the service with its own clock."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from app.config import load_config
+from app.dice_service import RollState
+from app.dice_station import build_dice_station
+from app.games.macao import CUBE_COLOURS
+from app.ui.camera_view import CameraView
+from app.ui.dice_link import DiceLink
+from app.ui.widgets import DieWidget
+from tests.ui.conftest import Table
+from tests.ui.harness import UiHarness, make_context
+
+DEMO_FRAMES = Path(__file__).resolve().parents[2] / "app" / "assets" / "demo_frames"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    previous = Device.pin_factory
+    mock = MockFactory()
+    Device.pin_factory = mock
+    try:
+        yield mock
+    finally:
+        mock.reset()
+        Device.pin_factory = previous
+
+
+def one_roll_folder(tmp_path: Path) -> Path:
+    """The first demo roll, its resting frame held a while longer (as real dice stay put)."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    frames = sorted(DEMO_FRAMES.glob("roll1_*.jpg"))
+    for index, frame in enumerate(frames + [frames[-1]] * 15):
+        shutil.copyfile(frame, folder / f"{index:03d}.jpg")
+    return folder
+
+
+def test_button_roll_camera_proposal_fix_and_confirm(tmp_path: Path, factory: MockFactory) -> None:
+    override = tmp_path / "config.toml"
+    override.write_text(f'[camera]\nsource = "folder"\nfolder = "{one_roll_folder(tmp_path)}"\nloop = false\n')
+    config = load_config(override, env={}, home=Path("/nonexistent"))
+    clock = FakeClock()
+    link = DiceLink()
+    link.attach(lambda **callbacks: build_dice_station(config, clock=clock, pin_factory=factory, **callbacks),
+                start=False)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        Table(ui).advance(lambda s: s.phase == "roll")
+        station = link.station
+        station.service.tick(clock.now)  # opens the folder camera
+        ui.idle()
+        assert link.status.state is RollState.IDLE
+        factory.pin(17).drive_low()  # the physical button
+        clock.now += 0.2
+        factory.pin(17).drive_high()
+        for _ in range(400):
+            clock.now += 0.1
+            station.button.poll(clock.now)
+            station.service.tick(clock.now)
+            if link.station.service.state in (RollState.PROPOSED, RollState.ERROR):
+                break
+        ui.idle()
+        assert link.status.state is RollState.PROPOSED, link.status.message
+        proposed = link.status.proposed_dice
+        dice = {d.colour: d for d in ui.find(DieWidget)}
+        for colour in CUBE_COLOURS:
+            if proposed[colour] is None:
+                assert dice[colour].unsure and dice[colour].value == 0
+            else:
+                assert dice[colour].value == proposed[colour]
+        assert ui.find(CameraView) and ui.find(CameraView)[0].texture is not None
+        for colour in CUBE_COLOURS:  # the table corrects what the camera could not read
+            if proposed[colour] is None:
+                ui.tap(next(d for d in ui.find(DieWidget) if d.colour == colour))
+                ui.tap(ui.tagged("pips", 3))
+        shown = {d.colour: d.value for d in ui.find(DieWidget)}
+        ui.tap_text("Dice are right")
+        roll = ui.app.session.actions[-1]
+        assert roll == {"type": "roll", "dice": shown}
+        assert ui.app.session.state.phase == "choose_dice"
+    finally:
+        ui.close()
+        link.close()
