@@ -247,6 +247,18 @@ def test_vote_needs_enough_frames() -> None:
     assert result.dice == () and "3 are needed" in result.message
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_lamp_flicker_is_not_motion(seed: int) -> None:
+    frame = roll(seed).frames[-1].astype(np.float32)
+    detector = SettleDetector(PARAMS)
+    result = []
+    for i in range(10):
+        gain = 1 + 0.05 * (-1) ** i  # brightness jumping by 10 % from frame to frame
+        result.append(detector.update(i / 10, np.clip(frame * gain, 0, 255).astype(np.uint8)))
+    assert all("moving" not in s.notes and "hand in view" not in s.notes for s in result[1:])
+    assert result[-1].still
+
+
 def test_light_change_is_motion_then_settles_again() -> None:
     frame = roll(1).frames[-1]
     brighter = np.clip(frame.astype(np.int16) + 60, 0, 255).astype(np.uint8)
