@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import tomllib
 from collections import Counter
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -244,8 +244,8 @@ def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
 
     Dice are matched across frames by position (centre within `match_distance`
     die widths). A die keeps its value only if at least `vote_agreement` of
-    all frames read that same value; a colour that frames disagree on, or any
-    lack of agreement, makes it unsure. Fewer than `min_vote_frames` readings
+    all frames read that same value; a colour that frames disagree on, any
+    lack of agreement, or a colour claimed by two places makes it unsure. Fewer than `min_vote_frames` readings
     give an empty reading with a message.
     """
     if len(readings) < params.min_vote_frames:
@@ -297,6 +297,10 @@ def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
                 unsure=not agreed,
             )
         )
+    # One die per colour: if two places claim the same colour, neither claim can be trusted.
+    claims = Counter(d.colour for d in voted if d.colour is not None and not d.unsure)
+    doubled = {colour for colour, count in claims.items() if count > 1}
+    voted = [replace(d, value=None, unsure=True, confidence=0.0) if d.colour in doubled else d for d in voted]
     unsure = sum(1 for d in voted if d.unsure)
     message = f"voted over {n} frames"
     if unsure:

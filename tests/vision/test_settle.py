@@ -234,6 +234,12 @@ def test_vote_colour_disagreement_is_unsure() -> None:
     assert voted.unsure and voted.colour == "red"
 
 
+def test_vote_colour_claimed_twice_is_unsure_in_both_places() -> None:
+    rows = [(die(100, 100, 3, "red"), die(400, 100, 5, "red"), die(700, 100, 2, None))] * 3
+    result = vote(frames_of(*rows), PARAMS)
+    assert [(d.colour, d.unsure) for d in result.dice] == [("red", True), ("red", True), (None, False)]
+
+
 def test_vote_ignores_a_detection_seen_in_one_frame_only() -> None:
     readings = frames_of((die(100, 100, 3), die(500, 300, 1, "gray")), (die(100, 100, 3),), (die(100, 100, 3),))
     result = vote(readings, PARAMS)
