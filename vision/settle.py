@@ -245,8 +245,8 @@ def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
     Dice are matched across frames by position (centre within `match_distance`
     die widths). A die keeps its value only if at least `vote_agreement` of
     all frames read that same value; a colour that frames disagree on, any
-    lack of agreement, or a colour claimed by two places makes it unsure. Fewer than `min_vote_frames` readings
-    give an empty reading with a message.
+    lack of agreement, or a colour claimed by two places makes it unsure.
+    Fewer than `min_vote_frames` readings give an empty reading with a message.
     """
     if len(readings) < params.min_vote_frames:
         return DiceReading(
