@@ -90,7 +90,9 @@ def test_unreadable_config_files(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- detector
 
 
-@pytest.mark.parametrize(("seed", "hand_returns", "dim"), [(1, False, False), (2, True, False), (3, False, True), (4, True, True), (5, False, False)])
+@pytest.mark.parametrize(
+    ("seed", "hand_returns", "dim"), [(1, False, False), (2, True, False), (3, False, True), (4, True, True), (5, False, False)]
+)
 def test_never_still_while_anything_moves_and_still_once_settled(seed: int, hand_returns: bool, dim: bool) -> None:
     sequence = roll(seed, hand_returns, dim)
     result = states(sequence)
@@ -106,7 +108,9 @@ def test_never_still_while_anything_moves_and_still_once_settled(seed: int, hand
 
 
 # Seeds 2, 3 and 4 draw the dark, light and medium skin tones.
-@pytest.mark.parametrize(("table", "seed"), [("wood", 2), ("wood", 3), ("grey_card", 3), ("green_felt", 4), ("dark", 2)])
+@pytest.mark.parametrize(
+    ("table", "seed"), [("wood", 2), ("wood", 3), ("grey_card", 3), ("green_felt", 4), ("dark", 2)]
+)
 def test_hand_held_still_in_view_is_never_still(table: str, seed: int) -> None:
     sequence = roll(seed, hand_returns=True, table=table)
     result = states(sequence)
@@ -157,7 +161,8 @@ def test_waiting_too_long_is_noted() -> None:
 def test_a_nudged_tray_settles_again(seed: int) -> None:
     """A die knocks the tray a few px: motion for a moment, not a hand forever."""
     frame = roll(seed).frames[-1]
-    nudged = cv2.warpAffine(frame, np.float32([[1, 0, 4], [0, 1, 3]]), frame.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    shift = np.float32([[1, 0, 4], [0, 1, 3]])
+    nudged = cv2.warpAffine(frame, shift, frame.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
     detector = SettleDetector(PARAMS)
     for t in (0.0, 0.1, 0.2):
         detector.update(t, frame)
