@@ -37,6 +37,7 @@ ROLL_SEQUENCES = 3  # rendered rolls in the replayed folder
 FRAMES_PER_ROLL = 30
 MAX_TICKS_PER_ROLL = 400
 PRESS_S = 0.08
+PROGRESS_EVERY = 25
 
 
 @dataclass(frozen=True)
@@ -161,8 +162,9 @@ def play_game(session: Any, seed: int, players: int, roll: Callable[[dict[str, i
 
 
 def report(label: str, figures: Figures) -> None:
-    print(f"{label:<28} RSS {figures.rss_mb:7.1f} MB  threads {figures.os_threads:3d} OS / "
-          f"{figures.python_threads:2d} Python  fds {figures.descriptors:3d}  database {figures.db_mb:6.2f} MB")
+    print(f"{label:<26} RSS {figures.rss_mb:7.1f} MB  threads {figures.os_threads:3d} OS / "
+          f"{figures.python_threads:2d} Python  fds {figures.descriptors:3d}  database {figures.db_mb:6.2f} MB",
+          flush=True)
 
 
 def main() -> int:
@@ -187,6 +189,8 @@ def main() -> int:
         warm = measure(db)
         for seed in range(2, args.games + 1):
             actions += play_game(session, seed, args.players, camera.roll if camera else None)
+            if seed % PROGRESS_EVERY == 0:
+                report(f"after game {seed}", measure(db))
         played_s = time.perf_counter() - started
         end = measure(db)
         listing_started = time.perf_counter()
@@ -195,6 +199,9 @@ def main() -> int:
         notices = list(session.notices)
         session.close()
         stopped = camera.close() if camera else True
+        reopen_started = time.perf_counter()
+        Session.open(db).close()  # the start-up check (header, quick_check, schema) on the full database
+        reopen_s = time.perf_counter() - reopen_started
         closed = measure(db)
         backups = len(list((db.parent / "backups").glob("*.json")))
     finally:
@@ -207,7 +214,8 @@ def main() -> int:
               f"with unsure dice filled in by hand, {camera.failed} typed by hand after an error; station problems: "
               f"{camera.problems or 'none'}")
     print(f"backup record files: {backups}; session notices: {notices or 'none'}; "
-          f"game list of {len(summaries)} games built in {listing_s:.2f} s")
+          f"game list of {len(summaries)} games built in {listing_s:.2f} s; "
+          f"reopening the database with its start-up check: {reopen_s * 1000:.0f} ms")
     report("start (nothing loaded)", before)
     report("after game 1 (warm)", warm)
     report(f"after game {args.games}", end)
