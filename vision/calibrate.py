@@ -60,7 +60,8 @@ def calibrate(frame: np.ndarray, params: VisionParams) -> Calibration:
             f"calibration needs the six dice clearly visible; found {len(faces)}. "
             "Spread the dice apart and try again."
         )
-    assignment = assign_colours(cost_matrix(clean, default_models(params), params), params.colour_max_cost)
+    # Six dice, six colours: every die gets one, however unlike the built-in model it looks.
+    assignment = assign_colours(cost_matrix(clean, default_models(params), params), leave_out_cost=float("inf"))
     models: dict[str, ColourModel] = {}
     for face, index in zip(clean, assignment):
         if index is None:

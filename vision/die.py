@@ -11,7 +11,7 @@ from vision.face import TopFace, find_top_face
 from vision.frame import WorkFrame
 from vision.layout import LayoutFit, best_layout
 from vision.params import VisionParams
-from vision.pips import PipSet, find_pips, local_contrast
+from vision.pips import PipSet, count_faint_spots, find_pips, local_contrast
 from vision.segment import Candidate
 
 
@@ -79,7 +79,7 @@ def read_candidate(
     # More pips in a valid layout is stronger evidence than fewer (a lone spot may be glare).
     valid.sort(key=lambda fp: (-fp[0].value, fp[0].error))
     fit, pips = valid[0]
-    confidence, reason = _confidence(fit, pips, valid, crop, mask, params)
+    confidence, reason = _confidence(fit, pips, valid, crop, mask, contrast, area, params)
     if fit.value == 1 and face is None and not reason:
         reason = "a lone spot without a clear face around it"
     kept = pips.centres[list(fit.kept)]
@@ -93,6 +93,8 @@ def _confidence(
     valid: list[tuple[LayoutFit, PipSet]],
     crop: np.ndarray,
     mask: np.ndarray,
+    contrast: tuple[np.ndarray, np.ndarray],
+    area: np.ndarray,
     params: VisionParams,
 ) -> tuple[float, str]:
     """Confidence in 0-1 and the reason when it is too low to trust."""
@@ -103,7 +105,7 @@ def _confidence(
     sharpness = float(cv2.Laplacian(grey, cv2.CV_32F)[mask > 0].var()) if np.any(mask) else 0.0
     if sharpness < params.blur_min_sharpness:
         return confidence, "blurred"
-    if fit.value == 1 and pips.faint:
+    if fit.value == 1 and count_faint_spots(pips, contrast, area, params.read_die_px, params):
         return confidence, "a lone pip beside faint spots"
     if len(valid) > 1 and valid[1][0].value != fit.value and valid[1][0].value > 1:
         return confidence, "pips read both ways"
@@ -191,13 +193,12 @@ def _body_colour(lab: np.ndarray, mask: np.ndarray, pip_sets: list[PipSet], para
     """Die colour from its top face (or blob) minus pips and glare (glare carries the lamp's colour).
 
     The top face rather than the blob: a blob may include a shadow or a side face in shade."""
-    body = mask > 0
+    keep = mask.copy()
     for pips in pip_sets:
         for (cx, cy), area in zip(pips.centres, pips.areas):
-            radius = np.sqrt(area / np.pi) * params.pip_exclusion_scale
-            yy, xx = np.ogrid[: mask.shape[0], : mask.shape[1]]
-            body &= (xx - cx) ** 2 + (yy - cy) ** 2 > radius * radius
-    body &= lab[:, :, 0] < params.glare_level
+            radius = int(round(np.sqrt(area / np.pi) * params.pip_exclusion_scale))
+            cv2.circle(keep, (int(round(cx)), int(round(cy))), radius, 0, -1)
+    body = (keep > 0) & (lab[:, :, 0] < params.glare_level)
     pixels = lab[body]
     if len(pixels) == 0:
         pixels = lab.reshape(-1, 3)

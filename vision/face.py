@@ -43,9 +43,9 @@ def find_top_face(
     samples = lab[(seed > 0) & (spot_strength < params.pip_contrast)]
     if len(samples) < params.face_min_samples:
         return None
-    body = np.median(samples.astype(np.float32), axis=0)
-    offset = lab.astype(np.float32) - body
-    similar = ((offset * offset).sum(axis=2) < params.face_colour_tolerance**2).astype(np.uint8) * 255
+    body = np.median(samples, axis=0)
+    tolerance = params.face_colour_tolerance
+    similar = cv2.inRange(lab, np.clip(body - tolerance, 0, 255), np.clip(body + tolerance, 0, 255))
     pip_px = max(3, int(params.pip_max_diameter_frac * die_px) | 1)
     similar = cv2.morphologyEx(similar, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip_px, pip_px)))
     count, labels = cv2.connectedComponents(similar, connectivity=4)

@@ -34,7 +34,7 @@ def demo_frames() -> list[tuple[str, np.ndarray]]:
     for roll, (seed, table) in enumerate(ROLLS, start=1):
         options = SceneOptions(
             width=1600, height=900, die_px=44, table=table, tint="neutral", dim=False, cocked=False,
-            glare=False, blur_sigma=0.8, cubes=6, tilt_deg=0.0, cards=0,
+            glare=False, blur_sigma=0.8, cubes=6, tilt_deg=0.0, cards=0, colour_spread=0.0,
         )
         sequence = render_roll_sequence(seed, n_frames=26, options=options, hand=True)
         still = [i for i, moving in enumerate(sequence.moving) if not moving]

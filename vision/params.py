@@ -24,6 +24,7 @@ class VisionParams:
     # Input checks and scales
     min_frame_side: int
     blank_frame_std: float
+    blank_check_samples: int
     coarse_max_side: int
     background_shrink: int
     background_median_ksize: int
@@ -31,8 +32,8 @@ class VisionParams:
     background_kernel_dice: float
     read_die_px: int
     # Die segmentation
-    foreground_lab_distance: float
-    foreground_edge_weight: float
+    foreground_distance: float
+    foreground_chroma_weight: float
     long_structure_dice: float
     long_structure_margin: float
     die_min_side_frac: float

@@ -28,7 +28,6 @@ class PipSet:
     areas: np.ndarray  # N, crop pixels
     contrast: float  # median contrast over the pips
     rejected: int  # spots on the die that were not accepted as pips
-    faint: int  # pip-like spots seen only at the weaker threshold
 
 
 def local_contrast(crop: np.ndarray, die_px: int) -> tuple[np.ndarray, np.ndarray]:
@@ -40,26 +39,36 @@ def local_contrast(crop: np.ndarray, die_px: int) -> tuple[np.ndarray, np.ndarra
     half = cv2.resize(crop, (max(1, width // 2), max(1, height // 2)), interpolation=cv2.INTER_AREA)
     ksize = max(3, (die_px // 4) | 1)
     around = cv2.resize(cv2.medianBlur(half, ksize), (width, height), interpolation=cv2.INTER_LINEAR)
-    difference = crop.astype(np.int16) - around.astype(np.int16)
-    return difference.max(axis=2).astype(np.float32), (-difference).max(axis=2).astype(np.float32)
+    lighter = cv2.split(cv2.subtract(crop, around))
+    darker = cv2.split(cv2.subtract(around, crop))
+    return (
+        cv2.max(cv2.max(lighter[0], lighter[1]), lighter[2]).astype(np.float32),
+        cv2.max(cv2.max(darker[0], darker[1]), darker[2]).astype(np.float32),
+    )
 
 
 def find_pips(
     contrast: tuple[np.ndarray, np.ndarray], die_mask: np.ndarray, die_px: int, params: VisionParams
 ) -> list[PipSet]:
     """Pip candidates of both polarities; `die_mask` marks where pips may lie (uint8 0/255)."""
-    found = []
-    for polarity, signed in (("light", contrast[0]), ("dark", contrast[1])):
-        strong = _pip_set(polarity, (signed > params.pip_contrast).astype(np.uint8), signed, die_mask, die_px, params)
-        weak = _pip_set(polarity, (signed > params.pip_contrast_faint).astype(np.uint8), signed, die_mask, die_px,
-                        params)
-        faint = sum(
-            1 for centre in weak.centres
-            if len(strong.centres) == 0
-            or np.min(np.hypot(*(strong.centres - centre).T)) > params.pip_max_diameter_frac * die_px / 2
-        )
-        found.append(PipSet(strong.polarity, strong.centres, strong.areas, strong.contrast, strong.rejected, faint))
-    return found
+    return [
+        _pip_set(polarity, (signed > params.pip_contrast).astype(np.uint8), signed, die_mask, die_px, params)
+        for polarity, signed in (("light", contrast[0]), ("dark", contrast[1]))
+    ]
+
+
+def count_faint_spots(
+    pips: PipSet, contrast: tuple[np.ndarray, np.ndarray], die_mask: np.ndarray, die_px: int, params: VisionParams
+) -> int:
+    """Pip-like spots of the same polarity that pass only the weaker threshold, away from the pips."""
+    signed = contrast[0] if pips.polarity == "light" else contrast[1]
+    weak = _pip_set(pips.polarity, (signed > params.pip_contrast_faint).astype(np.uint8), signed, die_mask, die_px,
+                    params)
+    near = params.pip_max_diameter_frac * die_px / 2
+    return sum(
+        1 for centre in weak.centres
+        if len(pips.centres) == 0 or np.min(np.hypot(*(pips.centres - centre).T)) > near
+    )
 
 
 def _pip_set(
@@ -71,16 +80,19 @@ def _pip_set(
     min_d = params.pip_min_diameter_frac * die_px
     max_d = params.pip_max_diameter_frac * die_px
     blobs = []  # (index, area, elongation, axis, length)
-    for index in range(1, count):
+    big_enough = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= np.pi * (min_d / 2.0) ** 2)[0] + 1
+    for index in big_enough:
         x, y, w, h, area = (int(v) for v in stats[index])
         cx, cy = centroids[index]
-        if die_mask[int(round(cy)), int(round(cx))] == 0 or 2.0 * np.sqrt(area / np.pi) < min_d:
+        if die_mask[int(round(cy)), int(round(cx))] == 0:
             continue
-        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == index)
-        covariance = np.cov(np.vstack([xs, ys])) if area > 2 else np.eye(2)
-        values, vectors = np.linalg.eigh(covariance)
-        elongation = float(np.sqrt(values[1] / max(values[0], 1e-6)))
-        blobs.append((index, float(area), elongation, vectors[:, 1], float(np.sqrt(12.0 * max(values[1], 0.0)))))
+        moments = cv2.moments((labels[y : y + h, x : x + w] == index).astype(np.uint8), binaryImage=True)
+        mu20, mu02, mu11 = moments["mu20"] / area, moments["mu02"] / area, moments["mu11"] / area
+        spread = np.sqrt(((mu20 - mu02) / 2.0) ** 2 + mu11**2)
+        major, minor = (mu20 + mu02) / 2.0 + spread, max((mu20 + mu02) / 2.0 - spread, 1e-6)
+        turn = 0.5 * np.arctan2(2.0 * mu11, mu20 - mu02)
+        axis = np.array([np.cos(turn), np.sin(turn)])
+        blobs.append((index, float(area), float(np.sqrt(major / minor)), axis, float(np.sqrt(12.0 * major))))
     single = [b for b in blobs if b[2] < params.pip_merge_elongation and min_d <= 2 * np.sqrt(b[1] / np.pi) <= max_d]
     typical = float(np.median([b[1] for b in single])) if single else 0.0
     centres: list[np.ndarray] = []
@@ -108,5 +120,4 @@ def _pip_set(
         areas=np.array(areas, np.float64),
         contrast=strength,
         rejected=rejected,
-        faint=0,
     )

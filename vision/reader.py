@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from vision.colour import assign_colours, assignment_margins, cost_matrix, default_models
@@ -88,7 +89,8 @@ def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple
 
     Blobs that hold several dice are split; pipless and cube-sized blobs are dropped.
     """
-    mask = foreground_mask(work.image, params)
+    colours = cv2.cvtColor(work.image, cv2.COLOR_BGR2YCrCb)
+    mask = foreground_mask(colours, params)
     probes = sorted(find_candidates(mask, params), key=lambda c: -squareness(c))[: params.size_probe_reads]
     read = {c.box: read_candidate(frame, work, c, params) for c in probes}
     sides = [c.side for c in probes if read[c.box].value is not None and not read[c.box].reason]
@@ -97,7 +99,7 @@ def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple
     if not sides:
         return [], mask
     die_side = float(np.median(sides))
-    mask = foreground_mask(work.image, params, die_side)
+    mask = foreground_mask(colours, params, die_side)
     faces: list[DieFace] = []
     for candidate in find_candidates(mask, params, die_side=die_side):
         face = read.get(candidate.box) or read_candidate(frame, work, candidate, params, die_side)

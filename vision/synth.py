@@ -107,6 +107,7 @@ class SceneOptions:
     blur_sigma: float | None = None  # Gaussian blur of the final image, px
     tilt_deg: float | None = None  # camera tilt from straight down (random 0-6)
     cards: int | None = None  # game cards lying on the table (white with coloured print), random 0-2
+    colour_spread: float | None = None  # per-channel variation of the dice paint, 0-0.12 (random)
     gray_black_pips: bool | None = None
     tray: bool = True
 
@@ -557,7 +558,13 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     glare_index = int(rng.integers(6)) if glare else -1
     flat = [i for i in range(6) if i != cocked_index]
     touch_pair = tuple(sorted(int(i) for i in rng.choice(flat, 2, replace=False))) if touching else ()
-    dice = _place_dice(rng, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black)
+    # Each set of dice is painted a little differently (own stream: the layout stays put).
+    paint_rng = np.random.default_rng([seed, 6])
+    spread = float(paint_rng.uniform(0, 0.12) if options.colour_spread is None else options.colour_spread)
+    body = {
+        c: np.clip(np.array(DIE_SRGB[c]) * (1 + paint_rng.uniform(-spread, spread, 3)), 0, 1) for c in DIE_COLOURS
+    }
+    dice = _place_dice(rng, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body)
     cubes = _place_cubes(rng, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1))
 
     walls = _tray_walls(inner, _srgb_to_linear(wall_srgb)) if options.tray else []
@@ -588,6 +595,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "seed": seed,
         "die_px": round(die_px, 1),
         "tilt_deg": round(tilt_deg, 1),
+        "colour_spread": round(spread, 3),
         "table": table,
         "tray_walls": wall_kind if options.tray else None,
         "tint": tint,
@@ -642,6 +650,7 @@ def _place_dice(
     glare_index: int,
     touch_pair: tuple[int, ...],
     gray_black_pips: bool,
+    body_srgb: dict[str, np.ndarray],
 ) -> list[_Box]:
     """The six dice inside the tray, apart from each other except for the touching pair."""
     margin = DIE_MM * 0.75 + 2
@@ -685,7 +694,7 @@ def _place_dice(
                 centre=np.array([xy[0], xy[1], DIE_MM / 2]),
                 rotation=tilt @ rotation,
                 half=np.full(3, DIE_MM / 2),
-                colour=_srgb_to_linear(DIE_SRGB[colour]),
+                colour=_srgb_to_linear(body_srgb[colour]),
                 rounding=0.22,
                 pip_colour=_srgb_to_linear(pip),
                 glare=glare_spot,

@@ -1,0 +1,366 @@
+"""Small learned dice models, run through OpenCV's DNN module (no torch at run time).
+
+Two ONNX networks trained by vision/training (see its README):
+
+- `DiceDetector`: a fully convolutional net over a shrunken frame that marks die
+  top-face centres (a heatmap) and their size; `detect(frame)` gives candidates.
+- `DiceNet`: a classifier over square crops centred on a die; `classify(crops)`
+  gives probabilities over (not a die, 1, 2, 3, 4, 5, 6).
+
+`read_with_model` chains both into a DiceReading like `vision.reader.read_dice`,
+reusing the reader's frame checks and joint colour assignment. Each ONNX file has
+a JSON file beside it (same name, .json) with the geometry it was trained for.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from vision.colour import assign_colours, assignment_margins, cost_matrix, default_models
+from vision.die import BodyColour, DieFace
+from vision.frame import FrameError, check_frame, is_blank
+from vision.params import DEFAULT_CONFIG_PATH, REPO_ROOT, VisionParams
+from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
+
+if TYPE_CHECKING:
+    from vision.calibrate import Calibration
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+CLASS_NAMES: tuple[str, ...] = ("not a die", "1", "2", "3", "4", "5", "6")
+
+
+class ModelError(ValueError):
+    """A model file is missing, unreadable or not what this module expects."""
+
+
+@dataclass(frozen=True)
+class LearnedParams:
+    """Thresholds of the learned reader, from the [vision.learned] table of config.toml."""
+
+    detector_path: str  # relative to the repository root, or absolute
+    classifier_path: str
+    detector_long_side: int  # the frame is shrunk so its long side is at most this
+    detector_min_score: float  # heatmap peak needed for a candidate
+    detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
+    die_min_probability: float  # P(die) needed to keep a candidate at all
+    value_min_probability: float  # P(value) needed to report a value, else unsure
+    duplicate_distance: float  # candidates closer than this many die sides are one die
+
+    @classmethod
+    def from_table(cls, table: dict[str, Any]) -> LearnedParams:
+        """Build from a parsed [vision.learned] table; ValueError names any bad or unknown key."""
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(table) - set(known))
+        if unknown:
+            raise ValueError(f"[vision.learned] unknown key(s): {', '.join(unknown)}")
+        missing = sorted(set(known) - set(table))
+        if missing:
+            raise ValueError(f"[vision.learned] missing key(s): {', '.join(missing)}")
+        values: dict[str, Any] = {}
+        for name, field in known.items():
+            wanted = {"int": int, "float": float, "str": str}[str(field.type)]
+            value = table[name]
+            if wanted is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            if isinstance(value, bool) or not isinstance(value, wanted):
+                raise ValueError(f"[vision.learned] key '{name}' must be {wanted.__name__}, got {value!r}")
+            if wanted in (int, float) and value < 0:
+                raise ValueError(f"[vision.learned] key '{name}' must not be negative, got {value!r}")
+            values[name] = value
+        if values["detector_peak_window"] % 2 == 0:
+            raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
+        return cls(**values)
+
+
+def load_learned_params(config_path: Path | None = None) -> LearnedParams:
+    """Read [vision.learned] from config.toml (the repository's own unless a path is given)."""
+    path = DEFAULT_CONFIG_PATH if config_path is None else Path(config_path)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML ({exc})") from exc
+    table = data.get("vision", {}).get("learned")
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: no [vision.learned] table")
+    try:
+        return LearnedParams.from_table(table)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+
+
+def _model_path(path: str | Path) -> Path:
+    path = Path(path)
+    return path if path.is_absolute() else REPO_ROOT / path
+
+
+def _load_onnx(path: str | Path) -> tuple[cv2.dnn.Net, dict[str, Any]]:
+    """The network and the JSON metadata beside it; ModelError on any problem."""
+    onnx_path = _model_path(path)
+    meta_path = onnx_path.with_suffix(".json")
+    if not onnx_path.is_file():
+        raise ModelError(f"{onnx_path}: no such model file")
+    if not meta_path.is_file():
+        raise ModelError(f"{meta_path}: the model's metadata file is missing")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ModelError(f"{meta_path}: not readable JSON ({exc})") from exc
+    try:
+        net = cv2.dnn.readNetFromONNX(str(onnx_path))
+    except cv2.error as exc:
+        raise ModelError(f"{onnx_path}: OpenCV cannot read this ONNX model") from exc
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+    return net, meta
+
+
+def crop_dice(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, crop_px: int, window_sides: float) -> np.ndarray:
+    """Square crops (N x crop_px x crop_px x 3) centred on each die, `window_sides` die sides wide.
+
+    Resampled with area averaging when shrinking (a plain affine warp would alias pips).
+    """
+    crops = np.zeros((len(centres), crop_px, crop_px, 3), np.uint8)
+    height, width = frame.shape[:2]
+    for i, ((cx, cy), side) in enumerate(zip(centres, sides)):
+        window = max(float(side) * window_sides, 2.0)
+        half = window / 2.0
+        x0, y0 = int(np.floor(cx - half)), int(np.floor(cy - half))
+        x1, y1 = int(np.ceil(cx + half)), int(np.ceil(cy + half))
+        patch = cv2.copyMakeBorder(
+            frame[max(0, y0) : min(height, y1), max(0, x0) : min(width, x1)],
+            max(0, -y0), max(0, y1 - height), max(0, -x0), max(0, x1 - width), cv2.BORDER_REPLICATE,
+        ) if x1 > 0 and y1 > 0 and x0 < width and y0 < height else None
+        if patch is None or patch.size == 0:
+            continue
+        interpolation = cv2.INTER_AREA if patch.shape[0] > crop_px else cv2.INTER_LINEAR
+        crops[i] = cv2.resize(patch, (crop_px, crop_px), interpolation=interpolation)
+    return crops
+
+
+class DiceNet:
+    """Die-face classifier: crops in, probabilities over (not a die, 1..6) out."""
+
+    def __init__(self, net: cv2.dnn.Net, crop_px: int, window_sides: float) -> None:
+        self._net = net
+        self.crop_px = crop_px
+        self.window_sides = window_sides  # crop width in die sides, as trained
+
+    @classmethod
+    def load(cls, path: str | Path) -> DiceNet:
+        net, meta = _load_onnx(path)
+        try:
+            return cls(net, int(meta["crop_px"]), float(meta["window_sides"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"{path}: metadata lacks crop_px/window_sides") from exc
+
+    def classify(self, crops: np.ndarray | list[np.ndarray]) -> np.ndarray:
+        """N x 7 probabilities; crops of another size are resized, bad input raises ValueError."""
+        if isinstance(crops, np.ndarray) and crops.ndim == 3:
+            crops = crops[None]
+        if len(crops) == 0:
+            return np.zeros((0, len(CLASS_NAMES)), np.float32)
+        ready = []
+        for crop in crops:
+            if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 or min(crop.shape[:2]) < 4:
+                shape = getattr(crop, "shape", type(crop).__name__)
+                raise ValueError(f"a crop must be a BGR image of at least 4x4 pixels, got {shape}")
+            crop = crop.astype(np.uint8) if crop.dtype != np.uint8 else crop
+            if crop.shape[:2] != (self.crop_px, self.crop_px):
+                crop = cv2.resize(crop, (self.crop_px, self.crop_px), interpolation=cv2.INTER_AREA)
+            ready.append(crop)
+        blob = cv2.dnn.blobFromImages(ready, scalefactor=1.0 / 255.0)
+        self._net.setInput(blob)
+        logits = self._net.forward().reshape(len(ready), len(CLASS_NAMES)).astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def classify_at(self, frame: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
+        """Probabilities for dice at `centres` (N x 2, px) with top-face `sides` (px)."""
+        return self.classify(crop_dice(frame, centres, sides, self.crop_px, self.window_sides))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A die the detector found: top-face centre and side in frame pixels, and its score."""
+
+    cx: float
+    cy: float
+    side: float
+    score: float
+
+
+class DiceDetector:
+    """Heatmap detector of die top faces on a shrunken frame."""
+
+    def __init__(self, net: cv2.dnn.Net, stride: int, multiple: int) -> None:
+        self._net = net
+        self.stride = stride  # frame cells per heatmap cell, at detector scale
+        self.multiple = multiple  # input sides are padded to a multiple of this
+
+    @classmethod
+    def load(cls, path: str | Path) -> DiceDetector:
+        net, meta = _load_onnx(path)
+        try:
+            return cls(net, int(meta["stride"]), int(meta["multiple"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"{path}: metadata lacks stride/multiple") from exc
+
+    def maps(self, frame: np.ndarray, long_side: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """Heatmap (0-1), side map (px at detector scale) and the frame-to-detector scale."""
+        height, width = frame.shape[:2]
+        scale = min(1.0, long_side / max(height, width))
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1.0 else frame
+        pad_w = (-size[0]) % self.multiple
+        pad_h = (-size[1]) % self.multiple
+        small = cv2.copyMakeBorder(small, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
+        self._net.setInput(cv2.dnn.blobFromImage(small, scalefactor=1.0 / 255.0))
+        out = self._net.forward()[0]
+        return out[0], np.exp(out[1]), scale
+
+    def detect(self, frame: np.ndarray, params: LearnedParams) -> list[Candidate]:
+        """Die candidates in frame pixels, best first."""
+        heat, sides, scale = self.maps(frame, params.detector_long_side)
+        window = np.ones((params.detector_peak_window, params.detector_peak_window), np.uint8)
+        peaks = (heat >= cv2.dilate(heat, window)) & (heat >= params.detector_min_score)
+        found = []
+        rows, cols = np.nonzero(peaks)
+        for row, col in zip(rows, cols):
+            r0, r1, c0, c1 = max(0, row - 1), row + 2, max(0, col - 1), col + 2
+            weights = heat[r0:r1, c0:c1]
+            yy, xx = np.mgrid[r0 : r0 + weights.shape[0], c0 : c0 + weights.shape[1]]
+            total = float(weights.sum())
+            cy = float((weights * yy).sum() / total + 0.5) * self.stride / scale
+            cx = float((weights * xx).sum() / total + 0.5) * self.stride / scale
+            found.append(Candidate(cx, cy, float(sides[row, col]) / scale, float(heat[row, col])))
+        return sorted(found, key=lambda c: -c.score)
+
+
+@dataclass(frozen=True)
+class LearnedModels:
+    detector: DiceDetector
+    classifier: DiceNet
+
+    @classmethod
+    def load(cls, params: LearnedParams) -> LearnedModels:
+        return cls(DiceDetector.load(params.detector_path), DiceNet.load(params.classifier_path))
+
+
+def _suppress_duplicates(candidates: list[Candidate], distance: float) -> list[Candidate]:
+    kept: list[Candidate] = []
+    for c in candidates:
+        if all(np.hypot(c.cx - k.cx, c.cy - k.cy) >= distance * min(c.side, k.side) for k in kept):
+            kept.append(c)
+    return kept
+
+
+def body_colour(crop: np.ndarray, window_sides: float, params: VisionParams) -> tuple[BodyColour, str]:
+    """The die's body colour and pip polarity from its crop (the central face, pips and glare left out).
+
+    Pips are the pixels far from the face's median lightness; their side of it is the polarity.
+    """
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    size = crop.shape[0]
+    yy, xx = np.mgrid[:size, :size]
+    radius = 0.42 * size / window_sides  # inside the face whatever its turn
+    centre = (size - 1) / 2.0
+    inside = ((xx - centre) ** 2 + (yy - centre) ** 2 <= radius * radius).reshape(-1)
+    face = lab[inside]
+    lightness = face[:, 0]
+    median = float(np.median(lightness))
+    far = np.abs(lightness - median) > params.pip_contrast
+    body = face[~far & (lightness < params.glare_level)]
+    if len(body) == 0:
+        body = face
+    pips = lightness[far]
+    polarity = "light" if len(pips) and float(np.mean(pips)) > median else "dark"
+    colour = BodyColour(
+        lightness=float(np.percentile(body[:, 0], params.body_lightness_percentile)),
+        a=float(np.median(body[:, 1])) - 128.0,
+        b=float(np.median(body[:, 2])) - 128.0,
+    )
+    return colour, polarity
+
+
+def read_with_model(
+    frame: object,
+    params: VisionParams,
+    expect: ExpectMode,
+    calibration: Calibration | None,
+    models: LearnedModels,
+    learned: LearnedParams,
+) -> DiceReading:
+    """Read the dice with the learned detector and classifier; same contract as read_dice.
+
+    Colours (macao mode) come from the reader's own colour models and joint assignment.
+    """
+    started = time.perf_counter()
+    if expect not in ("macao", "any"):
+        return DiceReading(message=f"unknown expect mode {expect!r}; use 'macao' or 'any'")
+    try:
+        checked = check_frame(frame, params)
+    except FrameError as exc:
+        return DiceReading(message=str(exc), ms=_ms(started))
+    if is_blank(checked, params):
+        return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
+    found = _suppress_duplicates(models.detector.detect(checked, learned), learned.duplicate_distance)
+    if not found:
+        return DiceReading(message="no dice found", ms=_ms(started))
+    centres = np.array([(c.cx, c.cy) for c in found])
+    sides = np.array([c.side for c in found])
+    net = models.classifier
+    crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
+    probabilities = net.classify(crops)
+    faces: list[DieFace] = []
+    for c, crop, p in zip(found, crops, probabilities):
+        if 1.0 - float(p[0]) < learned.die_min_probability:
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        confidence = float(p[value])
+        reason = "" if confidence >= learned.value_min_probability else "low confidence"
+        colour, polarity = body_colour(crop, net.window_sides, params)
+        box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
+        faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
+    if expect == "any":
+        dice = [_to_reading(face, None, face.reason) for face in faces]
+        return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
+    models_by_colour = calibration.models if calibration is not None else default_models(params)
+    costs = cost_matrix(faces, models_by_colour, params)
+    assignment = assign_colours(costs, params.colour_max_cost) if faces else []
+    margins = assignment_margins(costs, assignment) if faces else []
+    dice = []
+    for face, colour_index, margin in zip(faces, assignment, margins):
+        if colour_index is None:
+            continue
+        reason = face.reason or ("colour unclear" if margin < params.colour_margin_min else "")
+        dice.append(_to_reading(face, DIE_COLOURS[colour_index], reason))
+    note = _unsure_note(dice)
+    if len(dice) != len(DIE_COLOURS):
+        note = "; ".join(filter(None, [f"found {len(dice)} of {len(DIE_COLOURS)} dice", note]))
+    return DiceReading(dice=tuple(dice), ms=_ms(started), message=note)
+
+
+def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:
+    x, y, w, h = face.box
+    unsure = bool(reason)
+    return DieReading(x=x, y=y, w=w, h=h, colour=colour, value=None if unsure else face.value,
+                      confidence=face.confidence, unsure=unsure)
+
+
+def _unsure_note(dice: list[DieReading]) -> str:
+    unsure = sum(d.unsure for d in dice)
+    return f"{unsure} die/dice unsure" if unsure else ""
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
