@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.widget import Widget
+
+from app.ui import theme
+from app.ui.i18n import translator
 
 if TYPE_CHECKING:
     from app.games.macao import GameState
@@ -24,6 +28,24 @@ class PhasePanel:
     def __init__(self, screen: GameScreen) -> None:
         self.screen = screen
         self.app = screen.app
+        self._memo: dict[str, tuple[Hashable, Widget]] = {}
+
+    def memo(self, name: str, key: Hashable, build: Callable[[], Widget]) -> Widget:
+        """The widget built last time for `name` if its `key` is unchanged, else a new one.
+
+        Redraws after every tap stay quick on a Pi: only the parts whose input
+        changed are made again (making Kivy labels is the costly part).
+        """
+        full_key = (key, translator.language, theme.text_scale.factor)
+        cached = self._memo.get(name)
+        if cached is not None and cached[0] == full_key:
+            widget = cached[1]
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+            return widget
+        widget = build()
+        self._memo[name] = (full_key, widget)
+        return widget
 
     @property
     def state(self) -> GameState:

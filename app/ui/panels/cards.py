@@ -165,25 +165,24 @@ class CardEntryPanel(PhasePanel):
                           height=104 * rows)
         for i, slot in enumerate(self.slots):
             lit = i == self.selected
-            tile = Tile(on_tap=lambda i=i: self.select(i), tag=("slot", i), orientation="vertical", padding=4,
-                        bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT))
-            tile.add_widget(TextLabel(self._slot_title(i), size=theme.FONT_SMALL, bold=True,
-                                      size_hint_y=None, height=22))
-            tile.add_widget(TextLabel(slot.name or translator.gettext(slot.kind), size=theme.FONT_SMALL,
-                                      size_hint_y=None, height=22, color=theme.TEXT if slot.name else theme.TEXT_DIM))
-            tile.add_widget(CubeRow(slot.cost, cube_size=24))
-            tile.add_widget(tribute_label(slot.gold, slot.prestige))
-            grid.add_widget(tile)
+            key = (slot.kind, tuple(slot.cost), slot.gold, slot.prestige, slot.name, tuple(slot.effects), lit)
+            grid.add_widget(self.memo(f"slot{i}", key, lambda i=i, slot=slot, lit=lit: self._slot_tile(i, slot, lit)))
         return grid
+
+    def _slot_tile(self, i: int, slot: CardDraft, lit: bool) -> Widget:
+        tile = Tile(on_tap=lambda: self.select(i), tag=("slot", i), orientation="vertical", padding=4,
+                    bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT))
+        tile.add_widget(TextLabel(self._slot_title(i), size=theme.FONT_SMALL, bold=True, size_hint_y=None, height=22))
+        tile.add_widget(TextLabel(slot.name or translator.gettext(slot.kind), size=theme.FONT_SMALL,
+                                  size_hint_y=None, height=22, color=theme.TEXT if slot.name else theme.TEXT_DIM))
+        tile.add_widget(CubeRow(slot.cost, cube_size=24))
+        tile.add_widget(tribute_label(slot.gold, slot.prestige))
+        return tile
 
     def _editor(self) -> Widget:
         slot = self.slots[self.selected]
         box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP)
-        palette = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        for colour in CUBE_COLOURS:
-            palette.add_widget(cube_button(colour, lambda c=colour: self.add_cube(c), text="+"))
-        palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6))
-        box.add_widget(palette)
+        box.add_widget(self.memo("palette", (), self._palette))
         numbers = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         numbers.add_widget(TextLabel(_("Gold"), size=theme.FONT_SMALL, size_hint_x=0.45, color=theme.WARN))
         numbers.add_widget(segmented(TRIBUTE_VALUES, slot.gold, lambda v: self.set_value("gold", v), group="gold"))
@@ -207,9 +206,20 @@ class CardEntryPanel(PhasePanel):
         box.add_widget(details)
         return box
 
+    def _palette(self) -> Widget:
+        palette = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        for colour in CUBE_COLOURS:
+            palette.add_widget(cube_button(colour, lambda c=colour: self.add_cube(c), text="+"))
+        palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6))
+        return palette
+
     def _known_cards(self) -> Widget:
         slot = self.slots[self.selected]
-        kinds = ("office",) if slot.kind == "office" else ("building", "person")
+        office = slot.kind == "office"
+        return self.memo("known", (office, len(self.app.context.catalogue)), lambda: self._known_list(office))
+
+    def _known_list(self, office: bool) -> Widget:
+        kinds = ("office",) if office else ("building", "person")
         known = self.app.context.catalogue.cards(kinds)
         box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP, size_hint_x=0.6)
         box.add_widget(TextLabel(_("Known cards: one tap fills the card"), size=theme.FONT_SMALL,

@@ -131,6 +131,9 @@ class RollPanel(PhasePanel):
         return row
 
     def _pips_row(self) -> Widget:
+        return self.memo("pips", self.selected is None, self._make_pips_row)
+
+    def _make_pips_row(self) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         for pips in PIPS:
             row.add_widget(BigButton(str(pips), on_tap=lambda p=pips: self.set_value(p), tag=("pips", pips),

@@ -3,6 +3,7 @@ panel, and every player's windrose with gold, prestige and punish markers."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -50,6 +51,7 @@ class GameScreen(BaseScreen):
         self._panel_key: tuple[Any, ...] = ()
         self.roses: dict[str, WindroseWidget] = {}
         self._last_phase = ""
+        self._cells: dict[str, tuple[Any, Widget, WindroseWidget]] = {}
 
     def current_panel(self) -> PhasePanel:
         """The panel for what the game waits for now; a new one when the step changed."""
@@ -150,28 +152,43 @@ class GameScreen(BaseScreen):
         self.roses = {}
         for colour in order:
             player = state.player(colour)
-            cell = Panel(orientation="horizontal", padding=4, spacing=4,
-                         bg=list(theme.player_colour(colour) if colour == acting else theme.PANEL))
-            info = Panel(orientation="vertical", size_hint_x=0.85, padding=(6, 4), bg=list(theme.PANEL))
-            badge = Panel(bg=list(theme.player_colour(colour)), size_hint_y=None, height=34, padding=(6, 0))
-            badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True,
-                                       color=theme.on_player_text(colour)))
-            info.add_widget(badge)
-            for line in (
-                _("Gold {n}").format(n=player.gold),
-                _("Prestige {n}").format(n=player.prestige),
-                _("Punish {n}").format(n=player.punish),
-                _("Cards {n}").format(n=len(player.tableau)),
-            ):
-                info.add_widget(TextLabel(line, size=theme.FONT_SMALL))
-            cell.add_widget(info)
-            rose = WindroseWidget(colour, player.windrose)
-            if turning:
-                rose.turn(player.windrose)
+            # Most actions change one player: the others' cells are reused as they are.
+            key = (json.dumps(player.to_json(), sort_keys=True, default=str), colour == acting,
+                   translator.language, theme.text_scale.factor)
+            cached = self._cells.get(colour)
+            if cached is not None and cached[0] == key and not turning:
+                cell, rose = cached[1], cached[2]
+                if cell.parent is not None:
+                    cell.parent.remove_widget(cell)
+            else:
+                cell, rose = self._player_cell(player, colour == acting)
+                if turning:
+                    rose.turn(player.windrose)
+                self._cells[colour] = (key, cell, rose)
             self.roses[colour] = rose
-            cell.add_widget(rose)
             grid.add_widget(cell)
         return grid
+
+    @staticmethod
+    def _player_cell(player: Any, acting: bool) -> tuple[Widget, WindroseWidget]:
+        colour = player.colour
+        cell = Panel(orientation="horizontal", padding=4, spacing=4,
+                     bg=list(theme.player_colour(colour) if acting else theme.PANEL))
+        info = Panel(orientation="vertical", size_hint_x=0.85, padding=(6, 4), bg=list(theme.PANEL))
+        badge = Panel(bg=list(theme.player_colour(colour)), size_hint_y=None, height=34, padding=(6, 0))
+        badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True, color=theme.on_player_text(colour)))
+        info.add_widget(badge)
+        for line in (
+            _("Gold {n}").format(n=player.gold),
+            _("Prestige {n}").format(n=player.prestige),
+            _("Punish {n}").format(n=player.punish),
+            _("Cards {n}").format(n=len(player.tableau)),
+        ):
+            info.add_widget(TextLabel(line, size=theme.FONT_SMALL))
+        cell.add_widget(info)
+        rose = WindroseWidget(colour, player.windrose)
+        cell.add_widget(rose)
+        return cell, rose
 
     def on_roll_button(self) -> None:
         handler = getattr(self._panel, "on_roll_button", None)
