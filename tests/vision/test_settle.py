@@ -283,3 +283,23 @@ def test_light_change_is_never_a_hand_and_settles_again() -> None:
     later = [detector.update(t, brighter) for t in (0.4, 0.5, 0.6, 0.7, 0.8, 0.9)]
     assert all("hand in view" not in s.notes for s in later)
     assert later[-1].still
+
+
+def test_demo_frames_give_every_roll_time_to_settle_and_vote() -> None:
+    """Replayed like the app's folder camera (one frame per 0.1 s tick), each demo roll must be
+    seen moving, then still for long enough to read `min_vote_frames` frames after the switch."""
+    folder = Path(__file__).resolve().parents[2] / "app" / "assets" / "demo_frames"
+    files = sorted(folder.glob("roll*_*.jpg"))
+    rolls = sorted({path.name.split("_")[0] for path in files})
+    assert len(rolls) >= 2
+    detector = SettleDetector(PARAMS)
+    t = 0.0
+    for roll_name in rolls:
+        states = []
+        for path in (p for p in files if p.name.startswith(roll_name + "_")):
+            frame = cv2.imread(str(path))
+            assert frame is not None and path.stat().st_size < 150_000
+            states.append(detector.update(t, cv2.resize(frame, (320, 180), interpolation=cv2.INTER_AREA)))
+            t += 0.1
+        assert not states[0].still and not states[1].still, roll_name
+        assert sum(s.still for s in states) >= PARAMS.min_vote_frames + 1, roll_name
