@@ -53,7 +53,7 @@ class BarChart(Widget):
         longest = max((bar.total for bar in self.bars), default=0.0) or 1.0
         with self.canvas:
             for i, bar in enumerate(self.bars):
-                y = self.top - (i + 1) * row_h
+                y = self.y + self.height - (i + 1) * row_h  # not self.top: it may lag behind a move
                 bar_h = row_h * 0.62
                 bar_y = y + (row_h - bar_h) / 2
                 Color(*bar.colour)

@@ -132,8 +132,9 @@ class CubeWidget(Widget):
 
     def _redraw(self, *_args: Any) -> None:
         side = min(self.width, self.height) * 0.9
-        x = self.center_x - side / 2
-        y = self.center_y - side / 2
+        # From x/y/width/height, not center: a pos callback may run before Kivy updates center.
+        x = self.x + (self.width - side) / 2
+        y = self.y + (self.height - side) / 2
         self.canvas.before.clear()
         with self.canvas.before:
             Color(*theme.CUBE_OUTLINE)
@@ -215,7 +216,7 @@ class DieWidget(ButtonBehavior, Widget):
     def _redraw(self, *_args: Any) -> None:
         note_h = theme.font(theme.FONT_SMALL) * 1.4 if self.note else 0
         side = max(10.0, min(self.width, self.height - note_h) * 0.92)
-        x = self.center_x - side / 2
+        x = self.x + (self.width - side) / 2
         y = self.y + note_h + (self.height - note_h - side) / 2
         pip_colour = theme.CUBE_TEXT.get(self.colour, theme.TEXT)
         self.canvas.before.clear()

@@ -68,7 +68,8 @@ class WindroseWidget(Widget):
         if radius <= 4:
             self.canvas.clear()
             return
-        cx, cy = self.center
+        # From x/y/width/height, not center: a pos callback may run before Kivy updates center.
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
         inner = radius * 0.36
         rim = theme.player_colour(self.player)
         self.canvas.clear()

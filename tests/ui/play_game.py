@@ -66,9 +66,19 @@ def play_full(folder: Path, seed: int) -> dict[str, Any]:
         "smallest_button": [min(w for w, _h in smallest), min(h for _w, h in smallest)],
         "actions": len(ui.app.session.actions),
         "table_actions": len(player.table.actions),
+        "rss_mb": _rss_mb(),
+        "taps_by_kind": player.taps_by_kind,
     }
     ui.close()
     return result
+
+
+def _rss_mb() -> float:
+    """This process's resident memory now (Linux /proc), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return -1.0
 
 
 def _actions_per_round(actions: list[dict[str, Any]]) -> dict[int, int]:

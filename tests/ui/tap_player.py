@@ -20,6 +20,7 @@ class TapPlayer:
         self.ui = ui
         self.table = RandomTable(seed, players=players, activity=activity)
         self.taps_by_round: dict[int, int] = {}
+        self.taps_by_kind: dict[str, int] = {}  # per action type: where a round's taps go
 
     @property
     def session(self) -> Any:
@@ -50,7 +51,9 @@ class TapPlayer:
         getattr(self, "do_" + action["type"])(action)
         if self.ui.app.notice.level == "error":
             raise AssertionError(f"the app refused {action}: {self.ui.app.notice.text}")
-        self.taps_by_round[round_before] = self.taps_by_round.get(round_before, 0) + self.ui.taps - taps_before
+        taps = self.ui.taps - taps_before
+        self.taps_by_round[round_before] = self.taps_by_round.get(round_before, 0) + taps
+        self.taps_by_kind[action["type"]] = self.taps_by_kind.get(action["type"], 0) + taps
         return action
 
     def play_until(self, done: Any) -> None:

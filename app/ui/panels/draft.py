@@ -29,7 +29,7 @@ class SetupPickPanel(PhasePanel):
         grid = _grid(len(self.state.setup_cards), self.screen.portrait())
         for i, card in enumerate(self.state.setup_cards):
             grid.add_widget(card_tile(card, (lambda i=i: self._pick(who, i)) if card is not None else None,
-                                      note=_("taken"), tag=("card", i)))
+                                      note=_("taken") if card is None else "", tag=("card", i)))
         root.add_widget(grid)
         return root
 
@@ -56,7 +56,7 @@ class TakeCardPanel(PhasePanel):
         grid = _grid(6, self.screen.portrait())
         for i, card in enumerate(self.state.revealed):
             grid.add_widget(card_tile(card, (lambda i=i: self._take(who, i)) if card is not None else None,
-                                      note=_("gone"), tag=("card", i)))
+                                      note=_("gone") if card is None else "", tag=("card", i)))
         root.add_widget(grid)
         return root
 

@@ -145,7 +145,7 @@ class GameScreen(BaseScreen):
     def _players(self, state: Any, acting: str | None, portrait: bool) -> Widget:
         """Every player's rose and counters, in wall order, the acting player outlined."""
         order = state.turn_order()
-        grid = GridLayout(cols=2 if portrait or len(order) > 2 else 1, spacing=theme.GAP)
+        grid = GridLayout(cols=2 if portrait else 1, spacing=theme.GAP)
         # The roses turn when the dice have been chosen: animate that moment once.
         turning = self._last_phase == "choose_dice" and state.phase == "actions"
         self._last_phase = state.phase
@@ -174,19 +174,24 @@ class GameScreen(BaseScreen):
         colour = player.colour
         cell = Panel(orientation="horizontal", padding=4, spacing=4,
                      bg=list(theme.player_colour(colour) if acting else theme.PANEL))
-        info = Panel(orientation="vertical", size_hint_x=0.85, padding=(6, 4), bg=list(theme.PANEL))
-        badge = Panel(bg=list(theme.player_colour(colour)), size_hint_y=None, height=34, padding=(6, 0))
+        info = Panel(orientation="vertical", padding=(4, 2), bg=list(theme.PANEL))
+        badge = Panel(bg=list(theme.player_colour(colour)), size_hint_y=None, height=28, padding=(6, 0))
         badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True, color=theme.on_player_text(colour)))
         info.add_widget(badge)
-        for line in (
-            _("Gold {n}").format(n=player.gold),
-            _("Prestige {n}").format(n=player.prestige),
-            _("Punish {n}").format(n=player.punish),
-            _("Cards {n}").format(n=len(player.tableau)),
+        counters = GridLayout(cols=2)
+        for value, caption, tint in (
+            (player.gold, _("gold"), "f5d92e"),
+            (player.prestige, _("prestige"), "f2f2f2"),
+            (player.punish, _("punish"), "ff6b6b"),
+            (len(player.tableau), _("cards"), "f2f2f2"),
         ):
-            info.add_widget(TextLabel(line, size=theme.FONT_SMALL))
+            counters.add_widget(TextLabel(f"[b][color={tint}]{value}[/color][/b] {caption}", size=theme.FONT_SMALL,
+                                          markup=True, color=theme.TEXT_DIM))
+        info.add_widget(counters)
         cell.add_widget(info)
-        rose = WindroseWidget(colour, player.windrose)
+        rose = WindroseWidget(colour, player.windrose, size_hint_x=None)
+        # The rose is as big as the cell is high, but leaves the counters at least 45% of the width.
+        cell.bind(size=lambda _c, size: setattr(rose, "width", max(40.0, min(size[1] - 8, size[0] * 0.55))))
         cell.add_widget(rose)
         return cell, rose
 

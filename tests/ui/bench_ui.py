@@ -1,0 +1,88 @@
+"""Benchmarks of the touchscreen app (a script, not a test): start-up time and memory.
+
+    ./setup.sh test --co -q >/dev/null; .venv/bin/python -m tests.ui.bench_ui
+
+1. Start-up: from launching `python -m app` (the real start path: config, journal,
+   dice station, Kivy window) to the first screen drawn; median of 3 runs.
+   Goal: under 3 s on the development machine.
+2. Memory: resident set size of a process that has just played a whole
+   two-player game on the screens by taps (tests/ui/play_game.py). Goal: under 200 MB.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNS = 3
+
+# Runs the app's own launch path; prints once the first screen has been drawn, then quits.
+CHILD = """
+import sys
+from kivy.clock import Clock
+from app.ui.app import WindroseApp
+
+def on_start(self):
+    def drawn(_dt):
+        print("first-screen", self.manager.current, flush=True)
+        self.stop()
+    Clock.schedule_once(lambda _dt: Clock.schedule_once(drawn, 0), 0)
+
+WindroseApp.on_start = on_start
+from app.ui.launch import launch
+sys.exit(launch(["--db", sys.argv[1]]))
+"""
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("SDL_VIDEODRIVER", "offscreen")
+    env.update(KIVY_NO_ARGS="1", KIVY_HOME=str(home / "kivy"), PYTHONPATH=str(ROOT))
+    return env
+
+
+def startup_seconds(home: Path) -> float:
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(home / "bench.db")], cwd=ROOT, env=_env(home),
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert child.stdout is not None
+    for line in child.stdout:
+        if line.startswith("first-screen"):
+            elapsed = time.perf_counter() - started
+            break
+    else:
+        raise SystemExit("the app ended without drawing a screen")
+    child.wait(timeout=60)
+    return elapsed
+
+
+def whole_game_rss(home: Path) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-m", "tests.ui.play_game", "full", str(home), "3"], cwd=ROOT,
+                          env=_env(home), capture_output=True, text=True, timeout=900, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="windrose-bench-") as folder:
+        home = Path(folder)
+        times = [startup_seconds(home) for _ in range(RUNS)]
+        print(f"start-up to first screen: median {statistics.median(times):.2f} s "
+              f"(runs: {', '.join(f'{t:.2f}' for t in times)}; goal < 3 s)")
+        game_home = home / "game"
+        game_home.mkdir()
+        result = whole_game_rss(game_home)
+        print(f"RSS after a whole 2-player game played by taps: {result['rss_mb']} MB (goal < 200 MB)")
+        print(f"median taps per round (rounds 1-12): {result['median_taps_per_round']}; "
+              f"taps by action type: {result['taps_by_kind']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
