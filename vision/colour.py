@@ -82,6 +82,9 @@ def colour_cost(face: DieFace, model: ColourModel, params: VisionParams) -> floa
         cost += params.colour_lightness_weight * abs(body.lightness - model.lightness) / 100.0
     if model.pip_polarity and face.value is not None and face.polarity != model.pip_polarity:
         cost += params.colour_polarity_cost
+    if face.value is None:
+        # A blob without a readable face is less likely one of the six dice than one with it.
+        cost += params.colour_unread_cost
     return cost
 
 

@@ -82,6 +82,9 @@ def read_candidate(
     confidence, reason = _confidence(fit, pips, valid, crop, mask, contrast, area, params)
     if fit.value == 1 and face is None and not reason:
         reason = "a lone spot without a clear face around it"
+    if face is not None and not reason and _pip_in_empty_place(face, pips.centres[list(fit.kept)], pips, contrast,
+                                                               params):
+        reason = "a faint spot where the layout has no pip"
     kept = pips.centres[list(fit.kept)]
     return DieFace(box, fit.value, confidence, reason, pips.polarity, _to_frame(kept, origin, zoom), body,
                    is_die=True)
@@ -115,6 +118,32 @@ def _confidence(
     if confidence < params.confidence_min:
         return confidence, "low confidence"
     return confidence, ""
+
+
+def _pip_in_empty_place(
+    face: TopFace, kept: np.ndarray, pips: PipSet, contrast: tuple[np.ndarray, np.ndarray], params: VisionParams
+) -> bool:
+    """True when a place of the 3x3 pip grid that the reading leaves empty shows a faint pip.
+
+    A three whose middle pip is washed out reads as a two, a five as a four: the grid
+    place that should be empty tells them apart.
+    """
+    signed = contrast[0] if pips.polarity == "light" else contrast[1]
+    step = params.pip_grid_step * face.side
+    turn = np.radians(face.angle_deg)
+    across, down = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    radius = max(1, int(round(params.pip_grid_probe * step)))
+    height, width = signed.shape
+    for i in (-1, 0, 1):
+        for j in (-1, 0, 1):
+            place = face.centre + step * (i * across + j * down)
+            if len(kept) and np.min(np.hypot(*(kept - place).T)) < step / 2:
+                continue
+            x, y = int(round(place[0])), int(round(place[1]))
+            window = signed[max(0, y - radius) : min(height, y + radius + 1), max(0, x - radius) : min(width, x + radius + 1)]
+            if window.size and float(np.median(window)) > params.pip_contrast_faint:
+                return True
+    return False
 
 
 def _face_seed(contrast: tuple[np.ndarray, np.ndarray], mask: np.ndarray, die_px: int, params: VisionParams) -> np.ndarray:

@@ -1,9 +1,10 @@
 """Write the demo camera's frames: a few synthetic rolls coming to rest.
 
 The app replays app/assets/demo_frames in name order on a desktop (folder
-camera, one frame per tick). Each roll is a hand letting the dice go, two
-frames of tumbling and sliding, then enough still frames for the settling
-time and the vote. Deterministic: the same command writes the same files.
+camera, one frame per tick). All rolls are thrown on the same table, as at a
+real game. Each roll is a hand letting the dice go, two frames of tumbling and
+sliding, then enough still frames for the settling time and the vote.
+Deterministic: the same command writes the same files.
 
     python -m vision.make_demo_frames [--out app/assets/demo_frames]
 """
@@ -21,8 +22,10 @@ import numpy as np
 from vision.synth import SceneOptions, render_roll_sequence
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "app" / "assets" / "demo_frames"
-# (seed, table) per roll; seeds picked for varied, readable scenes.
-ROLLS: tuple[tuple[int, str], ...] = ((101, "grey_card"), (202, "wood"), (303, "green_felt"))
+# One table (as at a real game), three throws on it: the scene seed and a layout seed per roll.
+SCENE_SEED = 101
+TABLE = "grey_card"
+ROLLS: tuple[int, ...] = (1, 2, 3)
 MOVING_FRAMES = 3  # hand and dice in flight, tumbling, sliding
 STILL_FRAMES = 9  # 0.5 s of settling at 10 frames/s, then three frames to vote on, and one spare
 JPEG_QUALITY = 80
@@ -31,12 +34,12 @@ JPEG_QUALITY = 80
 def demo_frames() -> list[tuple[str, np.ndarray]]:
     """(file name, BGR frame) for every demo frame, in replay order."""
     out: list[tuple[str, np.ndarray]] = []
-    for roll, (seed, table) in enumerate(ROLLS, start=1):
+    for roll, layout_seed in enumerate(ROLLS, start=1):
         options = SceneOptions(
-            width=1600, height=900, die_px=44, table=table, tint="neutral", dim=False, cocked=False,
-            glare=False, blur_sigma=0.8, cubes=6, tilt_deg=0.0, cards=0, colour_spread=0.0,
+            width=1600, height=900, die_px=44, table=TABLE, tint="neutral", dim=False, cocked=False,
+            glare=False, blur_sigma=0.8, cubes=6, tilt_deg=0.0, cards=0, colour_spread=0.0, layout_seed=layout_seed,
         )
-        sequence = render_roll_sequence(seed, n_frames=26, options=options, hand=True)
+        sequence = render_roll_sequence(SCENE_SEED, n_frames=26, options=options, hand=True)
         still = [i for i, moving in enumerate(sequence.moving) if not moving]
         rest = still[0]
         picks = [0, rest // 2, rest - 1][:MOVING_FRAMES] + still[:STILL_FRAMES]

@@ -48,6 +48,8 @@ class VisionParams:
     # Pips
     pip_contrast: float
     pip_contrast_faint: float
+    pip_grid_step: float
+    pip_grid_probe: float
     pip_search_radius: float
     pip_min_diameter_frac: float
     pip_max_diameter_frac: float
@@ -89,6 +91,7 @@ class VisionParams:
     colour_lightness_weight: float
     colour_chroma_neutral: float
     colour_polarity_cost: float
+    colour_unread_cost: float
     colour_max_cost: float
     colour_margin_min: float
     default_hue_red: float

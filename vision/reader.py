@@ -102,7 +102,7 @@ def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple
     mask = foreground_mask(colours, params, die_side)
     faces: list[DieFace] = []
     for candidate in find_candidates(mask, params, die_side=die_side):
-        face = read.get(candidate.box) or read_candidate(frame, work, candidate, params, die_side)
+        face = read_candidate(frame, work, candidate, params, die_side)
         if face.is_die:
             faces.append(face)
     return faces, mask

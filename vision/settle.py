@@ -6,8 +6,9 @@ and on the Pi. A frame counts as "moving" when enough pixels changed since the
 previous frame, or since the first frame of the current still spell (a die
 creeping slowly), or when a hand is in view: compared with the last calm frame,
 a large new patch of skin colour, or a large solid patch of change that reaches
-the frame border (an arm comes in from outside). "Still" is only declared after
-the tray has stayed quiet for `still_time_s`.
+the frame border (an arm comes in from outside) and has stirred within the last
+`hand_still_limit_s` (after that it is a thing put down). "Still" is only
+declared after the tray has stayed quiet for `still_time_s`.
 
 `vote` then combines the readings of several still frames: a die's value is
 kept only when enough of the frames agree on it; otherwise it is unsure.
@@ -29,6 +30,8 @@ from vision.types import DiceReading, DieReading, MotionState
 
 
 DEFAULT_CONFIG_PATH = Path(__file__).resolve().parent.parent / "config.toml"
+# Timestamps summed from a fixed tick (0.1 + 0.1 + ...) drift by rounding; this much is no drift.
+CLOCK_SLACK_S = 1e-6
 
 
 class SettleConfigError(ValueError):
@@ -52,6 +55,7 @@ class SettleParams:
     skin_min_brightness: int
     hand_fraction: float
     hand_min_width_px: int
+    hand_still_limit_s: float
     light_change_fraction: float
     min_vote_frames: int
     vote_agreement: float
@@ -72,6 +76,7 @@ class SettleParams:
         "skin_min_brightness": (0, 255),
         "hand_fraction": (0.0, 1.0),
         "hand_min_width_px": (1, 101),
+        "hand_still_limit_s": (0.0, 600.0),
         "light_change_fraction": (0.0, 1.0),
         "min_vote_frames": (3, 100),
         "vote_agreement": (0.5, 1.0),
@@ -128,6 +133,7 @@ class SettleDetector:
         """Forget the past, e.g. when a new roll starts (the wait clock starts at `timestamp_s`)."""
         self._previous: np.ndarray | None = None
         self._anchor: np.ndarray | None = None  # first frame of the current quiet spell
+        self._static_since: float | None = None  # since when consecutive frames have not changed
         self._quiet_since: float | None = None
         self._started: float | None = timestamp_s
         self._last_time: float | None = None
@@ -149,8 +155,12 @@ class SettleDetector:
             notes.append("first frame")
         else:
             motion = self._changed(small, self._previous)
+            if motion <= p.changed_fraction and self._static_since is None:
+                self._static_since = timestamp_s
             if self._anchor is not None:
                 motion = max(motion, self._changed(small, self._anchor))
+        if motion > p.changed_fraction:
+            self._static_since = None
         self._previous = small
 
         moving = motion > p.changed_fraction
@@ -164,7 +174,11 @@ class SettleDetector:
                 moving = True
                 notes.append("light changed")
             else:
-                hand = self._hand_share(changed, skin) > p.hand_fraction
+                skin_share, border_share = self._hand_shares(changed, skin)
+                # A border-reaching change that has not stirred for long is a thing put down.
+                static_for = 0.0 if self._static_since is None else timestamp_s - self._static_since
+                fresh = static_for < p.hand_still_limit_s
+                hand = skin_share > p.hand_fraction or (fresh and border_share > p.hand_fraction)
         if hand:
             notes.append("hand in view")
         if moving:
@@ -178,7 +192,7 @@ class SettleDetector:
                 self._quiet_since = timestamp_s
                 self._anchor = small
         still_for = 0.0 if self._quiet_since is None else timestamp_s - self._quiet_since
-        still = self._quiet_since is not None and still_for >= p.still_time_s
+        still = self._quiet_since is not None and still_for >= p.still_time_s - CLOCK_SLACK_S
         if not still and timestamp_s - self._started > p.max_wait_s:
             notes.append("waited too long")
         return MotionState(still=still, still_for_s=still_for, motion=float(motion), notes=tuple(notes))
@@ -201,28 +215,30 @@ class SettleDetector:
         )
         return grey, skin
 
-    def _hand_share(self, changed: np.ndarray, skin: np.ndarray) -> float:
-        """Share of the frame taken by the largest sign of a hand since the last calm frame.
+    def _hand_shares(self, changed: np.ndarray, skin: np.ndarray) -> tuple[float, float]:
+        """Signs of a hand since the last calm frame, as shares of the frame.
 
-        Two signs: a patch of skin colour that was not there, or a patch of change
-        that reaches the frame border (an arm comes in from outside; a die cannot
-        cover that much). The second also works where the table is skin-coloured.
+        First, the largest patch of skin colour that was not there; second, the
+        largest solid patch of change that reaches the frame border (an arm comes
+        in from outside; a die cannot cover that much). The second also works
+        where the table itself is skin-coloured.
         """
         assert self._calm is not None
         kernel = np.ones((3, 3), np.uint8)
         new_skin = cv2.bitwise_and(skin, cv2.bitwise_not(cv2.dilate(self._calm[1], kernel)))
         new_skin = cv2.morphologyEx(new_skin, cv2.MORPH_OPEN, kernel)
         count, _, stats, _ = cv2.connectedComponentsWithStats(new_skin)
-        largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
+        skin_area = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
         # Thin changes (edges of a tray nudged by a die) are no arm: open them away.
         width = self.params.hand_min_width_px
         solid = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((width, width), np.uint8))
         count, _, stats, _ = cv2.connectedComponentsWithStats(solid)
-        height, width = changed.shape
+        height, full_width = changed.shape
+        border_area = 0
         for x, y, w, h, area in stats[1:]:
-            if x == 0 or y == 0 or x + w == width or y + h == height:
-                largest = max(largest, int(area))
-        return largest / changed.size
+            if x == 0 or y == 0 or x + w == full_width or y + h == height:
+                border_area = max(border_area, int(area))
+        return skin_area / changed.size, border_area / changed.size
 
     def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
         diff = _difference(a, b)

@@ -108,6 +108,7 @@ class SceneOptions:
     tilt_deg: float | None = None  # camera tilt from straight down (random 0-6)
     cards: int | None = None  # game cards lying on the table (white with coloured print), random 0-2
     colour_spread: float | None = None  # per-channel variation of the dice paint, 0-0.12 (random)
+    layout_seed: int | None = None  # another throw on the same table: dice and cubes from this seed
     gray_black_pips: bool | None = None
     tray: bool = True
 
@@ -551,21 +552,23 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         wall_kind
     ]
 
-    # Dice at rest, then the distractor cubes around them.
-    yaw = rng.uniform(0, 2 * math.pi, 6)
-    values = [int(v) for v in rng.integers(1, 7, 6)]
-    cocked_index = int(rng.integers(6)) if cocked else -1
-    glare_index = int(rng.integers(6)) if glare else -1
+    # Dice at rest, then the distractor cubes around them. With a layout seed they
+    # come from their own stream: the same table, tray and light with another throw.
+    lay = rng if options.layout_seed is None else np.random.default_rng([seed, 8, options.layout_seed])
+    yaw = lay.uniform(0, 2 * math.pi, 6)
+    values = [int(v) for v in lay.integers(1, 7, 6)]
+    cocked_index = int(lay.integers(6)) if cocked else -1
+    glare_index = int(lay.integers(6)) if glare else -1
     flat = [i for i in range(6) if i != cocked_index]
-    touch_pair = tuple(sorted(int(i) for i in rng.choice(flat, 2, replace=False))) if touching else ()
+    touch_pair = tuple(sorted(int(i) for i in lay.choice(flat, 2, replace=False))) if touching else ()
     # Each set of dice is painted a little differently (own stream: the layout stays put).
     paint_rng = np.random.default_rng([seed, 6])
     spread = float(paint_rng.uniform(0, 0.12) if options.colour_spread is None else options.colour_spread)
     body = {
         c: np.clip(np.array(DIE_SRGB[c]) * (1 + paint_rng.uniform(-spread, spread, 3)), 0, 1) for c in DIE_COLOURS
     }
-    dice = _place_dice(rng, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body)
-    cubes = _place_cubes(rng, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1))
+    dice = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body)
+    cubes = _place_cubes(lay, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1))
 
     walls = _tray_walls(inner, _srgb_to_linear(wall_srgb)) if options.tray else []
     shadow_strength = rng.uniform(0.45, 0.65) if hard else rng.uniform(0.3, 0.45)
@@ -931,7 +934,7 @@ def render_roll_sequence(
     if n_frames < 4:
         raise ValueError("a roll sequence needs at least 4 frames")
     world = _build_world(seed, options)
-    rng = np.random.default_rng([seed, 2])
+    rng = np.random.default_rng([seed, 2] if options.layout_seed is None else [seed, 2, options.layout_seed])
     entry = int(rng.integers(4))
     rest_at = rng.integers(int(n_frames * 0.25), max(int(n_frames * 0.55), int(n_frames * 0.25) + 1), len(world.dice))
     hand_until = int(min(rest_at.min(), max(2, n_frames // 6))) if hand else 0
