@@ -199,12 +199,17 @@ class CardEntryPanel(PhasePanel):
                 details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
                                              size=theme.FONT_SMALL, size_hint_x=0.6, tag=("effect", tag),
                                              on_tap=lambda t=tag: self.toggle_effect(t)))
-        name = TextInput(text=slot.name, hint_text=_("Name (optional)"), multiline=False,
-                         font_size=theme.font(theme.FONT_NORMAL), padding=(8, 14), write_tab=False)
-        name.bind(text=lambda _w, text: setattr(slot, "name", text))
-        details.add_widget(name)
         box.add_widget(details)
         return box
+
+    def _name_input(self) -> Widget:
+        """The selected card's name (optional): named cards are remembered for later games."""
+        slot = self.slots[self.selected]
+        name = TextInput(text=slot.name, hint_text=_("Name (optional)"), multiline=False, size_hint_y=None,
+                         height=theme.TOUCH_MIN, font_size=theme.font(theme.FONT_NORMAL), padding=(8, 12),
+                         write_tab=False)
+        name.bind(text=lambda _w, text: setattr(slot, "name", text))
+        return name
 
     def _palette(self) -> Widget:
         palette = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
@@ -216,12 +221,15 @@ class CardEntryPanel(PhasePanel):
     def _known_cards(self) -> Widget:
         slot = self.slots[self.selected]
         office = slot.kind == "office"
-        return self.memo("known", (office, len(self.app.context.catalogue)), lambda: self._known_list(office))
+        box = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.6)
+        box.add_widget(self._name_input())
+        box.add_widget(self.memo("known", (office, len(self.app.context.catalogue)), lambda: self._known_list(office)))
+        return box
 
     def _known_list(self, office: bool) -> Widget:
         kinds = ("office",) if office else ("building", "person")
         known = self.app.context.catalogue.cards(kinds)
-        box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP, size_hint_x=0.6)
+        box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP)
         box.add_widget(TextLabel(_("Known cards: one tap fills the card"), size=theme.FONT_SMALL,
                                  color=theme.TEXT_DIM, size_hint_y=None, height=22))
         if not known:

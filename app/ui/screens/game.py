@@ -188,6 +188,8 @@ class GameScreen(BaseScreen):
             counters.add_widget(TextLabel(f"[b][color={tint}]{value}[/color][/b] {caption}", size=theme.FONT_SMALL,
                                           markup=True, color=theme.TEXT_DIM))
         info.add_widget(counters)
+        # Tall cells (two players) list the counters one per line; short ones pack them two by two.
+        cell.bind(height=lambda _c, height: setattr(counters, "cols", 1 if height > 150 else 2))
         cell.add_widget(info)
         rose = WindroseWidget(colour, player.windrose, size_hint_x=None)
         # The rose is as big as the cell is high, but leaves the counters at least 45% of the width.
