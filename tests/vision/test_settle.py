@@ -303,3 +303,22 @@ def test_demo_frames_give_every_roll_time_to_settle_and_vote() -> None:
             t += 0.1
         assert not states[0].still and not states[1].still, roll_name
         assert sum(s.still for s in states) >= PARAMS.min_vote_frames + 1, roll_name
+
+
+def test_a_thing_put_down_at_the_edge_stops_counting_as_a_hand() -> None:
+    """A grey box lid pushed in at the frame edge: a hand while it moves, then part of the scene."""
+    frame = roll(1).frames[-1]
+    with_lid = frame.copy()
+    with_lid[:, : frame.shape[1] // 6] = (60, 60, 60)  # not skin-coloured
+    detector = SettleDetector(PARAMS)
+    for t in (0.0, 0.1, 0.2):
+        detector.update(t, frame)
+    times = [0.3 + i / 10 for i in range(30)]
+    states = [detector.update(t, with_lid) for t in times]
+    limit = 0.4 + PARAMS.hand_still_limit_s  # quiet from the second frame with the lid
+    for t, state in zip(times, states):
+        if t < limit - 1e-9:
+            assert "hand in view" in state.notes and not state.still
+    assert any(s.still for s in states)
+    first_still = next(t for t, s in zip(times, states) if s.still)
+    assert first_still >= limit + PARAMS.still_time_s - 1e-6
