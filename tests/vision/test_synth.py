@@ -159,3 +159,16 @@ def test_vision_command_line_writes_a_set_that_evaluate_reads(tmp_path: Path) ->
     assert len(pairs) == 2
     labelled = load_labels(pairs[0][1], 640, 360)
     assert len(labelled) == 6 and {d.colour for d in labelled} == {"red", "blue", "green", "black", "gray", "violet"}
+
+
+def test_layout_seed_throws_again_on_the_same_table() -> None:
+    first, labels_a = render_scene(9, SceneOptions(width=640, height=360, die_px=30, cubes=0, layout_seed=1))
+    second, labels_b = render_scene(9, SceneOptions(width=640, height=360, die_px=30, cubes=0, layout_seed=2))
+    assert labels_a.dice != labels_b.dice
+    # Away from the dice (and their shadows) the two pictures show the very same table.
+    mask = np.ones(first.shape[:2], bool)
+    for die in (*labels_a.dice, *labels_b.dice):
+        x0, y0, x1, y1 = (int(v) for v in die.box)
+        mask[max(y0 - 25, 0) : y1 + 25, max(x0 - 25, 0) : x1 + 25] = False
+    difference = np.abs(first.astype(np.int16) - second.astype(np.int16)).max(axis=2)
+    assert np.percentile(difference[mask], 95) <= 2
