@@ -25,7 +25,7 @@ class FinalPanel(PhasePanel):
     def build(self, expect: Any) -> Widget:
         root = BoxLayout(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
         head = BoxLayout(size_hint_y=None, height=24)
-        for title in ("", _("Points from game-end cards"), _("Largest group of quarters"), ""):
+        for title in ("", _("Card points"), _("Largest city group"), ""):
             head.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center"))
         root.add_widget(head)
         for player in self.state.players:
