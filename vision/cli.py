@@ -136,7 +136,8 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams) -> int:
         source = source[:, :, :3]
     for row in run_bench(params, args.runs, source):
         print(f"{row['size']}: read {row['read_ms']:.2f} ms, plain pass {row['plain_ms']:.2f} ms, "
-              f"ratio {row['ratio']:.1f} (median of {args.runs}, 1 thread)")
+              f"ratio {row['ratio']:.1f}; thread CPU: read {row['read_cpu_ms']:.2f} ms, "
+              f"plain {row['plain_cpu_ms']:.2f} ms, ratio {row['cpu_ratio']:.1f} (median of {args.runs}, 1 thread)")
     return EXIT_OK
 
 

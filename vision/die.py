@@ -11,7 +11,7 @@ from vision.face import TopFace, find_top_face
 from vision.frame import WorkFrame
 from vision.layout import LayoutFit, best_layout
 from vision.params import VisionParams
-from vision.pips import PipSet, count_faint_spots, find_pips, local_contrast
+from vision.pips import PipSet, Spot, count_faint_spots, find_all_spots, find_pips, local_contrast
 from vision.segment import Candidate
 
 
@@ -56,21 +56,22 @@ def read_candidate(
     """
     crop, mask, origin, zoom = _crop(frame, work, candidate, params, die_side or candidate.side)
     die_px = params.read_die_px
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
     contrast = local_contrast(crop, die_px)
-    centre = _face_seed(contrast, mask, die_px, params)
-    face = find_top_face(lab, np.maximum(contrast[0], contrast[1]), centre, die_px, params)
+    spots = find_all_spots(contrast, die_px, params)
+    centre = _face_seed(spots, mask, die_px, params)
+    ycrcb = cv2.cvtColor(crop, cv2.COLOR_BGR2YCrCb)
+    face = find_top_face(ycrcb, np.maximum(contrast[0], contrast[1]), centre, die_px, params)
     if face is not None:
         side, angle, centre, area = face.side, face.angle_deg, face.centre, face.search_area
     else:
         side, angle, area = float(die_px), candidate.angle, _search_area(mask, centre, die_px, params)
-    pip_sets = find_pips(contrast, area, die_px, params)
+    pip_sets = find_pips(spots, area, die_px, params)
     fits = [(best_layout(p.centres, p.areas, side, angle, centre, params), p) for p in pip_sets]
     valid = [(f, p) for f, p in fits if not f.reason]
     box = _frame_box(work, candidate) if face is None else _face_box(face, origin, zoom)
     any_pips = any(len(p.centres) for p in pip_sets)
 
-    body = _body_colour(lab, face.region if face is not None else mask, pip_sets, params)
+    body = _body_colour(crop, face.region if face is not None else mask, pip_sets, params)
     if not valid:
         chosen_fit, chosen = min(fits, key=lambda fp: (fp[0].error, -len(fp[1].centres)))
         reason = chosen_fit.reason if any_pips else "no pips"
@@ -146,13 +147,13 @@ def _pip_in_empty_place(
     return False
 
 
-def _face_seed(contrast: tuple[np.ndarray, np.ndarray], mask: np.ndarray, die_px: int, params: VisionParams) -> np.ndarray:
+def _face_seed(spots: dict[str, list[Spot]], mask: np.ndarray, die_px: int, params: VisionParams) -> np.ndarray:
     """Where the top face most likely is: among the pip-like spots on the blob (a shadow has
     none), else the blob's centre."""
-    spots = [p.centres for p in find_pips(contrast, mask, die_px, params) if len(p.centres)]
-    if not spots:
+    found = [p.centres for p in find_pips(spots, mask, die_px, params) if len(p.centres)]
+    if not found:
         return _mask_centre(mask)
-    return np.median(max(spots, key=len), axis=0)
+    return np.median(max(found, key=len), axis=0)
 
 
 def _crop(
@@ -218,7 +219,7 @@ def _to_frame(centres: np.ndarray, origin: tuple[float, float], zoom: float) -> 
     return centres / zoom + np.array(origin) if len(centres) else np.zeros((0, 2))
 
 
-def _body_colour(lab: np.ndarray, mask: np.ndarray, pip_sets: list[PipSet], params: VisionParams) -> BodyColour:
+def _body_colour(crop: np.ndarray, mask: np.ndarray, pip_sets: list[PipSet], params: VisionParams) -> BodyColour:
     """Die colour from its top face (or blob) minus pips and glare (glare carries the lamp's colour).
 
     The top face rather than the blob: a blob may include a shadow or a side face in shade."""
@@ -227,10 +228,14 @@ def _body_colour(lab: np.ndarray, mask: np.ndarray, pip_sets: list[PipSet], para
         for (cx, cy), area in zip(pips.centres, pips.areas):
             radius = int(round(np.sqrt(area / np.pi) * params.pip_exclusion_scale))
             cv2.circle(keep, (int(round(cx)), int(round(cy))), radius, 0, -1)
-    body = (keep > 0) & (lab[:, :, 0] < params.glare_level)
-    pixels = lab[body]
-    if len(pixels) == 0:
-        pixels = lab.reshape(-1, 3)
+    body = keep > 0
+    if not np.any(body):
+        body = np.ones_like(body)
+    # Only the chosen pixels go through the (costly) Lab conversion.
+    pixels = cv2.cvtColor(crop[body].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    unglared = pixels[pixels[:, 0] < params.glare_level]
+    if len(unglared):
+        pixels = unglared
     lightness = float(np.percentile(pixels[:, 0], params.body_lightness_percentile))
     a = float(np.median(pixels[:, 1])) - 128.0
     b = float(np.median(pixels[:, 2])) - 128.0

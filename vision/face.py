@@ -30,22 +30,24 @@ class TopFace:
 
 
 def find_top_face(
-    lab: np.ndarray, spot_strength: np.ndarray, centre: np.ndarray, die_px: int, params: VisionParams
+    colours: np.ndarray, spot_strength: np.ndarray, centre: np.ndarray, die_px: int, params: VisionParams
 ) -> TopFace | None:
     """The top face around `centre`, or None when no clean square face is there.
 
-    `spot_strength` is how much each pixel stands out from its surroundings (pips high).
+    `colours` is the crop in YCrCb; `spot_strength` is how much each pixel stands out
+    from its surroundings (pips high).
     """
-    height, width = lab.shape[:2]
+    height, width = colours.shape[:2]
     seed = np.zeros((height, width), np.uint8)
     cx, cy = int(round(centre[0])), int(round(centre[1]))
     cv2.circle(seed, (cx, cy), max(2, int(params.face_seed_radius * die_px)), 255, -1)
-    samples = lab[(seed > 0) & (spot_strength < params.pip_contrast)]
+    samples = colours[(seed > 0) & (spot_strength < params.pip_contrast)]
     if len(samples) < params.face_min_samples:
         return None
     body = np.median(samples, axis=0)
-    tolerance = params.face_colour_tolerance
-    similar = cv2.inRange(lab, np.clip(body - tolerance, 0, 255), np.clip(body + tolerance, 0, 255))
+    chroma = params.face_colour_tolerance / params.foreground_chroma_weight
+    tolerance = np.array([params.face_colour_tolerance, chroma, chroma])
+    similar = cv2.inRange(colours, np.clip(body - tolerance, 0, 255), np.clip(body + tolerance, 0, 255))
     pip_px = max(3, int(params.pip_max_diameter_frac * die_px) | 1)
     similar = cv2.morphologyEx(similar, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip_px, pip_px)))
     count, labels = cv2.connectedComponents(similar, connectivity=4)

@@ -321,10 +321,11 @@ def read_with_model(
     net = models.classifier
     crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
     probabilities = net.classify(crops)
+    kept = [i for i, p in enumerate(probabilities) if 1.0 - float(p[0]) >= learned.die_min_probability]
+    if expect == "macao":  # exactly six dice on the table: the six likeliest
+        kept = sorted(kept, key=lambda i: float(probabilities[i][0]))[: len(DIE_COLOURS)]
     faces: list[DieFace] = []
-    for c, crop, p in zip(found, crops, probabilities):
-        if 1.0 - float(p[0]) < learned.die_min_probability:
-            continue
+    for c, crop, p in ((found[i], crops[i], probabilities[i]) for i in sorted(kept)):
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
         reason = "" if confidence >= learned.value_min_probability else "low confidence"

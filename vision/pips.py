@@ -47,14 +47,52 @@ def local_contrast(crop: np.ndarray, die_px: int) -> tuple[np.ndarray, np.ndarra
     )
 
 
-def find_pips(
-    contrast: tuple[np.ndarray, np.ndarray], die_mask: np.ndarray, die_px: int, params: VisionParams
-) -> list[PipSet]:
-    """Pip candidates of both polarities; `die_mask` marks where pips may lie (uint8 0/255)."""
-    return [
-        _pip_set(polarity, (signed > params.pip_contrast).astype(np.uint8), signed, die_mask, die_px, params)
-        for polarity, signed in (("light", contrast[0]), ("dark", contrast[1]))
-    ]
+@dataclass(frozen=True)
+class Spot:
+    """One connected spot of a polarity's contrast map (found once per crop)."""
+
+    centre: np.ndarray  # (x, y)
+    area: float
+    elongation: float  # ratio of the spot's axes (1 = round)
+    axis: np.ndarray  # unit vector along its long axis
+    length: float  # extent along that axis
+    strength: float  # median contrast over the spot
+
+
+def find_spots(signed: np.ndarray, threshold: float, die_px: int, params: VisionParams) -> list[Spot]:
+    """Spots of at least pip-minimum size above `threshold` in one polarity's contrast map."""
+    spots_map = (signed > threshold).astype(np.uint8)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots_map, connectivity=8)
+    min_d = params.pip_min_diameter_frac * die_px
+    big_enough = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= np.pi * (min_d / 2.0) ** 2)[0] + 1
+    spots = []
+    for index in big_enough:
+        x, y, w, h, area = (int(v) for v in stats[index])
+        inside = labels[y : y + h, x : x + w] == index
+        moments = cv2.moments(inside.astype(np.uint8), binaryImage=True)
+        mu20, mu02, mu11 = moments["mu20"] / area, moments["mu02"] / area, moments["mu11"] / area
+        spread = np.sqrt(((mu20 - mu02) / 2.0) ** 2 + mu11**2)
+        major, minor = (mu20 + mu02) / 2.0 + spread, max((mu20 + mu02) / 2.0 - spread, 1e-6)
+        turn = 0.5 * np.arctan2(2.0 * mu11, mu20 - mu02)
+        spots.append(Spot(
+            centre=centroids[index].astype(np.float64), area=float(area), elongation=float(np.sqrt(major / minor)),
+            axis=np.array([np.cos(turn), np.sin(turn)]), length=float(np.sqrt(12.0 * major)),
+            strength=float(np.median(signed[y : y + h, x : x + w][inside])),
+        ))
+    return spots
+
+
+def find_all_spots(contrast: tuple[np.ndarray, np.ndarray], die_px: int, params: VisionParams) -> dict[str, list[Spot]]:
+    """Spots of both polarities at the pip threshold."""
+    return {
+        "light": find_spots(contrast[0], params.pip_contrast, die_px, params),
+        "dark": find_spots(contrast[1], params.pip_contrast, die_px, params),
+    }
+
+
+def find_pips(spots: dict[str, list[Spot]], die_mask: np.ndarray, die_px: int, params: VisionParams) -> list[PipSet]:
+    """Pips of both polarities among the spots whose centre lies in `die_mask` (uint8 0/255)."""
+    return [_pip_set(polarity, found, die_mask, die_px, params) for polarity, found in spots.items()]
 
 
 def count_faint_spots(
@@ -62,7 +100,7 @@ def count_faint_spots(
 ) -> int:
     """Pip-like spots of the same polarity that pass only the weaker threshold, away from the pips."""
     signed = contrast[0] if pips.polarity == "light" else contrast[1]
-    weak = _pip_set(pips.polarity, (signed > params.pip_contrast_faint).astype(np.uint8), signed, die_mask, die_px,
+    weak = _pip_set(pips.polarity, find_spots(signed, params.pip_contrast_faint, die_px, params), die_mask, die_px,
                     params)
     near = params.pip_max_diameter_frac * die_px / 2
     return sum(
@@ -71,53 +109,43 @@ def count_faint_spots(
     )
 
 
-def _pip_set(
-    polarity: str, spots: np.ndarray, signed: np.ndarray, die_mask: np.ndarray, die_px: int, params: VisionParams
-) -> PipSet:
-    """Pips from a thresholded spot map; a long spot the size of two or three pips is split
+def _pip_set(polarity: str, spots: list[Spot], die_mask: np.ndarray, die_px: int, params: VisionParams) -> PipSet:
+    """Pips among the spots on the die; a long spot the size of two or three pips is split
     (neighbouring pips of a six often run together)."""
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     min_d = params.pip_min_diameter_frac * die_px
     max_d = params.pip_max_diameter_frac * die_px
-    blobs = []  # (index, area, elongation, axis, length)
-    big_enough = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= np.pi * (min_d / 2.0) ** 2)[0] + 1
-    for index in big_enough:
-        x, y, w, h, area = (int(v) for v in stats[index])
-        cx, cy = centroids[index]
-        if die_mask[int(round(cy)), int(round(cx))] == 0:
-            continue
-        moments = cv2.moments((labels[y : y + h, x : x + w] == index).astype(np.uint8), binaryImage=True)
-        mu20, mu02, mu11 = moments["mu20"] / area, moments["mu02"] / area, moments["mu11"] / area
-        spread = np.sqrt(((mu20 - mu02) / 2.0) ** 2 + mu11**2)
-        major, minor = (mu20 + mu02) / 2.0 + spread, max((mu20 + mu02) / 2.0 - spread, 1e-6)
-        turn = 0.5 * np.arctan2(2.0 * mu11, mu20 - mu02)
-        axis = np.array([np.cos(turn), np.sin(turn)])
-        blobs.append((index, float(area), float(np.sqrt(major / minor)), axis, float(np.sqrt(12.0 * major))))
-    single = [b for b in blobs if b[2] < params.pip_merge_elongation and min_d <= 2 * np.sqrt(b[1] / np.pi) <= max_d]
-    typical = float(np.median([b[1] for b in single])) if single else 0.0
+    height, width = die_mask.shape
+    on_die = [
+        spot for spot in spots
+        if die_mask[min(height - 1, int(round(spot.centre[1]))), min(width - 1, int(round(spot.centre[0])))]
+    ]
+    single = [
+        spot.area for spot in on_die
+        if spot.elongation < params.pip_merge_elongation and min_d <= 2 * np.sqrt(spot.area / np.pi) <= max_d
+    ]
+    typical = float(np.median(single)) if single else 0.0
     centres: list[np.ndarray] = []
     areas: list[float] = []
-    members: list[int] = []
+    strengths: list[float] = []
     rejected = 0
-    for index, area, elongation, axis, length in blobs:
-        parts = int(round(area / typical)) if typical else 0
-        if elongation >= params.pip_merge_elongation and 2 <= parts <= params.pip_merge_max:
+    for spot in on_die:
+        parts = int(round(spot.area / typical)) if typical else 0
+        if spot.elongation >= params.pip_merge_elongation and 2 <= parts <= params.pip_merge_max:
             for part in range(parts):
-                centres.append(centroids[index] + axis * length * ((part + 0.5) / parts - 0.5))
-                areas.append(area / parts)
-            members.append(index)
-        elif (elongation < params.pip_merge_elongation and typical
-              and typical / params.pip_size_spread <= area <= typical * params.pip_size_spread):
-            centres.append(centroids[index].astype(np.float64))
-            areas.append(area)
-            members.append(index)
+                centres.append(spot.centre + spot.axis * spot.length * ((part + 0.5) / parts - 0.5))
+                areas.append(spot.area / parts)
+            strengths.append(spot.strength)
+        elif (spot.elongation < params.pip_merge_elongation and typical
+              and typical / params.pip_size_spread <= spot.area <= typical * params.pip_size_spread):
+            centres.append(spot.centre)
+            areas.append(spot.area)
+            strengths.append(spot.strength)
         else:
             rejected += 1
-    strength = float(np.median(signed[np.isin(labels, members)])) if members else 0.0
     return PipSet(
         polarity=polarity,
         centres=np.array(centres, np.float64).reshape(-1, 2),
         areas=np.array(areas, np.float64),
-        contrast=strength,
+        contrast=float(np.median(strengths)) if strengths else 0.0,
         rejected=rejected,
     )

@@ -147,7 +147,7 @@ def _split(blob: np.ndarray, origin: tuple[int, int], die_side: float, params: V
     samples = np.column_stack([xs, ys]).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(0)
-    _, assignment, _ = cv2.kmeans(samples, parts, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    _, assignment, _ = cv2.kmeans(samples, parts, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     result: list[Candidate] = []
     for part in range(parts):
         chosen = assignment.ravel() == part

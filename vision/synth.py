@@ -900,8 +900,12 @@ def _compose(
         _fill_aa(shadow, [p + shift for p in hand], np.ones(3, np.float32))
         shadow = cv2.GaussianBlur(shadow, (0, 0), max(world.width / 150, 1.0))
         canvas *= 1 - 0.5 * shadow
-        skin = _srgb_to_linear(skin_srgb) * world.light_rgb * 0.9
-        _fill_aa(canvas, hand, skin)
+        # Skin, rounder in the middle of palm and fingers than at their edges.
+        coverage = np.zeros_like(canvas[..., :1])
+        _fill_aa(coverage, hand, np.ones(1, np.float32))
+        relief = cv2.GaussianBlur(coverage, (0, 0), max(world.width / 200, 1.0))[..., None]
+        skin = _srgb_to_linear(skin_srgb) * world.light_rgb * (0.65 + 0.35 * relief)
+        canvas[:] = canvas * (1 - coverage) + skin * coverage
     canvas *= world.illumination * (world.exposure * flicker)
     srgb = np.clip(canvas, 0, 1) ** (1 / 2.2) * 255
     if world.blur_sigma > 0:
