@@ -19,7 +19,7 @@ import math
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -366,7 +366,9 @@ def _draw_box(
     region[:] = region * (1 - small_alpha[sub]) + small[sub]
 
 
-def _add_glare(patch: np.ndarray, box: _Box, face: int, to_patch, light_rgb: np.ndarray) -> None:
+def _add_glare(
+    patch: np.ndarray, box: _Box, face: int, to_patch: Callable[[np.ndarray], np.ndarray], light_rgb: np.ndarray
+) -> None:
     """A soft specular spot or sheen on the top face (drawn over the pips)."""
     assert box.glare is not None
     gu, gv, radius, strength = box.glare

@@ -12,7 +12,7 @@ import pytest
 
 from vision.settle import SettleConfigError, SettleDetector, SettleParams, vote
 from vision.synth import RollSequence, SceneOptions, render_roll_sequence
-from vision.types import DiceReading, DieReading
+from vision.types import DiceReading, DieReading, MotionState
 
 PARAMS = SettleParams.from_config_file()
 
@@ -23,7 +23,7 @@ def roll(seed: int, hand_returns: bool = False, dim: bool = False, table: str | 
     return render_roll_sequence(seed, n_frames=24, options=options, hand_returns=hand_returns)
 
 
-def states(sequence: RollSequence, params: SettleParams = PARAMS) -> list:
+def states(sequence: RollSequence, params: SettleParams = PARAMS) -> list[MotionState]:
     detector = SettleDetector(params)
     return [detector.update(t, frame) for t, frame in zip(sequence.timestamps_s, sequence.frames)]
 
