@@ -14,6 +14,7 @@ a JSON file beside it (same name, .json) with the geometry it was trained for.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 import tomllib
@@ -53,6 +54,8 @@ class LearnedParams:
     die_min_probability: float  # P(die) needed to keep a candidate at all
     value_min_probability: float  # P(value) needed to report a value, else unsure
     duplicate_distance: float  # candidates closer than this many die sides are one die
+    side_spread: float  # crop sides are held within this factor of the frame's typical die side
+    classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> LearnedParams:
@@ -75,6 +78,8 @@ class LearnedParams:
             if wanted in (int, float) and value < 0:
                 raise ValueError(f"[vision.learned] key '{name}' must not be negative, got {value!r}")
             values[name] = value
+        if values["classifier_turns"] not in (1, 2, 4):
+            raise ValueError("[vision.learned] key 'classifier_turns' must be 1, 2 or 4")
         if values["detector_peak_window"] % 2 == 0:
             raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
         return cls(**values)
@@ -162,8 +167,14 @@ class DiceNet:
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"{path}: metadata lacks crop_px/window_sides") from exc
 
-    def classify(self, crops: np.ndarray | list[np.ndarray]) -> np.ndarray:
-        """N x 7 probabilities; crops of another size are resized, bad input raises ValueError."""
+    def classify(self, crops: np.ndarray | list[np.ndarray], turns: int = 1) -> np.ndarray:
+        """N x 7 probabilities; crops of another size are resized, bad input raises ValueError.
+
+        With `turns` 2 or 4 the crops are also read turned by 180 (or every 90) degrees and
+        the probabilities averaged: a die reads the same at any turn, a guess does not.
+        """
+        if turns not in (1, 2, 4):
+            raise ValueError(f"turns must be 1, 2 or 4, got {turns!r}")
         if isinstance(crops, np.ndarray) and crops.ndim == 3:
             crops = crops[None]
         if len(crops) == 0:
@@ -177,16 +188,19 @@ class DiceNet:
             if crop.shape[:2] != (self.crop_px, self.crop_px):
                 crop = cv2.resize(crop, (self.crop_px, self.crop_px), interpolation=cv2.INTER_AREA)
             ready.append(crop)
-        blob = cv2.dnn.blobFromImages(ready, scalefactor=1.0 / 255.0)
+        stack = np.stack(ready)
+        step = 4 // turns
+        turned = [np.ascontiguousarray(np.rot90(stack, k, axes=(1, 2))) for k in range(0, 4, step)]
+        blob = cv2.dnn.blobFromImages(list(np.concatenate(turned)), scalefactor=1.0 / 255.0)
         self._net.setInput(blob)
-        logits = self._net.forward().reshape(len(ready), len(CLASS_NAMES)).astype(np.float64)
-        logits -= logits.max(axis=1, keepdims=True)
+        logits = self._net.forward().reshape(turns, len(ready), len(CLASS_NAMES)).astype(np.float64)
+        logits -= logits.max(axis=2, keepdims=True)
         exp = np.exp(logits)
-        return (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+        return (exp / exp.sum(axis=2, keepdims=True)).mean(axis=0).astype(np.float32)
 
-    def classify_at(self, frame: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    def classify_at(self, frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, turns: int = 1) -> np.ndarray:
         """Probabilities for dice at `centres` (N x 2, px) with top-face `sides` (px)."""
-        return self.classify(crop_dice(frame, centres, sides, self.crop_px, self.window_sides))
+        return self.classify(crop_dice(frame, centres, sides, self.crop_px, self.window_sides), turns)
 
 
 @dataclass(frozen=True)
@@ -264,32 +278,54 @@ def _suppress_duplicates(candidates: list[Candidate], distance: float) -> list[C
     return kept
 
 
-def body_colour(crop: np.ndarray, window_sides: float, params: VisionParams) -> tuple[BodyColour, str]:
-    """The die's body colour and pip polarity from its crop (the central face, pips and glare left out).
+@functools.lru_cache(maxsize=8)
+def _face_disc(size: int, window_sides: float) -> np.ndarray:
+    """Flat mask of the crop's central disc that lies inside the top face whatever its turn."""
+    yy, xx = np.mgrid[:size, :size]
+    radius = 0.42 * size / window_sides
+    centre = (size - 1) / 2.0
+    return ((xx - centre) ** 2 + (yy - centre) ** 2 <= radius * radius).reshape(-1)
+
+
+def typical_sides(found: list[Candidate], spread: float) -> np.ndarray:
+    """Each candidate's side held near the frame's typical die side (the median side of the
+    stronger half of the candidates): dice on one table are about one size, and one
+    side guessed too large or small would cut a misleading crop."""
+    sides = np.array([c.side for c in found])
+    scores = np.array([c.score for c in found])
+    typical = float(np.median(sides[scores >= np.median(scores)]))
+    return np.clip(sides, typical / spread, typical * spread)
+
+
+def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams) -> list[tuple[BodyColour, str]]:
+    """Each die's body colour and pip polarity from its crop (the central face, pips and glare left out).
 
     Pips are the pixels far from the face's median lightness; their side of it is the polarity.
     """
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
-    size = crop.shape[0]
-    yy, xx = np.mgrid[:size, :size]
-    radius = 0.42 * size / window_sides  # inside the face whatever its turn
-    centre = (size - 1) / 2.0
-    inside = ((xx - centre) ** 2 + (yy - centre) ** 2 <= radius * radius).reshape(-1)
-    face = lab[inside]
-    lightness = face[:, 0]
-    median = float(np.median(lightness))
-    far = np.abs(lightness - median) > params.pip_contrast
-    body = face[~far & (lightness < params.glare_level)]
-    if len(body) == 0:
-        body = face
-    pips = lightness[far]
-    polarity = "light" if len(pips) and float(np.mean(pips)) > median else "dark"
-    colour = BodyColour(
-        lightness=float(np.percentile(body[:, 0], params.body_lightness_percentile)),
-        a=float(np.median(body[:, 1])) - 128.0,
-        b=float(np.median(body[:, 2])) - 128.0,
-    )
-    return colour, polarity
+    if len(crops) == 0:
+        return []
+    count, size = crops.shape[0], crops.shape[1]
+    # One conversion for the whole stack: OpenCV is far slower on many tiny images.
+    lab = cv2.cvtColor(np.ascontiguousarray(crops.reshape(count * size, size, 3)), cv2.COLOR_BGR2Lab)
+    disc = _face_disc(size, window_sides)
+    result = []
+    for one in lab.reshape(count, size * size, 3):
+        face = one[disc].astype(np.float32)
+        lightness = face[:, 0]
+        median = float(np.median(lightness))
+        far = np.abs(lightness - median) > params.pip_contrast
+        body = face[~far & (lightness < params.glare_level)]
+        if len(body) == 0:
+            body = face
+        pips = lightness[far]
+        polarity = "light" if len(pips) and float(np.mean(pips)) > median else "dark"
+        colour = BodyColour(
+            lightness=float(np.percentile(body[:, 0], params.body_lightness_percentile)),
+            a=float(np.median(body[:, 1])) - 128.0,
+            b=float(np.median(body[:, 2])) - 128.0,
+        )
+        result.append((colour, polarity))
+    return result
 
 
 def read_with_model(
@@ -317,19 +353,20 @@ def read_with_model(
     if not found:
         return DiceReading(message="no dice found", ms=_ms(started))
     centres = np.array([(c.cx, c.cy) for c in found])
-    sides = np.array([c.side for c in found])
+    sides = typical_sides(found, learned.side_spread)
     net = models.classifier
     crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
-    probabilities = net.classify(crops)
+    probabilities = net.classify(crops, learned.classifier_turns)
     kept = [i for i, p in enumerate(probabilities) if 1.0 - float(p[0]) >= learned.die_min_probability]
     if expect == "macao":  # exactly six dice on the table: the six likeliest
         kept = sorted(kept, key=lambda i: float(probabilities[i][0]))[: len(DIE_COLOURS)]
+    kept = sorted(kept)
+    colours = body_colours(crops[kept], net.window_sides, params)
     faces: list[DieFace] = []
-    for c, crop, p in ((found[i], crops[i], probabilities[i]) for i in sorted(kept)):
+    for c, p, (colour, polarity) in zip((found[i] for i in kept), probabilities[kept], colours):
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
         reason = "" if confidence >= learned.value_min_probability else "low confidence"
-        colour, polarity = body_colour(crop, net.window_sides, params)
         box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
     if expect == "any":

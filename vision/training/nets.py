@@ -1,0 +1,54 @@
+"""The two small networks (torch), kept to layers OpenCV's DNN module runs from ONNX."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class DiceClassifier(nn.Module):
+    """crop (3 x 40 x 40, BGR 0-1) -> 7 logits: not a die, 1..6."""
+
+    def __init__(self, width: int = 16) -> None:
+        super().__init__()
+        w = width
+        self.features = nn.Sequential(
+            _conv(3, w), nn.MaxPool2d(2),  # 20
+            _conv(w, 2 * w), _conv(2 * w, 2 * w), nn.MaxPool2d(2),  # 10
+            _conv(2 * w, 3 * w), _conv(3 * w, 3 * w), nn.MaxPool2d(2),  # 5
+            _conv(3 * w, 4 * w),
+        )
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * w * 25, 96), nn.ReLU(inplace=True),
+                                  nn.Linear(96, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+class DiceHeatmapNet(nn.Module):
+    """frame (3 x H x W, H and W multiples of 8) -> 2 x H/4 x W/4: centre heatmap (0-1), log side (px)."""
+
+    stride = 4
+    multiple = 8
+
+    def __init__(self, width: int = 16) -> None:
+        super().__init__()
+        w = width
+        self.down4 = nn.Sequential(_conv(3, w, 2), _conv(w, 2 * w, 2), _conv(2 * w, 2 * w))
+        self.down8 = nn.Sequential(_conv(2 * w, 3 * w, 2), _conv(3 * w, 3 * w), _conv(3 * w, 3 * w))
+        self.lateral = nn.Conv2d(3 * w, 2 * w, 1)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.merge = _conv(2 * w, 2 * w)
+        self.heat = nn.Conv2d(2 * w, 1, 1)
+        self.size = nn.Conv2d(2 * w, 1, 1)
+        nn.init.constant_(self.heat.bias, -4.0)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        fine = self.down4(x)
+        coarse = self.down8(fine)
+        merged = self.merge(fine + self.up(self.lateral(coarse)))
+        return torch.cat([torch.sigmoid(self.heat(merged)), self.size(merged)], dim=1)
