@@ -42,6 +42,7 @@ class VisionParams:
     die_min_rel_side: float
     die_max_aspect: float
     size_probe_reads: int
+    size_probe_enough: int
     split_area_ratio: float
     split_max_dice: int
     crop_margin_frac: float

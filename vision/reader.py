@@ -91,14 +91,9 @@ def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple
     """
     colours = cv2.cvtColor(work.image, cv2.COLOR_BGR2YCrCb)
     mask = foreground_mask(colours, params)
-    probes = sorted(find_candidates(mask, params), key=lambda c: -squareness(c))[: params.size_probe_reads]
-    read = {c.box: read_candidate(frame, work, c, params) for c in probes}
-    sides = [c.side for c in probes if read[c.box].value is not None and not read[c.box].reason]
-    if not sides:
-        sides = [c.side for c in probes if read[c.box].is_die]
-    if not sides:
+    die_side = _die_side(frame, work, mask, params)
+    if die_side is None:
         return [], mask
-    die_side = float(np.median(sides))
     mask = foreground_mask(colours, params, die_side)
     faces: list[DieFace] = []
     for candidate in find_candidates(mask, params, die_side=die_side):
@@ -106,6 +101,26 @@ def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple
         if face.is_die:
             faces.append(face)
     return faces, mask
+
+
+def _die_side(frame: np.ndarray, work: WorkFrame, mask: np.ndarray, params: VisionParams) -> float | None:
+    """The typical die side (coarse pixels): the median over the squarest blobs that read as dice.
+
+    Reading stops once enough clean dice are seen; None when no blob has pips at all.
+    """
+    probes = sorted(find_candidates(mask, params), key=lambda c: -squareness(c))[: params.size_probe_reads]
+    clean: list[float] = []
+    with_pips: list[float] = []
+    for candidate in probes:
+        face = read_candidate(frame, work, candidate, params)
+        if face.is_die:
+            with_pips.append(candidate.side)
+        if face.value is not None and not face.reason:
+            clean.append(candidate.side)
+            if len(clean) >= params.size_probe_enough:
+                break
+    sides = clean or with_pips
+    return float(np.median(sides)) if sides else None
 
 
 def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:
