@@ -14,7 +14,7 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, PopMatrix, PushMatrix, Rectangle, RoundedRectangle, Rotate
+from kivy.graphics import Color, Ellipse, Line, PopMatrix, PushMatrix, Rectangle, Rotate, RoundedRectangle
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.widget import Widget
 

@@ -74,7 +74,7 @@ def message_msgids() -> set[str]:
                     if text is not None:
                         found.add(text)
                 if isinstance(node, ast.Call) and _name(node.func) in PARAMETER_CALLS:
-                    found |= {t for t in map(_constant, node.args) if t is not None and " " in t or t == "the quarter"}
+                    found |= {t for t in map(_constant, node.args) if t is not None and (" " in t or t == "the quarter")}
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
                 value = getattr(node, "value", None)
                 if any(_name(t) in PHRASE_DICTS for t in targets) and isinstance(value, ast.Dict):

@@ -19,7 +19,14 @@ from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.widgets import (
-    BigButton, CubeRow, Panel, TextLabel, blocked_button, cube_button, segmented, stepper,
+    BigButton,
+    CubeRow,
+    Panel,
+    TextLabel,
+    blocked_button,
+    cube_button,
+    segmented,
+    stepper,
 )
 
 MAX_QUARTER_COST = 6

@@ -8,8 +8,8 @@ from kivy.uix.widget import Widget
 from app.dice_service import DiceStatus, RollState
 from app.games.macao import CUBE_COLOURS
 from app.ui import theme
-from app.ui.i18n import _, translator
 from app.ui.camera_view import CameraView
+from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen
 from app.ui.widgets import BigButton, DieWidget, TextLabel
 
