@@ -46,6 +46,7 @@ class VisionParams:
     split_area_ratio: float
     split_max_dice: int
     crop_margin_frac: float
+    duplicate_distance: float
     # Pips
     pip_contrast: float
     pip_contrast_faint: float

@@ -95,12 +95,27 @@ def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple
     if die_side is None:
         return [], mask
     mask = foreground_mask(colours, params, die_side)
-    faces: list[DieFace] = []
-    for candidate in find_candidates(mask, params, die_side=die_side):
-        face = read_candidate(frame, work, candidate, params, die_side)
-        if face.is_die:
-            faces.append(face)
-    return faces, mask
+    faces = [read_candidate(frame, work, candidate, params, die_side)
+             for candidate in find_candidates(mask, params, die_side=die_side)]
+    return _one_per_die([face for face in faces if face.is_die], params), mask
+
+
+def _one_per_die(faces: list[DieFace], params: VisionParams) -> list[DieFace]:
+    """Drop readings of a die already read from another blob (parts of a split blob can
+    each find the same face): the clearest reading of each place is kept."""
+    ranked = sorted(faces, key=lambda f: (f.value is None or bool(f.reason), -f.confidence))
+    kept: list[DieFace] = []
+    for face in ranked:
+        x, y, w, h = face.box
+        centre = np.array([x + w / 2.0, y + h / 2.0])
+        if all(np.hypot(*(centre - _centre(other))) > params.duplicate_distance * max(w, h, 1) for other in kept):
+            kept.append(face)
+    return kept
+
+
+def _centre(face: DieFace) -> np.ndarray:
+    x, y, w, h = face.box
+    return np.array([x + w / 2.0, y + h / 2.0])
 
 
 def _die_side(frame: np.ndarray, work: WorkFrame, mask: np.ndarray, params: VisionParams) -> float | None:
