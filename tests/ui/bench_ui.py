@@ -63,8 +63,8 @@ def startup_seconds(home: Path) -> float:
     return elapsed
 
 
-def whole_game_rss(home: Path) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-m", "tests.ui.play_game", "full", str(home), "3"], cwd=ROOT,
+def whole_game(home: Path, *extra: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-m", "tests.ui.play_game", "full", str(home), "3", *extra], cwd=ROOT,
                           env=_env(home), capture_output=True, text=True, timeout=900, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -77,10 +77,15 @@ def main() -> int:
               f"(runs: {', '.join(f'{t:.2f}' for t in times)}; goal < 3 s)")
         game_home = home / "game"
         game_home.mkdir()
-        result = whole_game_rss(game_home)
+        result = whole_game(game_home)
         print(f"RSS after a whole 2-player game played by taps: {result['rss_mb']} MB (goal < 200 MB)")
-        print(f"median taps per round (rounds 1-12): {result['median_taps_per_round']}; "
+        print(f"cards typed in: median taps per round (rounds 1-12) {result['median_taps_per_round']}; "
               f"taps by action type: {result['taps_by_kind']}")
+        learned_home = home / "learned"
+        learned_home.mkdir()
+        learned = whole_game(learned_home, "learned")
+        print(f"cards picked from the learned catalogue: median taps per round {learned['median_taps_per_round']}; "
+              f"taps by action type: {learned['taps_by_kind']}")
     return 0
 
 

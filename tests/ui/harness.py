@@ -84,10 +84,12 @@ class UiHarness:
         """Run Kivy's clock (scheduled callbacks) and lay every widget out, without drawing a frame:
         taps need positions, not pixels, and software rendering of a frame is slow."""
         Clock.tick()
-        for _ in range(2):
+        for _ in range(3):
             for widget in self.root.walk():
                 if isinstance(widget, Layout):
                     widget.do_layout()
+                elif isinstance(widget, ScrollView):
+                    widget.update_from_scroll()  # sizes and places its content
         Clock.tick()
 
     def close(self) -> None:

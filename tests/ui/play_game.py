@@ -1,6 +1,7 @@
 """Subprocess entry for the whole-game and restart tests (the whole app runs only in a subprocess).
 
-    python -m tests.ui.play_game full DIR SEED      play set-up to final scores by taps; print JSON
+    python -m tests.ui.play_game full DIR SEED [learned]   play set-up to final scores by taps; print JSON
+                                                          (learned: cards picked from a full catalogue)
     python -m tests.ui.play_game stop DIR SEED N    play into round N's actions, print JSON, wait to be killed
     python -m tests.ui.play_game resume DIR         start on the same journal; print the screen and state as JSON
 """
@@ -35,9 +36,26 @@ def screen_report(ui: UiHarness) -> dict[str, Any]:
     }
 
 
-def play_full(folder: Path, seed: int) -> dict[str, Any]:
-    ui = UiHarness(make_context(folder))
-    player = TapPlayer(ui, seed)
+def learn_every_card(folder: Path, seed: int) -> None:
+    """A table that has met every card of this game before: its catalogue knows them all."""
+    from app.games.macao.simulate import RandomTable
+    from app.ui.catalogue import CardCatalogue
+
+    actions = RandomTable(seed, players=2, activity=0.7).play().actions
+    cards = [c for a in actions if a["type"] == "setup_draw" for c in a["cards"]]
+    cards += [c for a in actions if a["type"] == "reveal" for c in a["office"] + a["cards"]]
+    catalogue = CardCatalogue(folder / "cards.json")
+    catalogue.learn(cards)
+    catalogue.save()
+
+
+def play_full(folder: Path, seed: int, learned: bool = False) -> dict[str, Any]:
+    if learned:
+        learn_every_card(folder, seed)
+    context = make_context(folder)
+    context.catalogue.load()
+    ui = UiHarness(context)
+    player = TapPlayer(ui, seed, use_catalogue=learned)
     player.seat_players()
     smallest = [smallest_button(ui)]
     while player.table.state.phase != "over":
@@ -110,7 +128,7 @@ def resume(folder: Path) -> None:
 def main(argv: list[str]) -> int:
     mode, folder = argv[0], Path(argv[1])
     if mode == "full":
-        print(json.dumps(play_full(folder, int(argv[2]))), flush=True)
+        print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in argv[3:])), flush=True)
     elif mode == "stop":
         play_and_stop(folder, int(argv[2]), int(argv[3]))
     elif mode == "resume":

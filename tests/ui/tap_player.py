@@ -16,8 +16,10 @@ from tests.ui.harness import UiHarness
 
 
 class TapPlayer:
-    def __init__(self, ui: UiHarness, seed: int, players: int = 2, activity: float = 0.7) -> None:
+    def __init__(self, ui: UiHarness, seed: int, players: int = 2, activity: float = 0.7,
+                 use_catalogue: bool = False) -> None:
         self.ui = ui
+        self.use_catalogue = use_catalogue  # pick cards from the learned catalogue instead of typing them
         self.table = RandomTable(seed, players=players, activity=activity)
         self.taps_by_round: dict[int, int] = {}
         self.taps_by_kind: dict[str, int] = {}  # per action type: where a round's taps go
@@ -61,9 +63,15 @@ class TapPlayer:
             self.step()
 
     def enter_cards(self, cards: list[dict[str, Any]]) -> None:
+        """Each card in one tap from the catalogue when it knows it exactly, else typed in."""
+        known = {(c["kind"], c["name"]): c for c in self.ui.app.context.catalogue.cards()}
         for index, card in enumerate(cards):
-            if index:
+            panel = self.ui.app.manager.get_screen("game").current_panel()
+            if panel.selected != index:
                 self.tap("slot", index)
+            if self.use_catalogue and known.get((card["kind"], card["name"])) == card:
+                self.tap("known", card["kind"], card["name"])
+                continue
             for colour in card["cost"]:
                 self.tap("cube", colour)
             gold, prestige = card["tribute"]
@@ -132,8 +140,8 @@ class TapPlayer:
     def do_deliver(self, action: dict[str, Any]) -> None:
         self.tap("action", "deliver")
         self.tap("good", action["good"])
-        for _ in range(action["prestige"]):
-            self.tap("prestige", 1)
+        if action["prestige"]:
+            self.tap("value", action["prestige"])
         self.tap("confirm", True)
 
     def do_buy_prestige(self, action: dict[str, Any]) -> None:

@@ -54,14 +54,41 @@ def one_roll_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def test_button_roll_camera_proposal_fix_and_confirm(tmp_path: Path, factory: MockFactory) -> None:
+def folder_station(tmp_path: Path, factory: MockFactory, clock: FakeClock) -> DiceLink:
+    """A dice station on the one-roll folder, not ticking by itself: the test ticks it."""
     override = tmp_path / "config.toml"
     override.write_text(f'[camera]\nsource = "folder"\nfolder = "{one_roll_folder(tmp_path)}"\nloop = false\n')
     config = load_config(override, env={}, home=Path("/nonexistent"))
-    clock = FakeClock()
     link = DiceLink()
     link.attach(lambda **callbacks: build_dice_station(config, clock=clock, pin_factory=factory, **callbacks),
                 start=False)
+    return link
+
+
+def test_the_space_bar_and_the_screen_button_start_a_roll(tmp_path: Path, factory: MockFactory) -> None:
+    clock = FakeClock()
+    link = folder_station(tmp_path, factory, clock)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        Table(ui).advance(lambda s: s.phase == "roll")
+        link.station.service.tick(clock.now)
+        ui.idle()
+        ui.window.dispatch("on_key_down", 32, 0, " ", [])
+        ui.idle()
+        assert link.status.state is RollState.WAITING_FOR_MOTION
+        assert "Roll the dice" in ui.labels()
+        link.cancel()
+        ui.idle()
+        ui.tap_text("Roll (button or space bar)")
+        assert link.status.state is RollState.WAITING_FOR_MOTION
+    finally:
+        ui.close()
+        link.close()
+
+
+def test_button_roll_camera_proposal_fix_and_confirm(tmp_path: Path, factory: MockFactory) -> None:
+    clock = FakeClock()
+    link = folder_station(tmp_path, factory, clock)
     ui = UiHarness(make_context(tmp_path, dice=link))
     try:
         Table(ui).advance(lambda s: s.phase == "roll")

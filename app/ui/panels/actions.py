@@ -229,10 +229,19 @@ class ActionsPanel(PhasePanel):
                       labels={g: translator.gettext(g) for g in goods}, group="good", size_hint_y=None,
                       height=theme.BUTTON_HEIGHT),
             TextLabel(_("Prestige printed on the port space:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            stepper(self.value, lambda n: self._set("value", n), low=0, high=99, key="prestige"),
+            self._value_grid(),
         ]
         action = {"type": "deliver", "player": who, "good": self.good, "prestige": self.value}
         return self._form(_("Deliver a good"), parts, self.good is not None, lambda: self.send(action))
+
+    def _value_grid(self) -> Widget:
+        """One tap for the printed value (0-19; a larger one can be added with a correction)."""
+        grid = GridLayout(cols=10, spacing=3, size_hint_y=None, height=2 * theme.TOUCH_MIN + 3)
+        for value in range(20):
+            grid.add_widget(BigButton(str(value), role="selected" if value == self.value else "normal",
+                                      height=theme.TOUCH_MIN, tag=("value", value),
+                                      on_tap=lambda v=value: self._set("value", v)))
+        return grid
 
     def _joker_form(self, who: str, player: Any, options: Any) -> Widget:
         double = options.joker.double

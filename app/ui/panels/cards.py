@@ -238,8 +238,12 @@ class CardEntryPanel(PhasePanel):
             return box
         grid = GridLayout(cols=2, spacing=3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
+        names = [card["name"] for card in known]
         for card in known:
-            grid.add_widget(BigButton(card["name"], on_tap=lambda c=card: self.pick_known(c), tag=("known", card["name"]),
+            # A building and a person may share a name: then the kind tells them apart.
+            label = card["name"] if names.count(card["name"]) == 1 else f"{card['name']} ({translator.gettext(card['kind'])})"
+            grid.add_widget(BigButton(label, on_tap=lambda c=card: self.pick_known(c),
+                                      tag=("known", card["kind"], card["name"]),
                                       size=theme.FONT_SMALL, height=theme.TOUCH_MIN))
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(grid)
