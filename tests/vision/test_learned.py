@@ -1,0 +1,163 @@
+"""The learned dice models (vision.learned): loading, reading known crops, bad input.
+
+Known crops come from the development datasets when shared/ lies beside the
+repository (skipped otherwise); synthetic scenes are drawn from seeds the models
+were not trained on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.learned import (
+    CLASS_NAMES,
+    DiceDetector,
+    DiceNet,
+    LearnedModels,
+    LearnedParams,
+    ModelError,
+    crop_dice,
+    load_learned_params,
+    read_with_model,
+)
+from vision.params import REPO_ROOT, load_vision_params
+from vision.synth import SceneOptions, render_scene
+from vision.training.data import load_folder
+
+PARAMS = load_vision_params()
+LEARNED = load_learned_params()
+DATASETS = REPO_ROOT.parent / "shared" / "datasets"
+MODEL_BUDGET_BYTES = 5 * 1024 * 1024
+# Scene seeds far from those of the training scenes (7001 * 100003 + index).
+UNSEEN_SEEDS = (11, 12, 13, 14)
+
+
+@pytest.fixture(scope="module")
+def models() -> LearnedModels:
+    return LearnedModels.load(LEARNED)
+
+
+def test_shipped_models_fit_the_budget() -> None:
+    files = [REPO_ROOT / LEARNED.detector_path, REPO_ROOT / LEARNED.classifier_path]
+    files += [f.with_suffix(".json") for f in files]
+    assert all(f.is_file() for f in files)
+    assert sum(f.stat().st_size for f in files) < MODEL_BUDGET_BYTES
+
+
+def _known_crops(net: DiceNet, dataset: str, count: int) -> tuple[np.ndarray, np.ndarray]:
+    folder = DATASETS / dataset
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is not here")
+    crops, values = [], []
+    for record in load_folder(folder)[::7]:
+        image = record.load()
+        dice = [d for d in record.dice if d.value > 0]
+        centres = np.array([(d.cx, d.cy) for d in dice])
+        sides = np.array([d.side for d in dice])
+        crops.append(crop_dice(image, centres, sides, net.crop_px, net.window_sides))
+        values.extend(d.value for d in dice)
+        if len(values) >= count:
+            break
+    return np.concatenate(crops)[:count], np.array(values[:count])
+
+
+@pytest.mark.parametrize(("dataset", "least_accuracy"), [("dice-real-dev", 0.9), ("dice-rendered-dev", 0.95)])
+def test_known_crops_are_read(models: LearnedModels, dataset: str, least_accuracy: float) -> None:
+    crops, values = _known_crops(models.classifier, dataset, 120)
+    probabilities = models.classifier.classify(crops, LEARNED.classifier_turns)
+    assert probabilities.shape == (len(crops), len(CLASS_NAMES))
+    assert np.allclose(probabilities.sum(axis=1), 1.0, atol=1e-4)
+    predicted = probabilities.argmax(axis=1)
+    assert np.mean(predicted == values) >= least_accuracy
+    confident = probabilities.max(axis=1) >= LEARNED.value_min_probability
+    assert np.sum(confident & (predicted != values)) <= 0.02 * len(values)
+
+
+def test_plain_table_is_not_a_die(models: LearnedModels) -> None:
+    rng = np.random.default_rng(3)
+    table = np.clip(rng.normal(170, 6, (8, 40, 40, 3)), 0, 255).astype(np.uint8)
+    assert np.all(models.classifier.classify(table).argmax(axis=1) == 0)
+
+
+@pytest.mark.parametrize("seed", UNSEEN_SEEDS)
+def test_unseen_synthetic_scene_macao(models: LearnedModels, seed: int) -> None:
+    frame, labels = render_scene(seed, SceneOptions(cocked=False))
+    reading = read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
+    truth = {d.colour: d for d in labels.dice}
+    right = 0
+    for die in reading.dice:
+        label = truth[die.colour] if die.colour in truth else None
+        if die.unsure or label is None:
+            continue
+        inside = label.box[0] <= die.x + die.w / 2 <= label.box[2] and label.box[1] <= die.y + die.h / 2 <= label.box[3]
+        assert inside and die.value == label.value, f"{die} read confidently but wrong (truth {label})"
+        right += 1
+    assert right >= 4
+
+
+def test_detector_finds_the_dice(models: LearnedModels) -> None:
+    frame, labels = render_scene(UNSEEN_SEEDS[0], SceneOptions(cocked=False))
+    candidates = models.detector.detect(frame, LEARNED)
+    for die in labels.dice:
+        nearest = min(np.hypot(c.cx - die.center[0], c.cy - die.center[1]) for c in candidates)
+        assert nearest < 0.3 * (die.box[2] - die.box[0])
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.zeros((2, 2, 3), np.uint8), np.zeros((40, 40), np.uint8), [np.zeros((40, 40, 4), np.uint8)], ["crop"]],
+    ids=["tiny", "grey", "four-channel", "not-an-array"],
+)
+def test_bad_crops_are_refused(models: LearnedModels, bad: object) -> None:
+    with pytest.raises(ValueError, match="crop"):
+        models.classifier.classify(bad)  # type: ignore[arg-type]
+
+
+def test_odd_sized_crops_and_empty_batches(models: LearnedModels) -> None:
+    assert models.classifier.classify([]).shape == (0, len(CLASS_NAMES))
+    assert models.classifier.classify(np.full((64, 50, 3), 90, np.uint8)).shape == (1, len(CLASS_NAMES))
+
+
+@pytest.mark.parametrize(
+    ("frame", "words"),
+    [
+        (np.zeros((0, 0, 3), np.uint8), "empty"),
+        (np.full((480, 640), 128, np.uint8), "colour"),
+        (np.zeros((720, 1280, 3), np.uint8), "no contrast"),
+        ("not an image", "not an image array"),
+    ],
+    ids=["empty", "one-channel", "all-black", "not-array"],
+)
+def test_bad_frames_give_a_message(models: LearnedModels, frame: object, words: str) -> None:
+    reading = read_with_model(frame, PARAMS, "any", None, models, LEARNED)
+    assert reading.dice == () and words in reading.message
+
+
+def test_missing_and_broken_model_files(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="no such model file"):
+        DiceNet.load(tmp_path / "absent.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a network")
+    broken.with_suffix(".json").write_text('{"stride": 4, "multiple": 8}')
+    with pytest.raises(ModelError, match="cannot read"):
+        DiceDetector.load(broken)
+    (tmp_path / "nometa.onnx").write_bytes(b"x")
+    with pytest.raises(ModelError, match="metadata"):
+        DiceNet.load(tmp_path / "nometa.onnx")
+
+
+def test_config_table_is_checked() -> None:
+    table = dataclasses.asdict(LEARNED)
+    assert LearnedParams.from_table(table) == LEARNED
+    with pytest.raises(ValueError, match="unknown key"):
+        LearnedParams.from_table({**table, "spare": 1})
+    with pytest.raises(ValueError, match="missing key"):
+        LearnedParams.from_table({k: v for k, v in table.items() if k != "detector_min_score"})
+    with pytest.raises(ValueError, match="must be float"):
+        LearnedParams.from_table({**table, "value_min_probability": "high"})
+    with pytest.raises(ValueError, match="odd"):
+        LearnedParams.from_table({**table, "detector_peak_window": 4})
