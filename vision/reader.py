@@ -7,6 +7,7 @@ pipless and cube-sized blobs -> (macao) joint colour assignment -> DiceReading.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import TYPE_CHECKING
 
@@ -106,10 +107,13 @@ def _one_per_die(faces: list[DieFace], params: VisionParams) -> list[DieFace]:
     ranked = sorted(faces, key=lambda f: (f.value is None or bool(f.reason), -f.confidence))
     kept: list[DieFace] = []
     for face in ranked:
-        x, y, w, h = face.box
-        centre = np.array([x + w / 2.0, y + h / 2.0])
-        if all(np.hypot(*(centre - _centre(other))) > params.duplicate_distance * max(w, h, 1) for other in kept):
+        size = params.duplicate_distance * max(face.box[2], face.box[3], 1)
+        twin = next((i for i, other in enumerate(kept) if np.hypot(*(_centre(face) - _centre(other))) < size), None)
+        if twin is None:
             kept.append(face)
+        elif face.value is not None and kept[twin].value is not None and face.value != kept[twin].value:
+            # The same place read as two different values: trust neither.
+            kept[twin] = dataclasses.replace(kept[twin], reason="read differently from two blobs")
     return kept
 
 

@@ -19,7 +19,7 @@ from vision.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 # A calm synthetic scene (the set-up calibration asks for: dice apart, even light).
-CALM_SCENE = SceneOptions(width=1600, height=900, die_px=46.0, table="grey_card", tint="neutral", dim=False, cubes=0,
+CALM_SCENE = SceneOptions(width=1600, height=900, die_px=56.0, table="grey_card", tint="neutral", dim=False, cubes=0,
                           cubes_near_dice=False, touching=False, cocked=False, glare=False, hard_light=False,
                           blur_sigma=0.5)
 
