@@ -202,25 +202,34 @@ class ActionsPanel(PhasePanel):
                           lambda: self.send(action))
 
     def _spaces_and_pay(self, who: str, player: Any, kind: str, limit: int, cubes_for: Any, title: str) -> Widget:
-        need = cubes_for(self.spaces)
+        """Spaces and the cubes to pay. `cubes_for(spaces)` is the rules core's price when it
+        offers one (the wall); otherwise the rules check the payment when it is confirmed."""
+        need = cubes_for(self.spaces) if cubes_for is not None else None
+        if need is not None:
+            hint = _("Pay {n} cubes: tap the colours ({chosen} chosen)").format(n=need, chosen=len(self.pay))
+        else:
+            hint = _("Tap the cubes you pay ({chosen} chosen)").format(chosen=len(self.pay))
         parts = [
             TextLabel(_("Spaces"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            stepper(self.spaces, lambda n: (self._set("spaces", n), self.pay.clear()), low=1, high=max(1, limit),
-                    key="spaces"),
-            TextLabel(_("Pay {n} cubes: tap the colours ({chosen} chosen)").format(n=need, chosen=len(self.pay)),
-                      size=theme.FONT_SMALL, size_hint_y=None, height=22),
+            stepper(self.spaces, self._set_spaces, low=1, high=max(1, limit), key="spaces"),
+            TextLabel(hint, size=theme.FONT_SMALL, size_hint_y=None, height=22),
             self._palette(self._pick_pay, self._left_in_supply(player)),
             CubeRow(self.pay, cube_size=32),
         ]
         action = {"type": kind, "player": who, "spaces": self.spaces, "pay": list(self.pay)}
-        return self._form(title, parts, len(self.pay) == need, lambda: self.send(action))
+        ready = len(self.pay) == need if need is not None else bool(self.pay)
+        return self._form(title, parts, ready, lambda: self.send(action))
+
+    def _set_spaces(self, spaces: int) -> None:
+        self.pay.clear()
+        self._set("spaces", spaces)
 
     def _wall_form(self, who: str, player: Any, options: Any) -> Widget:
         wall = options.wall
         return self._spaces_and_pay(who, player, "wall", wall.max_spaces, wall.cost, _("Move along the wall"))
 
     def _ship_form(self, who: str, player: Any, options: Any) -> Widget:
-        return self._spaces_and_pay(who, player, "ship", options.ship.max_spaces, lambda n: n, _("Sail the ship"))
+        return self._spaces_and_pay(who, player, "ship", options.ship.max_spaces, None, _("Sail the ship"))
 
     def _deliver_form(self, who: str, player: Any, options: Any) -> Widget:
         goods = sorted(set(options.deliver))

@@ -40,8 +40,8 @@ class FinalPanel(PhasePanel):
                 entry = self.entries.setdefault(player.colour, [0, 0])
                 row.add_widget(stepper(entry[0], lambda n, e=entry: self._set(e, 0, n), low=0, high=99,
                                        key=f"{player.colour}:card_points"))
-                row.add_widget(stepper(entry[1], lambda n, e=entry: self._set(e, 1, n), low=0,
-                                       high=max(0, player.quarters), key=f"{player.colour}:city_group"))
+                row.add_widget(stepper(entry[1], lambda n, e=entry: self._set(e, 1, n), low=0, high=99,
+                                       key=f"{player.colour}:city_group"))
                 row.add_widget(BigButton(_("Save"), role="ok", tag=("save", player.colour),
                                          on_tap=lambda c=player.colour, e=entry: self._save(c, e)))
             root.add_widget(row)
