@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vision.learned import LearnedParams
 from vision.params import VisionParams
 from vision.settle import SettleParams
 
@@ -165,6 +166,7 @@ SCHEMA: dict[str, dict[str, Setting]] = {
     "led": LED_KEYS,
     "vision": settings_from_dataclass(VisionParams),
     "vision.settle": settings_from_dataclass(SettleParams),
+    "vision.learned": settings_from_dataclass(LearnedParams),
 }
 
 
@@ -229,6 +231,7 @@ def _checked_config(data: Mapping[str, Any], files: tuple[Path, ...]) -> Config:
     try:
         VisionParams.from_table(dict(config["vision"]))
         SettleParams.from_table(config["vision.settle"])
+        LearnedParams.from_table(dict(config["vision.learned"]))
     except ValueError as exc:
         raise ConfigError(f"{files[-1]}: {exc}") from exc
     return config
