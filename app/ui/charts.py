@@ -54,7 +54,7 @@ class BarChart(Widget):
         with self.canvas:
             for i, bar in enumerate(self.bars):
                 y = self.y + self.height - (i + 1) * row_h  # not self.top: it may lag behind a move
-                bar_h = row_h * 0.62
+                bar_h = min(row_h * 0.62, 56.0)
                 bar_y = y + (row_h - bar_h) / 2
                 Color(*bar.colour)
                 Rectangle(pos=(self.x, bar_y), size=(8, bar_h))
