@@ -59,7 +59,6 @@ class WindroseApp(App):
         super().__init__(**kwargs)
         self.context = context
         self.notice = Notice()
-        self.tap_listeners: list[Callable[[], None]] = []
         self._refresh_pending = False
 
     @property

@@ -71,7 +71,6 @@ class Tour:
         yield from self.shot("start-empty", all_sizes=True)
         app.go("new_game")
         screen = app.manager.get_screen("new_game")
-        screen.seated = [p["colour"] for p in self.table.players]
         screen.seated = list(self.table.wall)
         screen.names = {p["colour"]: p["name"] for p in self.table.players}
         yield
