@@ -16,9 +16,6 @@ def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         out = np.repeat(out.mean(axis=2, keepdims=True), 3, axis=2)
     if rng.random() < 0.12:
         out = 255.0 - out  # dark pips on light dice and the reverse
-    if rng.random() < 0.3:  # a lamp's mirror image washing out the face: faint pips
-        veil = rng.uniform(0.15, 0.6)
-        out = out * (1.0 - veil) + veil * rng.uniform(200, 255, 3).astype(np.float32)
     out = out * rng.uniform(0.85, 1.15, 3).astype(np.float32)  # white balance
     out = (out - 128.0) * rng.uniform(0.6, 1.3) + 128.0 + rng.uniform(-45, 45)
     out = np.clip(out, 0, 255)
