@@ -204,7 +204,7 @@ class DiceNet:
 
 
 @dataclass(frozen=True)
-class Candidate:
+class DieCandidate:
     """A die the detector found: top-face centre and side in frame pixels, and its score."""
 
     cx: float
@@ -242,7 +242,7 @@ class DiceDetector:
         out = self._net.forward()[0]
         return out[0], np.exp(out[1]), scale
 
-    def detect(self, frame: np.ndarray, params: LearnedParams) -> list[Candidate]:
+    def detect(self, frame: np.ndarray, params: LearnedParams) -> list[DieCandidate]:
         """Die candidates in frame pixels, best first."""
         heat, sides, scale = self.maps(frame, params.detector_long_side)
         window = np.ones((params.detector_peak_window, params.detector_peak_window), np.uint8)
@@ -256,7 +256,7 @@ class DiceDetector:
             total = float(weights.sum())
             cy = float((weights * yy).sum() / total + 0.5) * self.stride / scale
             cx = float((weights * xx).sum() / total + 0.5) * self.stride / scale
-            found.append(Candidate(cx, cy, float(sides[row, col]) / scale, float(heat[row, col])))
+            found.append(DieCandidate(cx, cy, float(sides[row, col]) / scale, float(heat[row, col])))
         return sorted(found, key=lambda c: -c.score)
 
 
@@ -270,8 +270,8 @@ class LearnedModels:
         return cls(DiceDetector.load(params.detector_path), DiceNet.load(params.classifier_path))
 
 
-def _suppress_duplicates(candidates: list[Candidate], distance: float) -> list[Candidate]:
-    kept: list[Candidate] = []
+def _suppress_duplicates(candidates: list[DieCandidate], distance: float) -> list[DieCandidate]:
+    kept: list[DieCandidate] = []
     for c in candidates:
         if all(np.hypot(c.cx - k.cx, c.cy - k.cy) >= distance * min(c.side, k.side) for k in kept):
             kept.append(c)
@@ -287,7 +287,7 @@ def _face_disc(size: int, window_sides: float) -> np.ndarray:
     return ((xx - centre) ** 2 + (yy - centre) ** 2 <= radius * radius).reshape(-1)
 
 
-def typical_sides(found: list[Candidate], spread: float) -> np.ndarray:
+def typical_sides(found: list[DieCandidate], spread: float) -> np.ndarray:
     """Each candidate's side held near the frame's typical die side (the median side of the
     stronger half of the candidates): dice on one table are about one size, and one
     side guessed too large or small would cut a misleading crop."""

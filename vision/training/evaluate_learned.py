@@ -24,6 +24,7 @@ import numpy as np
 from vision.evaluate import evaluate, iter_dataset
 from vision.learned import LearnedModels, load_learned_params, read_with_model
 from vision.params import load_vision_params
+from vision.types import DiceReading
 
 BENCH_SIZE = (1600, 900)
 BENCH_RUNS = 30
@@ -44,7 +45,7 @@ def main() -> None:
     learned = dataclasses.replace(learned, **overrides)
     models = LearnedModels.load(learned)
 
-    def read(frame: np.ndarray):  # noqa: ANN202 - the evaluator's reading callback
+    def read(frame: np.ndarray) -> DiceReading:
         return read_with_model(frame, params, args.expect, None, models, learned)
 
     score = evaluate(args.dataset, read, score_colour=args.expect == "macao")

@@ -15,6 +15,7 @@ centre lies within half a die side of a labelled centre).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -85,7 +86,7 @@ def focal_loss(predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 def score(detector: DiceDetector, records: list[LabelledImage], long_side: int, min_score: float) -> dict[str, float]:
     """Recall and extras per image of the detector's peaks against labelled centres."""
     params = load_learned_params()
-    params = type(params)(**{**params.__dict__, "detector_long_side": long_side, "detector_min_score": min_score})
+    params = dataclasses.replace(params, detector_long_side=long_side, detector_min_score=min_score)
     found = extra = total = 0
     for record in records:
         candidates = detector.detect(record.load(), params)
