@@ -178,3 +178,23 @@ def test_every_button_is_finger_sized_at_three_screen_sizes(ui: UiHarness, table
                     if not any(isinstance(parent, ScrollView) for parent in parents(button)):
                         assert button.right <= size[0] + 1 and button.top <= size[1] + 1, (size, name, button.text)
     ui.window.size = (800, 480)
+
+
+def test_score_screen_shows_the_cores_sheet_and_exports(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "over")
+    assert ui.app.manager.current == "score"
+    sheet = ui.app.session.score()
+    labels = ui.labels()
+    winner = next(row for row in sheet.rows if row.colour == sheet.winner)
+    assert any(text.startswith(f"{winner.name} wins.") for text in labels)
+    for row in sheet.rows:
+        at = labels.index(f"{row.rank}. {row.name}")
+        assert labels[at + 1: at + 6] == [str(v) for v in (row.prestige, -row.punish_points, row.card_points,
+                                                           row.city_points, row.total)]
+    ui.tap_text("Export")
+    written = sorted(p.name for p in ui.app.context.exports_dir.iterdir())
+    assert sorted(name.split(".", 1)[-1] for name in written) == ["bgstats.json", "csv", "json"]
+    assert any(text.startswith("Saved in ") for text in ui.labels())
+    ui.tap_text("Menu")
+    ui.tap_text("Past games")
+    assert "Statistics over 1 finished games" in ui.labels()
