@@ -1,7 +1,8 @@
 """Subprocess entry for the whole-game and restart tests (the whole app runs only in a subprocess).
 
-    python -m tests.ui.play_game full DIR SEED [learned]   play set-up to final scores by taps; print JSON
-                                                          (learned: cards picked from a full catalogue)
+    python -m tests.ui.play_game full DIR SEED [learned] [camera]
+        play set-up to final scores by taps; print JSON (learned: cards picked from a full catalogue;
+        camera: every roll by the button on a MockFactory pin and the folder camera, then corrected)
     python -m tests.ui.play_game stop DIR SEED N    play into round N's actions, print JSON, wait to be killed
     python -m tests.ui.play_game resume DIR         start on the same journal; print the screen and state as JSON
 """
@@ -9,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -17,8 +19,11 @@ from typing import Any
 from kivy.uix.button import Button
 
 from app.games.macao import score
+from app.ui.dice_link import DiceLink
 from tests.ui.harness import UiHarness, make_context
 from tests.ui.tap_player import TapPlayer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def smallest_button(ui: UiHarness) -> tuple[float, float]:
@@ -49,13 +54,50 @@ def learn_every_card(folder: Path, seed: int) -> None:
     catalogue.save()
 
 
-def play_full(folder: Path, seed: int, learned: bool = False) -> dict[str, Any]:
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def camera_station(folder: Path) -> tuple[DiceLink, Any, FakeClock]:
+    """The real dice station on MockFactory pins and a folder camera replaying one shipped demo
+    roll (its resting frame held a while), ticked by the player with its own clock."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from app.config import load_config
+    from app.dice_station import build_dice_station
+
+    frames = folder / "frames"
+    frames.mkdir()
+    demo = sorted((ROOT / "app" / "assets" / "demo_frames").glob("roll1_*.jpg"))
+    for index, frame in enumerate(demo + [demo[-1]] * 15):
+        shutil.copyfile(frame, frames / f"{index:03d}.jpg")
+    override = folder / "config.toml"
+    override.write_text(f'[camera]\nsource = "folder"\nfolder = "{frames}"\nloop = true\n')
+    config = load_config(override, env={}, home=Path("/nonexistent"))
+    pins = MockFactory()
+    Device.pin_factory = pins
+    clock = FakeClock()
+    link = DiceLink()
+    link.attach(lambda **callbacks: build_dice_station(config, clock=clock, pin_factory=pins, **callbacks),
+                start=False)
+    link.station.service.tick(clock.now)  # opens the camera
+    return link, pins, clock
+
+
+def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = False) -> dict[str, Any]:
     if learned:
         learn_every_card(folder, seed)
-    context = make_context(folder)
+    link, pins, clock = camera_station(folder) if camera else (None, None, None)
+    context = make_context(folder, dice=link)
     context.catalogue.load()
     ui = UiHarness(context)
-    player = TapPlayer(ui, seed, use_catalogue=learned)
+    player = TapPlayer(ui, seed, use_catalogue=learned,
+                       camera=(link.station, pins, clock) if link is not None else None)
     player.seat_players()
     smallest = [smallest_button(ui)]
     while player.table.state.phase != "over":
@@ -85,9 +127,12 @@ def play_full(folder: Path, seed: int, learned: bool = False) -> dict[str, Any]:
         "actions": len(ui.app.session.actions),
         "table_actions": len(player.table.actions),
         "rss_mb": _rss_mb(),
+        "camera_rolls": player.camera_rolls,
         "taps_by_kind": player.taps_by_kind,
     }
     ui.close()
+    if link is not None:
+        link.close()
     return result
 
 
@@ -128,7 +173,8 @@ def resume(folder: Path) -> None:
 def main(argv: list[str]) -> int:
     mode, folder = argv[0], Path(argv[1])
     if mode == "full":
-        print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in argv[3:])), flush=True)
+        print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in argv[3:], camera="camera" in argv[3:])),
+              flush=True)
     elif mode == "stop":
         play_and_stop(folder, int(argv[2]), int(argv[3]))
     elif mode == "resume":

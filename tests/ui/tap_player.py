@@ -17,8 +17,10 @@ from tests.ui.harness import UiHarness
 
 class TapPlayer:
     def __init__(self, ui: UiHarness, seed: int, players: int = 2, activity: float = 0.7,
-                 use_catalogue: bool = False) -> None:
+                 use_catalogue: bool = False, camera: Any = None) -> None:
         self.ui = ui
+        self.camera = camera  # (dice station, MockFactory, clock) to roll with the button and camera
+        self.camera_rolls = 0
         self.use_catalogue = use_catalogue  # pick cards from the learned catalogue instead of typing them
         self.table = RandomTable(seed, players=players, activity=activity)
         self.taps_by_round: dict[int, int] = {}
@@ -104,8 +106,36 @@ class TapPlayer:
             self.tap("discard", action["discard"])
 
     def do_roll(self, action: dict[str, Any]) -> None:
+        if self.camera is not None:
+            self.roll_with_camera(action)
+            return
         for colour in CUBE_COLOURS:  # the first die is selected; each number moves on to the next die
             self.tap("pips", action["dice"][colour])
+        self.tap_text("Dice are right")
+
+    def roll_with_camera(self, action: dict[str, Any]) -> None:
+        """Press the physical button, let the camera read, then correct the dice that differ."""
+        station, pins, clock = self.camera
+        pins.pin(17).drive_low()
+        clock.now += 0.2
+        pins.pin(17).drive_high()
+        self.ui.taps += 1  # the button press is the player's one move to start the roll
+        for _ in range(800):
+            clock.now += 0.1
+            station.button.poll(clock.now)
+            station.service.tick(clock.now)
+            if station.service.state.value in ("proposed", "error"):
+                break
+        self.ui.idle()
+        if station.service.state.value != "proposed":
+            raise AssertionError(f"no camera proposal: {station.service.status.message}")
+        self.camera_rolls += 1
+        for colour in CUBE_COLOURS:
+            die = next(w for w in self.ui.walk() if getattr(w, "colour", None) == colour and hasattr(w, "unsure"))
+            if die.value != action["dice"][colour]:
+                if not die.selected:
+                    self.ui.tap(die)
+                self.tap("pips", action["dice"][colour])
         self.tap_text("Dice are right")
 
     def do_choose_dice(self, action: dict[str, Any]) -> None:

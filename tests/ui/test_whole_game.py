@@ -1,8 +1,10 @@
 """A whole two-player game played on the screens by taps only, and a restart in the middle of a round.
 
 Both run the app in a subprocess (tests/ui/play_game.py), as DESIGN.md asks for
-the whole App. The seeded table decides what the players do; the app must end
-with the rules core's own scores for that game.
+the whole App. The seeded table decides what the players do; every roll starts
+with the roll button on a MockFactory pin and is read by the folder camera
+(then corrected by taps where the table's dice differ); the app must end with
+the rules core's own scores for that game.
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ def _run(tmp_path: Path, *args: str, timeout: float = 280) -> dict[str, Any]:
 
 @pytest.mark.slow
 def test_a_whole_game_by_taps_ends_with_the_cores_scores(tmp_path: Path) -> None:
-    result = _run(tmp_path, "full", str(tmp_path), str(SEED))
+    result = _run(tmp_path, "full", str(tmp_path), str(SEED), "camera")
     assert result["screen"] == "score"
+    assert result["camera_rolls"] == 12  # every round rolled with the button, read by the folder camera
     assert result["actions"] == result["table_actions"]
     assert result["shown"] == result["expected"]  # track, punish, cards, city, total per player
     assert result["session_winner"] == result["expected_winner"]
