@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from app.games.macao import RecordError, RulesError
 from app.journal import local_timestamp
 from app.session import Session, SessionError
+from app.watchdog import announce_ready
 from app.ui import theme
 from app.ui.catalogue import CardCatalogue
 from app.ui.i18n import _, translator
@@ -217,6 +218,10 @@ class WindroseApp(App):
                 handler()
                 return True
         return False
+
+    def on_start(self) -> None:
+        """Tell systemd the first screen is up and keep its watchdog fed from the UI clock."""
+        self.notifier = announce_ready(Clock.schedule_interval)
 
     def on_stop(self) -> None:
         if self.context.dice is not None:
