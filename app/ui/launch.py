@@ -100,7 +100,7 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     home = db_path.parent if db_path.parent != Path("") else data_dir()
-    warnings: list[str] = []
+    warnings: list[str] = list(session.notices)  # e.g. a damaged journal set aside at start
     store = SettingsStore(home / "ui-settings.json")
     settings, warning = store.load(UiSettings.from_config(dict(config["ui"])))
     warnings += [warning] if warning else []

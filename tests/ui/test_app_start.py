@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_app_says_ready_and_pings_the_watchdog(tmp_path: Path) -> None:
+def start_and_listen(tmp_path: Path) -> list[bytes]:
+    """Start `python -m app` as the unit does; the first two sd_notify messages it sends."""
     address = str(tmp_path / "notify")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(address)
@@ -32,5 +33,17 @@ def test_the_app_says_ready_and_pings_the_watchdog(tmp_path: Path) -> None:
         app.terminate()
         app.wait(timeout=60)
         listener.close()
+    return messages
+
+
+def test_the_app_says_ready_and_pings_the_watchdog(tmp_path: Path) -> None:
+    messages = start_and_listen(tmp_path)
     assert messages[0].startswith(b"READY=1")
     assert messages[1] == b"WATCHDOG=1"
+
+
+def test_a_damaged_journal_is_set_aside_and_the_app_still_starts(tmp_path: Path) -> None:
+    (tmp_path / "games.db").write_bytes(b"this is not a database" * 100)
+    messages = start_and_listen(tmp_path)
+    assert messages[0].startswith(b"READY=1")
+    assert [p.name for p in tmp_path.glob("games.db.damaged-*")], "the damaged file was not set aside"
