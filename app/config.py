@@ -28,7 +28,7 @@ from typing import Any
 
 from vision.learned import LearnedParams
 from vision.params import VisionParams
-from vision.settle import SettleParams
+from vision.settle_params import SettleParams
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS_PATH = REPO_ROOT / "config.toml"
