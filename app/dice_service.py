@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from hardware.camera import Camera, CameraError
+from hardware.camera import Camera, CameraError, to_bgr_uint8
 from hardware.status_led import LightPattern, StatusLed
 from vision.types import DIE_COLOURS, DiceReading, MotionState
 
@@ -268,13 +268,14 @@ class DiceService:
             elif job is _Job.LOOK and camera is not None and settler is not None:
                 look = self._look(now, before.state, camera, settler)
             elif job is _Job.PREVIEW and camera is not None:
-                preview = camera.read_motion()
-        except CameraError as exc:
+                preview = to_bgr_uint8(np.asarray(camera.read_motion()), "the camera's motion frame")
+        except Exception as exc:  # a camera fault, or garbage it delivered: never the end of the ticker
+            problem = str(exc) if isinstance(exc, CameraError) else f"{type(exc).__name__}: {exc}"
             with self._lock:
                 if job is _Job.OPEN:
-                    self._open_failed(now, str(exc))
+                    self._open_failed(now, problem)
                 elif self._camera is camera:
-                    self._camera_lost(now, str(exc))
+                    self._camera_lost(now, problem)
         else:
             with self._lock:
                 if job is _Job.OPEN:
@@ -312,11 +313,14 @@ class DiceService:
 
     def _look(self, now: float, state: RollState, camera: Camera, settler: Settler) -> _Look:
         """One motion frame, and while reading a still tray one main frame through the reader."""
-        small = camera.read_motion()
-        motion = settler.update(now, small)
+        small = to_bgr_uint8(np.asarray(camera.read_motion()), "the camera's motion frame")
+        try:
+            motion = settler.update(now, small)
+        except ValueError as exc:  # e.g. a frame too small to compare
+            raise CameraError(f"the camera's motion frame is unusable: {exc}") from exc
         if state is not RollState.READING or not motion.still:
             return _Look(small, motion)
-        frame = camera.read_main()
+        frame = to_bgr_uint8(np.asarray(camera.read_main()), "the camera's main frame")
         try:
             return _Look(frame, motion, reading=self._reader(frame))
         except Exception as exc:  # a reader fault must cost one roll, never the game
