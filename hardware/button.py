@@ -42,7 +42,10 @@ class RollButton:
         self._hold_reported = False
         self._device = open_device(
             "roll button", pin,
-            lambda: Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory))
+            # hold_time=0: gpiozero's own hold thread (unused here) then never sits in a
+            # wall-clock wait, so closing right after a press, or with the button stuck
+            # down, does not block for a second.
+            lambda: Button(pin, pull_up=pull_up, bounce_time=None, hold_time=0, pin_factory=pin_factory))
         self._device.when_pressed = self._pressed
         self._device.when_released = self._released
 
