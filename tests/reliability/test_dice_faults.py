@@ -293,6 +293,7 @@ class CountingButtonRig:
 
 
 def test_button_stuck_down_for_ten_minutes_gives_one_roll_and_one_reread(config, mock_factory) -> None:
+    threads_before = set(threading.enumerate())
     station = CountingButtonRig(config, mock_factory)
     station.tick(1)
     station.pin.drive_low()
@@ -308,6 +309,7 @@ def test_button_stuck_down_for_ten_minutes_gives_one_roll_and_one_reread(config,
     assert station.rig.rolls == [{"type": "roll", "dice": ROLL}]
     station.button.close()
     station.rig.service.close()
+    assert set(threading.enumerate()) <= threads_before  # gpiozero's button threads are gone too
 
 
 def test_chatter_on_a_button_stuck_down_adds_no_rolls(config, mock_factory) -> None:
