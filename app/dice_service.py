@@ -13,6 +13,7 @@ depends on the camera. Nothing here knows about Kivy: the service is driven by
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -26,6 +27,8 @@ import numpy as np
 from hardware.camera import Camera, CameraError, to_bgr_uint8
 from hardware.status_led import LightPattern, StatusLed
 from vision.types import DIE_COLOURS, DiceReading, MotionState
+
+log = logging.getLogger(__name__)
 
 Reader = Callable[[np.ndarray], DiceReading]
 Voter = Callable[[Sequence[DiceReading]], DiceReading]
@@ -460,7 +463,10 @@ class TickThread:
 
     def _run(self) -> None:
         while not self._stopping.is_set():
-            self._tick(self._clock())
+            try:
+                self._tick(self._clock())
+            except Exception:  # one bad tick (a callback, the status light) must not end the dice for the game
+                log.exception("dice service tick failed; going on")
             self._stopping.wait(self._interval_s)
 
     def stop(self, timeout_s: float = 5.0) -> bool:

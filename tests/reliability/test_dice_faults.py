@@ -417,3 +417,24 @@ def test_a_garbage_frame_under_the_ticker_does_not_kill_the_thread(config) -> No
     assert_plain_message(rig.service.status)
     assert not any(thread.name == "windrose-dice" for thread in threading.enumerate())
 
+
+
+def test_one_failing_tick_does_not_end_the_dice_thread(caplog: pytest.LogCaptureFixture) -> None:
+    """A callback or the status light raising once must not stop the dice for the rest of the game."""
+    calls: list[float] = []
+    third_call = threading.Event()
+
+    def tick(now: float) -> None:
+        calls.append(now)
+        if len(calls) == 1:
+            raise RuntimeError("status light gone")
+        if len(calls) >= 3:
+            third_call.set()
+
+    thread = TickThread(tick, interval_s=0.0, clock=lambda: float(len(calls)))
+    thread.start()
+    try:
+        assert third_call.wait(timeout=30), "the thread stopped after the failing tick"
+    finally:
+        assert thread.stop()
+    assert "dice service tick failed" in caplog.text
