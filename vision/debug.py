@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
+
+from vision.types import DieReading
 
 # Drawing colours (BGR) for the annotated image; purely cosmetic.
 _DRAW_BGR: dict[str | None, tuple[int, int, int]] = {
@@ -42,6 +46,20 @@ class DebugSink:
         if not tiles:
             return np.zeros((32, width, 3), np.uint8)
         return np.vstack(tiles)
+
+
+def draw_readings(frame: np.ndarray, dice: Sequence[DieReading]) -> np.ndarray:
+    """Frame with each reading's box and label (colour, value or ?, confidence)."""
+    canvas = frame.copy()
+    thickness = max(1, round(max(frame.shape[:2]) / 800))
+    for die in dice:
+        bgr = _DRAW_BGR.get(die.colour, _DRAW_BGR[None])
+        cv2.rectangle(canvas, (die.x, die.y), (die.x + die.w, die.y + die.h), bgr, thickness)
+        value = "?" if die.value is None else die.value
+        label = f"{die.colour or ''} {value} {die.confidence:.2f}".strip()
+        cv2.putText(canvas, label, (die.x, max(12, die.y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, bgr,
+                    thickness, cv2.LINE_AA)
+    return canvas
 
 
 def draw_faces(frame: np.ndarray, faces: list[tuple[object, str | None, bool]]) -> np.ndarray:

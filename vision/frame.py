@@ -50,6 +50,21 @@ def is_blank(frame: np.ndarray, params: VisionParams) -> bool:
     return float(frame[::step, ::step].std()) < params.blank_frame_std
 
 
+def cut_region(
+    frame: np.ndarray, params: VisionParams, region: tuple[int, int, int, int] | None
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """The tray region (x, y, w, h) of the frame (a view) and its top-left corner; FrameError if it misses."""
+    if region is None:
+        return frame, (0, 0)
+    x, y, w, h = region
+    height, width = frame.shape[:2]
+    x0, y0 = max(0, int(x)), max(0, int(y))
+    x1, y1 = min(width, int(x + w)), min(height, int(y + h))
+    if x1 - x0 < params.min_frame_side or y1 - y0 < params.min_frame_side:
+        raise FrameError(f"tray region {region} lies outside the {width}x{height} frame or is too small")
+    return frame[y0:y1, x0:x1], (x0, y0)
+
+
 @dataclass(frozen=True)
 class WorkFrame:
     """The coarse working copy of a frame and how it maps back to frame pixels."""
@@ -63,15 +78,7 @@ def make_work_frame(
     frame: np.ndarray, params: VisionParams, region: tuple[int, int, int, int] | None
 ) -> WorkFrame:
     """Cut the tray region (x, y, w, h) and shrink it so its long side is at most coarse_max_side."""
-    x0, y0 = 0, 0
-    if region is not None:
-        x, y, w, h = region
-        height, width = frame.shape[:2]
-        x0, y0 = max(0, int(x)), max(0, int(y))
-        x1, y1 = min(width, int(x + w)), min(height, int(y + h))
-        if x1 - x0 < params.min_frame_side or y1 - y0 < params.min_frame_side:
-            raise FrameError(f"tray region {region} lies outside the {width}x{height} frame or is too small")
-        frame = frame[y0:y1, x0:x1]
+    frame, (x0, y0) = cut_region(frame, params, region)
     long_side = max(frame.shape[:2])
     scale = min(1.0, params.coarse_max_side / long_side)
     if scale < 1.0:

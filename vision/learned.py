@@ -46,6 +46,7 @@ class ModelError(ValueError):
 class LearnedParams:
     """Thresholds of the learned reader, from the [vision.learned] table of config.toml."""
 
+    enabled: bool  # read_dice takes this path when the models load; false: the classical reader
     detector_path: str  # relative to the repository root, or absolute
     classifier_path: str
     detector_long_side: int  # the frame is shrunk so its long side is at most this
@@ -69,11 +70,11 @@ class LearnedParams:
             raise ValueError(f"[vision.learned] missing key(s): {', '.join(missing)}")
         values: dict[str, Any] = {}
         for name, field in known.items():
-            wanted = {"int": int, "float": float, "str": str}[str(field.type)]
+            wanted = {"int": int, "float": float, "bool": bool, "str": str}[str(field.type)]
             value = table[name]
             if wanted is float and isinstance(value, int) and not isinstance(value, bool):
                 value = float(value)
-            if isinstance(value, bool) or not isinstance(value, wanted):
+            if isinstance(value, bool) != (wanted is bool) or not isinstance(value, wanted):
                 raise ValueError(f"[vision.learned] key '{name}' must be {wanted.__name__}, got {value!r}")
             if wanted in (int, float) and value < 0:
                 raise ValueError(f"[vision.learned] key '{name}' must not be negative, got {value!r}")
@@ -102,14 +103,15 @@ def load_learned_params(config_path: Path | None = None) -> LearnedParams:
         raise ValueError(f"{path}: {exc}") from exc
 
 
-def _model_path(path: str | Path) -> Path:
+def model_path(path: str | Path) -> Path:
+    """A model file's path: absolute as given, else relative to the repository root."""
     path = Path(path)
     return path if path.is_absolute() else REPO_ROOT / path
 
 
 def _load_onnx(path: str | Path) -> tuple[cv2.dnn.Net, dict[str, Any]]:
     """The network and the JSON metadata beside it; ModelError on any problem."""
-    onnx_path = _model_path(path)
+    onnx_path = model_path(path)
     meta_path = onnx_path.with_suffix(".json")
     if not onnx_path.is_file():
         raise ModelError(f"{onnx_path}: no such model file")

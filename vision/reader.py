@@ -1,29 +1,41 @@
-"""The dice reader: frame in, DiceReading out, as a chain of small stages.
+"""The dice reader: frame in, DiceReading out.
 
+Two paths. The learned one (vision/learned.py: a heatmap detector and a die-face
+classifier, ONNX through OpenCV's DNN module) runs when [vision.learned] enables it
+and its model files load. Otherwise the classical chain of small stages runs:
 check frame -> coarse copy -> foreground -> die candidates -> read each candidate
 (pips, layout, confidence, body colour) -> split blobs of touching dice -> drop
 pipless and cube-sized blobs -> (macao) joint colour assignment -> DiceReading.
+The reading's message starts with the path that ran.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.colour import assign_colours, assignment_margins, cost_matrix, default_models
-from vision.debug import DebugSink, draw_faces
+from vision.debug import DebugSink, draw_faces, draw_readings
 from vision.die import DieFace, read_candidate
-from vision.frame import FrameError, WorkFrame, check_frame, is_blank, make_work_frame
+from vision.frame import FrameError, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
+from vision.learned import (
+    DiceDetector, DiceNet, LearnedModels, LearnedParams, ModelError, load_learned_params, model_path, read_with_model,
+)
 from vision.params import VisionParams
 from vision.segment import find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
+
+LEARNED_PATH = "learned reader"
+CLASSICAL_PATH = "classical reader"
 
 
 def read_dice(
@@ -33,8 +45,92 @@ def read_dice(
     calibration: Calibration | None = None,
     region: tuple[int, int, int, int] | None = None,
     debug: DebugSink | None = None,
+    learned: LearnedParams | None = None,
 ) -> DiceReading:
-    """Read the dice in one BGR frame; never raises on bad input (see `message`)."""
+    """Read the dice in one BGR frame; never raises on bad input (see `message`).
+
+    `learned` is the [vision.learned] table (the repository's config.toml when None):
+    with `enabled` and loadable models the learned path runs, else the classical one.
+    """
+    chosen = learned_models(learned)
+    if isinstance(chosen, str):
+        return _labelled(read_classical(frame, params, expect, calibration, region, debug), f"{CLASSICAL_PATH} ({chosen})")
+    reading = _read_learned(frame, params, expect, calibration, region, debug, *chosen)
+    return _labelled(reading, LEARNED_PATH)
+
+
+def learned_models(learned: LearnedParams | None = None) -> tuple[LearnedModels, LearnedParams] | str:
+    """The loaded models (cached per file pair) and their thresholds, or why the classical path runs."""
+    if learned is None:
+        configured = _configured_learned()
+        if isinstance(configured, str):
+            return configured
+        learned = configured
+    if not learned.enabled:
+        return "learned models disabled in [vision.learned]"
+    try:
+        return _models_at(model_path(learned.detector_path), model_path(learned.classifier_path)), learned
+    except ModelError as exc:
+        return f"learned models not loaded: {exc}"
+
+
+@functools.lru_cache(maxsize=1)
+def _configured_learned() -> LearnedParams | str:
+    """The repository's [vision.learned] table, or what is wrong with it."""
+    try:
+        return load_learned_params()
+    except (OSError, ValueError) as exc:
+        return f"no usable [vision.learned]: {exc}"
+
+
+@functools.lru_cache(maxsize=4)
+def _models_at(detector: Path, classifier: Path) -> LearnedModels:
+    """Models loaded once per file pair (a failed load raises, is not cached, and is tried again)."""
+    return LearnedModels(DiceDetector.load(detector), DiceNet.load(classifier))
+
+
+def _labelled(reading: DiceReading, path: str) -> DiceReading:
+    return dataclasses.replace(reading, message="; ".join(filter(None, [path, reading.message])))
+
+
+def _read_learned(
+    frame: object,
+    params: VisionParams,
+    expect: ExpectMode,
+    calibration: Calibration | None,
+    region: tuple[int, int, int, int] | None,
+    debug: DebugSink | None,
+    models: LearnedModels,
+    learned: LearnedParams,
+) -> DiceReading:
+    """The learned reader on the tray region; boxes in frame pixels."""
+    if region is None:
+        reading = read_with_model(frame, params, expect, calibration, models, learned)
+        checked = frame
+    else:
+        started = time.perf_counter()
+        try:
+            checked = check_frame(frame, params)
+            cut, (x0, y0) = cut_region(checked, params, region)
+        except FrameError as exc:
+            return DiceReading(message=str(exc), ms=_ms(started))
+        reading = read_with_model(cut, params, expect, calibration, models, learned)
+        shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
+        reading = dataclasses.replace(reading, dice=shifted, ms=_ms(started))
+    if debug is not None and isinstance(checked, np.ndarray) and checked.ndim == 3 and checked.shape[2] == 3:
+        debug.add("read (learned)", draw_readings(checked, reading.dice))
+    return reading
+
+
+def read_classical(
+    frame: np.ndarray,
+    params: VisionParams,
+    expect: ExpectMode = "macao",
+    calibration: Calibration | None = None,
+    region: tuple[int, int, int, int] | None = None,
+    debug: DebugSink | None = None,
+) -> DiceReading:
+    """The classical reader (segmentation, pip layouts, colour models); never raises on bad input."""
     started = time.perf_counter()
     if expect not in ("macao", "any"):
         return DiceReading(message=f"unknown expect mode {expect!r}; use 'macao' or 'any'")

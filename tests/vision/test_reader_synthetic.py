@@ -1,14 +1,17 @@
 """The reader on synthetic scenes of each hard case: it may miss a die or call it unsure,
-but it must never give a confident wrong value (or colour) for any of them."""
+but it must never give a confident wrong value (or colour) for any of them.
+Both read paths are held to this: the classical reader and the learned models."""
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
 from vision.evaluate import LabelledDie, match
+from vision.learned import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
 from vision.types import DiceReading
@@ -37,6 +40,12 @@ HARD_CASES: dict[str, dict[str, object]] = {
     "game cards on the table": {"cards": 2},
 }
 SEEDS = (1, 2, 3, 4)
+PATHS = ("classical", "learned")
+# Known defects, kept visible: the test fails (strict xfail) the day they are fixed.
+LEARNED_PATH_MISSES = {
+    "cocked die": "the learned path has no leaning-die check; its classifier reads a slightly "
+                  "leaning die's top face as flat (seeds 3 and 4)",
+}
 
 
 @lru_cache(maxsize=1)
@@ -44,9 +53,14 @@ def params() -> VisionParams:
     return load_vision_params()
 
 
-def confident_mistakes(frame: np.ndarray, labels: SceneLabels) -> list[str]:
+def learned_table(path: str) -> LearnedParams:
+    """[vision.learned] with the learned models switched on or off."""
+    return dataclasses.replace(load_learned_params(), enabled=path == "learned")
+
+
+def confident_mistakes(frame: np.ndarray, labels: SceneLabels, path: str) -> list[str]:
     """Every die the reader states with confidence that is not what the scene shows."""
-    return mistakes_in(read_dice(frame, params(), expect="macao"), labels)
+    return mistakes_in(read_dice(frame, params(), expect="macao", learned=learned_table(path)), labels)
 
 
 def mistakes_in(reading: DiceReading, labels: SceneLabels) -> list[str]:
@@ -70,14 +84,18 @@ def mistakes_in(reading: DiceReading, labels: SceneLabels) -> list[str]:
     return mistakes
 
 
-@pytest.mark.parametrize("case", HARD_CASES)
-def test_no_confident_wrong_reading(case: str) -> None:
+@pytest.mark.parametrize(("path", "case"), [
+    pytest.param(path, case, marks=[pytest.mark.xfail(reason=LEARNED_PATH_MISSES[case], strict=True)]
+                 if path == "learned" and case in LEARNED_PATH_MISSES else [])
+    for path in PATHS for case in HARD_CASES
+])
+def test_no_confident_wrong_reading(path: str, case: str) -> None:
     options = SceneOptions(**(CALM | HARD_CASES[case]))
     found = []
     for seed in SEEDS:
         frame, labels = render_scene(seed, options)
-        found += [f"seed {seed}: {m}" for m in confident_mistakes(frame, labels)]
-    assert not found, f"{case}: " + "; ".join(found)
+        found += [f"seed {seed}: {m}" for m in confident_mistakes(frame, labels, path)]
+    assert not found, f"{path} path, {case}: " + "; ".join(found)
 
 
 def test_roll_read_after_settling_and_voted_has_no_confident_mistake() -> None:

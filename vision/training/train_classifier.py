@@ -162,9 +162,11 @@ def main() -> None:
                         help="a detector ONNX whose candidates off the labelled dice become negatives")
     parser.add_argument("--mine-score", type=float, default=0.15, help="detector score for mined negatives")
     parser.add_argument("--min-probability", type=float, default=0.9)
+    parser.add_argument("--width", type=int, default=16, help="channels of the first layer (the net's width)")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (more thrash on a shared machine)")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
-    torch.set_num_threads(1)  # more threads thrash on a shared machine
+    torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     records = load_specs(args.train)
     images = [r.load() for r in records]
@@ -174,7 +176,7 @@ def main() -> None:
     if args.negatives_from is not None:
         mined = mine_negatives(records, images, args.negatives_from, args.mine_score)
         print(f"mined {sum(map(len, mined))} negatives with {args.negatives_from}", flush=True)
-    model = DiceClassifier()
+    model = DiceClassifier(args.width)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     epochs_data = [make_epoch(records, images, rng, args.repeats, mined)]

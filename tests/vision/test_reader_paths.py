@@ -1,0 +1,89 @@
+"""read_dice picks its path: the learned models when enabled and loadable, else the classical reader,
+and the reading's message says which one ran."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.debug import DebugSink
+from vision.learned import LearnedParams, load_learned_params
+from vision.params import load_vision_params
+from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
+from vision.synth import SceneOptions, render_scene
+
+PARAMS = load_vision_params()
+LEARNED = load_learned_params()
+SCENE = SceneOptions(width=1280, height=720, die_px=44.0, cubes=0, glare=False, cocked=False, touching=False,
+                     hard_light=False, dim=False, cards=0, tint="neutral", table="grey_card", blur_sigma=0.5,
+                     tilt_deg=0.0, cubes_near_dice=False)
+
+
+@pytest.fixture(scope="module")
+def scene() -> np.ndarray:
+    frame, _ = render_scene(21, SCENE)
+    return frame
+
+
+def test_repository_config_enables_the_learned_path(scene: np.ndarray) -> None:
+    assert LEARNED.enabled
+    reading = read_dice(scene, PARAMS, expect="macao")
+    assert reading.message.startswith(LEARNED_PATH)
+    assert len(reading.dice) == 6
+
+
+def test_disabled_models_give_the_classical_path(scene: np.ndarray) -> None:
+    off = dataclasses.replace(LEARNED, enabled=False)
+    reading = read_dice(scene, PARAMS, expect="macao", learned=off)
+    assert reading.message.startswith(CLASSICAL_PATH) and "disabled" in reading.message
+    assert reading.dice
+
+
+def test_missing_model_file_falls_back_to_the_classical_path(scene: np.ndarray, tmp_path: Path) -> None:
+    missing = dataclasses.replace(LEARNED, classifier_path=str(tmp_path / "gone.onnx"))
+    reading = read_dice(scene, PARAMS, expect="any", learned=missing)
+    assert reading.message.startswith(CLASSICAL_PATH)
+    assert "gone.onnx" in reading.message and "no such model file" in reading.message
+    assert reading.dice
+
+
+def test_models_are_loaded_once_per_file_pair() -> None:
+    first, second = learned_models(LEARNED), learned_models(dataclasses.replace(LEARNED, value_min_probability=0.5))
+    assert not isinstance(first, str) and not isinstance(second, str)
+    assert first[0] is second[0]  # the same loaded networks
+    assert second[1].value_min_probability == 0.5  # each call keeps its own thresholds
+
+
+def test_region_boxes_are_in_frame_pixels(scene: np.ndarray) -> None:
+    whole = read_dice(scene, PARAMS, expect="any")
+    x0, y0 = 40, 30
+    part = read_dice(scene, PARAMS, expect="any", region=(x0, y0, scene.shape[1] - x0, scene.shape[0] - y0))
+    assert part.message.startswith(LEARNED_PATH)
+    centres = sorted((d.x + d.w // 2, d.y + d.h // 2) for d in whole.dice)
+    shifted = sorted((d.x + d.w // 2, d.y + d.h // 2) for d in part.dice)
+    assert len(centres) == len(shifted) == 6
+    assert max(abs(a - c) + abs(b - d) for (a, b), (c, d) in zip(centres, shifted)) <= 8
+
+
+def test_region_outside_the_frame_gives_a_message(scene: np.ndarray) -> None:
+    reading = read_dice(scene, PARAMS, expect="any", region=(5000, 5000, 100, 100))
+    assert reading.dice == () and "region" in reading.message
+
+
+def test_learned_path_draws_its_debug_picture(scene: np.ndarray) -> None:
+    sink = DebugSink()
+    read_dice(scene, PARAMS, expect="macao", debug=sink)
+    assert list(sink.stages) == ["read (learned)"]
+    assert sink.stages["read (learned)"].shape == scene.shape
+    assert not np.array_equal(sink.stages["read (learned)"], scene)
+
+
+def test_enabled_must_be_true_or_false() -> None:
+    table = {f.name: getattr(LEARNED, f.name) for f in dataclasses.fields(LearnedParams)}
+    with pytest.raises(ValueError, match="enabled"):
+        LearnedParams.from_table({**table, "enabled": 1})
+    with pytest.raises(ValueError, match="detector_long_side"):
+        LearnedParams.from_table({**table, "detector_long_side": True})
