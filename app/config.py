@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vision.learned import LearnedParams
+from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.settle_params import SettleParams
 

@@ -24,6 +24,7 @@ from hardware.gpio import GpioUnavailable, LgpioChip
 from hardware.status_led import StatusLed
 from vision.calibrate import Calibration, CalibrationError, default_calibration_path, load_calibration
 from vision.params import VisionParams
+from vision.learned_params import LearnedParams
 from vision.reader import read_dice
 from vision.settle import SettleDetector, SettleParams, vote
 
@@ -97,6 +98,7 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
 
     vision_params = VisionParams.from_table(dict(config["vision"]))
     settle_params = SettleParams.from_table(config["vision.settle"])
+    learned_params = LearnedParams.from_table(dict(config["vision.learned"]))
     calibration = load_table_calibration(vision_params, note)
     if pin_factory is None:
         try:
@@ -107,7 +109,8 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
     settings = camera_settings(config)
     service = DiceService(
         make_camera=lambda: make_camera(settings),
-        reader=functools.partial(read_dice, params=vision_params, expect="macao", calibration=calibration),
+        reader=functools.partial(read_dice, params=vision_params, expect="macao", calibration=calibration,
+                                 learned=learned_params),
         new_settler=lambda: SettleDetector(settle_params),
         vote=functools.partial(vote, params=settle_params),
         timings=roll_timings(config), clock=clock,

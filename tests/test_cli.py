@@ -266,11 +266,6 @@ def test_command_line_paths_import_no_kivy_or_opencv(record_file: Path, tmp_path
         assert probe(*args) == "EXIT 0 HEAVY []", args
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app/config.py imports vision.settle, which imports cv2 and numpy at module level; "
-    "remove this mark once the settings load without OpenCV",
-)
 def test_finding_the_database_through_the_settings_imports_no_opencv(tmp_path: Path, record_file: Path) -> None:
     settings = tmp_path / "settings.toml"
     settings.write_text(f'[journal]\ndb_path = "{tmp_path / "journal.db"}"\n', encoding="utf-8")

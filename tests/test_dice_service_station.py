@@ -134,3 +134,23 @@ def test_a_gpio_chip_that_cannot_be_opened_is_reported_once(tmp_path: Path, monk
     finally:
         Device.pin_factory.reset()
         Device.pin_factory = previous
+
+
+@pytest.mark.parametrize("enabled, path", [(True, "learned reader"), (False, "classical reader")])
+def test_the_users_learned_reader_setting_reaches_the_reader(tmp_path: Path, factory, enabled: bool,
+                                                              path: str) -> None:
+    clock = Clock()
+    statuses: list[DiceStatus] = []
+    config = folder_config(tmp_path, f"[vision.learned]\nenabled = {str(enabled).lower()}\n")
+    station = build_dice_station(config, on_status=statuses.append, on_roll=lambda a: None,
+                                 report=lambda problem: None, clock=clock, pin_factory=factory)
+    station.service.tick(clock.now)
+    station.service.roll()
+    for _ in range(400):  # the still folder frame: no motion, so the roll times out into reading
+        clock.now += 0.1
+        station.service.tick(clock.now)
+        if station.service.state is RollState.PROPOSED:
+            break
+    assert station.service.state is RollState.PROPOSED
+    reading = statuses[-1].reading
+    assert reading is not None and f"(last frame: {path}" in reading.message

@@ -17,8 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import time
-import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,8 @@ import numpy as np
 from vision.colour import assign_colours, assignment_margins, cost_matrix, default_models
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, check_frame, is_blank
-from vision.params import DEFAULT_CONFIG_PATH, REPO_ROOT, VisionParams
+from vision.learned_params import LearnedParams
+from vision.params import REPO_ROOT, VisionParams
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 
 if TYPE_CHECKING:
@@ -40,67 +40,6 @@ CLASS_NAMES: tuple[str, ...] = ("not a die", "1", "2", "3", "4", "5", "6")
 
 class ModelError(ValueError):
     """A model file is missing, unreadable or not what this module expects."""
-
-
-@dataclass(frozen=True)
-class LearnedParams:
-    """Thresholds of the learned reader, from the [vision.learned] table of config.toml."""
-
-    enabled: bool  # read_dice takes this path when the models load; false: the classical reader
-    detector_path: str  # relative to the repository root, or absolute
-    classifier_path: str
-    detector_long_side: int  # the frame is shrunk so its long side is at most this
-    detector_min_score: float  # heatmap peak needed for a candidate
-    detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
-    die_min_probability: float  # P(die) needed to keep a candidate at all
-    value_min_probability: float  # P(value) needed to report a value, else unsure
-    duplicate_distance: float  # candidates closer than this many die sides are one die
-    side_spread: float  # crop sides are held within this factor of the frame's typical die side
-    classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
-
-    @classmethod
-    def from_table(cls, table: dict[str, Any]) -> LearnedParams:
-        """Build from a parsed [vision.learned] table; ValueError names any bad or unknown key."""
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(table) - set(known))
-        if unknown:
-            raise ValueError(f"[vision.learned] unknown key(s): {', '.join(unknown)}")
-        missing = sorted(set(known) - set(table))
-        if missing:
-            raise ValueError(f"[vision.learned] missing key(s): {', '.join(missing)}")
-        values: dict[str, Any] = {}
-        for name, field in known.items():
-            wanted = {"int": int, "float": float, "bool": bool, "str": str}[str(field.type)]
-            value = table[name]
-            if wanted is float and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
-            if isinstance(value, bool) != (wanted is bool) or not isinstance(value, wanted):
-                raise ValueError(f"[vision.learned] key '{name}' must be {wanted.__name__}, got {value!r}")
-            if wanted in (int, float) and value < 0:
-                raise ValueError(f"[vision.learned] key '{name}' must not be negative, got {value!r}")
-            values[name] = value
-        if values["classifier_turns"] not in (1, 2, 4):
-            raise ValueError("[vision.learned] key 'classifier_turns' must be 1, 2 or 4")
-        if values["detector_peak_window"] % 2 == 0:
-            raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
-        return cls(**values)
-
-
-def load_learned_params(config_path: Path | None = None) -> LearnedParams:
-    """Read [vision.learned] from config.toml (the repository's own unless a path is given)."""
-    path = DEFAULT_CONFIG_PATH if config_path is None else Path(config_path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from exc
-    table = data.get("vision", {}).get("learned")
-    if not isinstance(table, dict):
-        raise ValueError(f"{path}: no [vision.learned] table")
-    try:
-        return LearnedParams.from_table(table)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from exc
 
 
 def model_path(path: str | Path) -> Path:

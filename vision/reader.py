@@ -24,9 +24,8 @@ from vision.colour import assign_colours, assignment_margins, cost_matrix, defau
 from vision.debug import DebugSink, draw_faces, draw_readings
 from vision.die import DieFace, read_candidate
 from vision.frame import FrameError, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
-from vision.learned import (
-    DiceDetector, DiceNet, LearnedModels, LearnedParams, ModelError, load_learned_params, model_path, read_with_model,
-)
+from vision.learned import DiceDetector, DiceNet, LearnedModels, ModelError, model_path, read_with_model
+from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.segment import find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode

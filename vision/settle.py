@@ -231,6 +231,8 @@ def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
         message += f"; {unsure} die/dice without agreement"
     if dropped:
         message += f"; {dropped} detection(s) seen in too few frames ignored"
+    if readings[-1].message:
+        message += f" (last frame: {readings[-1].message})"  # says which reader ran
     voted.sort(key=lambda d: (d.y, d.x))
     return DiceReading(dice=tuple(voted), ms=float(np.mean([r.ms for r in readings])), message=message)
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from vision.learned import load_learned_params
+from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
 from vision.types import DiceReading

@@ -18,12 +18,11 @@ from vision.learned import (
     DiceDetector,
     DiceNet,
     LearnedModels,
-    LearnedParams,
     ModelError,
     crop_dice,
-    load_learned_params,
     read_with_model,
 )
+from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
 from vision.synth import SceneOptions, render_scene
 from vision.training.data import load_folder

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.debug import DebugSink
-from vision.learned import LearnedParams, load_learned_params
+from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
 from vision.synth import SceneOptions, render_scene

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.evaluate import LabelledDie, match
-from vision.learned import LearnedParams, load_learned_params
+from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
 from vision.types import DiceReading

@@ -23,7 +23,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from vision.learned import DiceDetector, crop_dice, load_learned_params
+from vision.learned import DiceDetector, crop_dice
+from vision.learned_params import load_learned_params
 from vision.training.augment import photometric
 from vision.training.data import LabelledImage, load_specs
 from vision.training.nets import DiceClassifier
