@@ -28,9 +28,9 @@ def check_frame(frame: object, params: VisionParams) -> np.ndarray:
     if frame.dtype != np.uint8:
         if not np.issubdtype(frame.dtype, np.floating) and not np.issubdtype(frame.dtype, np.integer):
             raise FrameError(f"frame has pixel type {frame.dtype}; uint8 BGR is needed")
-        values = frame.astype(np.float32)
-        if not np.all(np.isfinite(values)):
+        if np.issubdtype(frame.dtype, np.floating) and not np.all(np.isfinite(frame)):
             raise FrameError("frame holds NaN or infinite values")
+        values = np.clip(frame, 0, 255).astype(np.float32)  # clip first: huge values would overflow float32
         if np.issubdtype(frame.dtype, np.floating) and values.max() <= 1.0:
             values = values * 255.0
         frame = np.clip(values, 0, 255).astype(np.uint8)

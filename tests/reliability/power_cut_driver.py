@@ -55,7 +55,8 @@ def play(db_path: Path) -> None:
         actions: list[dict[str, Any]] = record.actions
         for index in range(len(session.actions), len(actions)):
             session.act(actions[index])
-            print(game, index, flush=True)
+            sys.stdout.write(f"{game} {index}\n")  # one write: a kill cannot split the line
+            sys.stdout.flush()
     session.close()
 
 

@@ -53,7 +53,8 @@ def run_until_killed(db: Path, lines_before_kill: int, spin: int) -> list[tuple[
     process.stdout.close()
     process.stderr.close()
     assert process.returncode == -signal.SIGKILL, error
-    return [(int(game), int(index)) for game, index in (line.split() for line in lines)]
+    whole = [line for line in lines if line.endswith("\n")]  # a line the kill cut short was never shown
+    return [(int(game), int(index)) for game, index in (line.split() for line in whole)]
 
 
 def copy_as_left(db: Path, folder: Path) -> Path:
