@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -25,18 +24,6 @@ class Clock:
         return self.now
 
 
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    mock = MockFactory()
-    Device.pin_factory = mock
-    try:
-        yield mock
-    finally:
-        mock.reset()
-        Device.pin_factory = previous
-
-
 def folder_config(tmp_path: Path, extra: str = ""):
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -46,30 +33,30 @@ def folder_config(tmp_path: Path, extra: str = ""):
     return load_config(override, env={}, home=Path("/nonexistent"))
 
 
-def test_button_press_on_the_pin_starts_a_roll_and_stop_leaves_no_thread(tmp_path: Path, factory) -> None:
+def test_button_press_on_the_pin_starts_a_roll_and_stop_leaves_no_thread(tmp_path: Path, mock_factory) -> None:
     clock = Clock()
     statuses: list[DiceStatus] = []
     reports: list[str] = []
     station = build_dice_station(folder_config(tmp_path), on_status=statuses.append, on_roll=lambda a: None,
-                                 report=reports.append, clock=clock, pin_factory=factory)
+                                 report=reports.append, clock=clock, pin_factory=mock_factory)
     assert reports == [] and station.button is not None and station.led is not None
     station.service.tick(clock.now)
     assert station.service.state is RollState.IDLE
-    factory.pin(17).drive_low()
+    mock_factory.pin(17).drive_low()
     assert station.service.state is RollState.WAITING_FOR_MOTION
-    assert factory.pin(27).state  # the light blinks, starting lit
+    assert mock_factory.pin(27).state  # the light blinks, starting lit
     station.start()
     assert station.stop()
     assert not any(thread.name == "windrose-dice" for thread in threading.enumerate())
-    assert not factory.pin(27).state
+    assert not mock_factory.pin(27).state
 
 
-def test_busy_button_pin_is_reported_once_and_rolling_by_screen_still_works(tmp_path: Path, factory) -> None:
+def test_busy_button_pin_is_reported_once_and_rolling_by_screen_still_works(tmp_path: Path, mock_factory) -> None:
     clock = Clock()
     reports: list[str] = []
-    holder = Button(17, pin_factory=factory)
+    holder = Button(17, pin_factory=mock_factory)
     station = build_dice_station(folder_config(tmp_path), on_status=lambda s: None, on_roll=lambda a: None,
-                                 report=reports.append, clock=clock, pin_factory=factory)
+                                 report=reports.append, clock=clock, pin_factory=mock_factory)
     assert station.button is None
     assert len(reports) == 1
     assert reports[0].startswith("roll button on GPIO17: the pin is busy")
@@ -84,22 +71,22 @@ def test_busy_button_pin_is_reported_once_and_rolling_by_screen_still_works(tmp_
     holder.close()
 
 
-def test_disabled_gpio_parts_are_simply_absent(tmp_path: Path, factory) -> None:
+def test_disabled_gpio_parts_are_simply_absent(tmp_path: Path, mock_factory) -> None:
     reports: list[str] = []
     config = folder_config(tmp_path, "[button]\nenabled = false\n[led]\nenabled = false\n")
     station = build_dice_station(config, on_status=lambda s: None, on_roll=lambda a: None,
-                                 report=reports.append, clock=Clock(), pin_factory=factory)
+                                 report=reports.append, clock=Clock(), pin_factory=mock_factory)
     assert station.button is None and station.led is None and reports == []
     station.stop()
 
 
-def test_a_broken_calibration_file_is_reported_and_the_builtin_colours_used(tmp_path: Path, factory) -> None:
+def test_a_broken_calibration_file_is_reported_and_the_builtin_colours_used(tmp_path: Path, mock_factory) -> None:
     broken = tmp_path / "calibration.json"
     broken.write_text("{ not json")
     reports: list[str] = []
     config = folder_config(tmp_path, f'[vision]\ncalibration_path = "{broken}"\n')
     station = build_dice_station(config, on_status=lambda s: None, on_roll=lambda a: None,
-                                 report=reports.append, clock=Clock(), pin_factory=factory)
+                                 report=reports.append, clock=Clock(), pin_factory=mock_factory)
     assert len(reports) == 1 and "calibration.json" in reports[0] and "built-in dice colours" in reports[0]
     station.stop()
 
@@ -137,13 +124,13 @@ def test_a_gpio_chip_that_cannot_be_opened_is_reported_once(tmp_path: Path, monk
 
 
 @pytest.mark.parametrize("enabled, path", [(True, "learned reader"), (False, "classical reader")])
-def test_the_users_learned_reader_setting_reaches_the_reader(tmp_path: Path, factory, enabled: bool,
+def test_the_users_learned_reader_setting_reaches_the_reader(tmp_path: Path, mock_factory, enabled: bool,
                                                               path: str) -> None:
     clock = Clock()
     statuses: list[DiceStatus] = []
     config = folder_config(tmp_path, f"[vision.learned]\nenabled = {str(enabled).lower()}\n")
     station = build_dice_station(config, on_status=statuses.append, on_roll=lambda a: None,
-                                 report=lambda problem: None, clock=clock, pin_factory=factory)
+                                 report=lambda problem: None, clock=clock, pin_factory=mock_factory)
     station.service.tick(clock.now)
     station.service.roll()
     for _ in range(400):  # the still folder frame: no motion, so the roll times out into reading

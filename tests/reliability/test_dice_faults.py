@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from app.config import load_config
@@ -250,18 +248,6 @@ def test_noise_never_settles_and_times_out_to_manual_entry(config) -> None:
 
 
 # ---------------------------------------------------------------- button stuck down
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = previous
-
 
 class CountingButtonRig:
     """The real RollButton on a mock pin, wired to a DiceService as the station wires it."""

@@ -4,11 +4,8 @@ roll button on a MockFactory pin, the real reader; the test ticks the service wi
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from app.config import load_config
@@ -32,18 +29,6 @@ class FakeClock:
         return self.now
 
 
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    mock = MockFactory()
-    Device.pin_factory = mock
-    try:
-        yield mock
-    finally:
-        mock.reset()
-        Device.pin_factory = previous
-
-
 def one_roll_folder(tmp_path: Path) -> Path:
     """The first demo roll, its resting frame held a while longer (as real dice stay put)."""
     folder = tmp_path / "frames"
@@ -54,20 +39,20 @@ def one_roll_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def folder_station(tmp_path: Path, factory: MockFactory, clock: FakeClock) -> DiceLink:
+def folder_station(tmp_path: Path, mock_factory: MockFactory, clock: FakeClock) -> DiceLink:
     """A dice station on the one-roll folder, not ticking by itself: the test ticks it."""
     override = tmp_path / "config.toml"
     override.write_text(f'[camera]\nsource = "folder"\nfolder = "{one_roll_folder(tmp_path)}"\nloop = false\n')
     config = load_config(override, env={}, home=Path("/nonexistent"))
     link = DiceLink()
-    link.attach(lambda **callbacks: build_dice_station(config, clock=clock, pin_factory=factory, **callbacks),
+    link.attach(lambda **callbacks: build_dice_station(config, clock=clock, pin_factory=mock_factory, **callbacks),
                 start=False)
     return link
 
 
-def test_the_space_bar_and_the_screen_button_start_a_roll(tmp_path: Path, factory: MockFactory) -> None:
+def test_the_space_bar_and_the_screen_button_start_a_roll(tmp_path: Path, mock_factory: MockFactory) -> None:
     clock = FakeClock()
-    link = folder_station(tmp_path, factory, clock)
+    link = folder_station(tmp_path, mock_factory, clock)
     ui = UiHarness(make_context(tmp_path, dice=link))
     try:
         Table(ui).advance(lambda s: s.phase == "roll")
@@ -86,9 +71,9 @@ def test_the_space_bar_and_the_screen_button_start_a_roll(tmp_path: Path, factor
         link.close()
 
 
-def test_button_roll_camera_proposal_fix_and_confirm(tmp_path: Path, factory: MockFactory) -> None:
+def test_button_roll_camera_proposal_fix_and_confirm(tmp_path: Path, mock_factory: MockFactory) -> None:
     clock = FakeClock()
-    link = folder_station(tmp_path, factory, clock)
+    link = folder_station(tmp_path, mock_factory, clock)
     ui = UiHarness(make_context(tmp_path, dice=link))
     try:
         Table(ui).advance(lambda s: s.phase == "roll")
@@ -96,9 +81,9 @@ def test_button_roll_camera_proposal_fix_and_confirm(tmp_path: Path, factory: Mo
         station.service.tick(clock.now)  # opens the folder camera
         ui.idle()
         assert link.status.state is RollState.IDLE
-        factory.pin(17).drive_low()  # the physical button
+        mock_factory.pin(17).drive_low()  # the physical button
         clock.now += 0.2
-        factory.pin(17).drive_high()
+        mock_factory.pin(17).drive_high()
         for _ in range(400):
             clock.now += 0.1
             station.button.poll(clock.now)
