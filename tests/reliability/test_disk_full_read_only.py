@@ -14,6 +14,7 @@ What is real and what is simulated:
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sqlite3
@@ -160,19 +161,21 @@ def read_only_folder() -> Iterator[Path]:
         shutil.rmtree(base)
 
 
+def open_session(db: Path) -> str:
+    """Open and close a Session on `db`: "opened", or the JournalOpenError's text."""
+    try:
+        Session.open(db).close()
+    except JournalOpenError as err:
+        return str(err)
+    return "opened"
+
+
 def test_a_read_only_data_folder_at_start_is_a_clear_refusal_and_the_file_stays(read_only_folder: Path) -> None:
     db = read_only_folder / "windrose.db"
     before = db.read_bytes()
     assert stat.S_IMODE(read_only_folder.stat().st_mode) == 0o555
 
-    def open_it() -> str:
-        try:
-            Session.open(db).close()
-        except JournalOpenError as err:
-            return str(err)
-        return "opened"
-
-    message = run_unprivileged(open_it)
+    message = run_unprivileged(functools.partial(open_session, db))
     assert message == f"cannot open the game journal {db}: the data folder is read-only"
     assert db.read_bytes() == before
     assert sorted(path.name for path in read_only_folder.iterdir()) == ["backups", "windrose.db"]
@@ -186,14 +189,7 @@ def test_a_damaged_file_in_a_read_only_folder_is_reported_and_left_in_place(read
     db.chmod(0o444)
     read_only_folder.chmod(0o555)
 
-    def open_it() -> str:
-        try:
-            Session.open(db).close()
-        except JournalOpenError as err:
-            return str(err)
-        return "opened"
-
-    message = run_unprivileged(open_it)
+    message = run_unprivileged(functools.partial(open_session, db))
     assert message.startswith(f"cannot open the game journal {db}: the file is not a SQLite database")
     assert message.endswith("and it cannot be set aside (Permission denied)")
     assert db.read_text(encoding="utf-8") == "not a database any more"
