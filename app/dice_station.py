@@ -3,30 +3,43 @@
 The UI calls `build_dice_station` once, wraps its two callbacks in
 Clock.schedule_once (they arrive on the ticker thread or gpiozero's), binds
 the space bar and its on-screen button to `station.service.roll` (and a long
-press to `reread`), then `start()`s it and `stop()`s it on exit.
+press to `reread`), then `start()`s it and `stop()`s it on exit. The camera
+check calibrates the dice colours through `calibrate_now` and `keep_calibration`;
+the reader uses a kept calibration from the next roll on.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 from gpiozero import Factory
 
 from app.config import Config
 from app.dice_service import DiceService, DiceStatus, RollTimings, TickThread
 from hardware.button import RollButton
-from hardware.camera import CameraSettings, make_camera
+from hardware.camera import Camera, CameraError, CameraSettings, make_camera, to_bgr_uint8
 from hardware.gpio import GpioUnavailable, LgpioChip
 from hardware.status_led import StatusLed
-from vision.calibrate import Calibration, CalibrationError, default_calibration_path, load_calibration
-from vision.params import VisionParams
+from vision.calibrate import (
+    Calibration,
+    CalibrationError,
+    calibrate,
+    default_calibration_path,
+    load_calibration,
+    save_calibration,
+)
 from vision.learned_params import LearnedParams
+from vision.params import VisionParams
 from vision.reader import read_dice
 from vision.settle import SettleDetector, SettleParams, vote
+from vision.types import DiceReading
 
 
 def camera_settings(config: Config) -> CameraSettings:
@@ -60,15 +73,84 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
         return None
 
 
+class TableReader:
+    """`read_dice` in macao mode with the table's current colour calibration, which a new
+    calibration replaces while the game goes on (the next frame read uses it)."""
+
+    def __init__(self, params: VisionParams, learned: LearnedParams, calibration: Calibration | None) -> None:
+        self.params = params
+        self.learned = learned
+        self.calibration = calibration
+
+    def __call__(self, frame: np.ndarray) -> DiceReading:
+        return read_dice(frame, params=self.params, expect="macao", calibration=self.calibration,
+                         learned=self.learned)
+
+
+class SharedCamera:
+    """The station's camera, used by the ticker thread and by a calibration asked for on
+    screen: one caller at a time, so neither gets half a frame."""
+
+    def __init__(self, camera: Camera) -> None:
+        self._camera = camera
+        self._lock = threading.Lock()
+        self.description = camera.description
+        self.is_open = False
+
+    def open(self) -> None:
+        with self._lock:
+            self._camera.open()
+            self.is_open = True
+
+    def read_main(self) -> np.ndarray:
+        with self._lock:
+            return self._camera.read_main()
+
+    def read_motion(self) -> np.ndarray:
+        with self._lock:
+            return self._camera.read_motion()
+
+    def relock_exposure(self) -> None:
+        with self._lock:
+            self._camera.relock_exposure()
+
+    def close(self) -> None:
+        with self._lock:
+            self.is_open = False
+            self._camera.close()
+
+
 @dataclass
 class DiceStation:
     """Everything that turns a physical roll into a `roll` action, started and stopped as one."""
 
     service: DiceService
     ticker: TickThread
+    reader: TableReader
+    calibration_path: Path
     button: RollButton | None = None
     led: StatusLed | None = None
     problems: list[str] = field(default_factory=list)
+    cameras: list[SharedCamera] = field(default_factory=list)  # the camera last made (at most one)
+
+    def take_frame(self) -> np.ndarray:
+        """A full-size frame from the running camera; CameraError when none is open."""
+        camera = self.cameras[0] if self.cameras else None
+        if camera is None or not camera.is_open:
+            raise CameraError("the camera is not running")
+        return to_bgr_uint8(np.asarray(camera.read_main()), camera.description)
+
+    def calibrate_now(self) -> Calibration:
+        """Learn the dice colours from what the camera sees now; nothing is stored yet.
+        CameraError or CalibrationError say why it failed."""
+        return calibrate(self.take_frame(), self.reader.params)
+
+    def keep_calibration(self, calibration: Calibration) -> Path:
+        """Store the calibration (atomically: a failed write leaves the old file) and read it
+        back for the reader; OSError or CalibrationError leave the reader as it was."""
+        save_calibration(calibration, self.calibration_path)
+        self.reader.calibration = load_calibration(self.calibration_path)
+        return self.calibration_path
 
     def start(self) -> None:
         self.ticker.start()
@@ -107,10 +189,19 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
             note(str(exc))
     led = _open_led(config, pin_factory, note)
     settings = camera_settings(config)
+    cameras: list[SharedCamera] = []
+
+    def open_camera() -> Camera | None:
+        camera = make_camera(settings)
+        if camera is None:
+            return None
+        cameras[:] = [SharedCamera(camera)]
+        return cameras[0]
+
+    reader = TableReader(vision_params, learned_params, calibration)
     service = DiceService(
-        make_camera=lambda: make_camera(settings),
-        reader=functools.partial(read_dice, params=vision_params, expect="macao", calibration=calibration,
-                                 learned=learned_params),
+        make_camera=open_camera,
+        reader=reader,
         new_settler=lambda: SettleDetector(settle_params),
         vote=functools.partial(vote, params=settle_params),
         timings=roll_timings(config), clock=clock,
@@ -123,7 +214,9 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         service.tick(now)
 
     ticker = TickThread(tick, config["camera"]["tick_interval_s"], clock)
-    return DiceStation(service=service, ticker=ticker, button=button, led=led, problems=problems)
+    return DiceStation(service=service, ticker=ticker, reader=reader,
+                       calibration_path=default_calibration_path(vision_params), button=button, led=led,
+                       problems=problems, cameras=cameras)
 
 
 def _open_led(config: Config, pin_factory: Factory | None,

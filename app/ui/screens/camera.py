@@ -1,21 +1,82 @@
-"""Camera check: what the camera sees, a test reading, and re-locking exposure after the light changed."""
+"""Camera check: what the camera sees, a test reading, re-locking exposure after the light changed,
+and calibrating the dice colours under the table's light.
+
+Calibration is two taps: "Calibrate colours" learns the six dice's colours from
+the picture the camera has now and shows them; "Keep these colours" stores them
+(the reader uses them from the next roll on), "Discard" keeps the old ones.
+A failure says what went wrong and never touches the stored calibration.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from app.dice_service import DiceStatus, RollState
 from app.games.macao import CUBE_COLOURS
+from app.games.macao.messages import Message
 from app.ui import theme
 from app.ui.camera_view import CameraView
-from app.ui.i18n import _, translator
+from app.ui.i18n import N_, _, translator
 from app.ui.screens.base import BaseScreen
-from app.ui.widgets import BigButton, DieWidget, TextLabel
+from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
+from hardware.camera import CameraError
+from vision.calibrate import Calibration, CalibrationError
+from vision.colour import ColourModel
+
+POLARITY_WORDS = {"light": N_("light pips"), "dark": N_("dark pips"), "": N_("pips not seen")}
+KEPT_UNCHANGED = N_("The colours in use stay as they were.")
+
+
+def swatch_rgba(model: ColourModel) -> tuple[float, float, float, float]:
+    """The learnt body colour (OpenCV 8-bit Lab: lightness, chroma, hue) as an RGBA fill."""
+    angle = np.radians(model.hue_deg)
+    lab = np.array([[[model.lightness, 128 + model.chroma * np.cos(angle), 128 + model.chroma * np.sin(angle)]]])
+    red, green, blue = cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_Lab2RGB)[0, 0]
+    return (red / 255, green / 255, blue / 255, 1.0)
+
+
+class ColourSwatch(Panel):
+    """One die's learnt colour as a filled tile, with its name and pip polarity."""
+
+    def __init__(self, model: ColourModel, **kwargs: Any) -> None:
+        rgba = swatch_rgba(model)
+        super().__init__(orientation="vertical", bg=list(rgba), padding=(4, 2), **kwargs)
+        self.colour = model.name
+        self.polarity = model.pip_polarity
+        brightness = 0.3 * rgba[0] + 0.59 * rgba[1] + 0.11 * rgba[2]
+        ink = (0.07, 0.07, 0.07, 1) if brightness > 0.55 else theme.TEXT
+        self.add_widget(TextLabel(translator.gettext(model.name), size=theme.FONT_NORMAL, bold=True,
+                                  halign="center", color=ink))
+        self.add_widget(TextLabel(_(POLARITY_WORDS.get(model.pip_polarity, POLARITY_WORDS[""])),
+                                  size=theme.FONT_SMALL, halign="center", color=ink))
+
+
+@dataclass
+class CalibrationStep:
+    """Where the table is in calibrating: a result waiting for Keep/Discard, and the last word on it."""
+
+    found: Calibration | None = None
+    said: Message | None = None
+    failed: bool = False
+    detail: str = ""  # the reader's own (English) words on a failure, for whoever fixes the set-up
 
 
 class CameraScreen(BaseScreen):
     screen_name = "camera"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.step = CalibrationStep()
+
+    def prepare(self) -> None:
+        """Coming to the screen starts afresh: an earlier result or pending calibration is dropped."""
+        self.step = CalibrationStep()
 
     def build(self, root: BoxLayout) -> None:
         root.add_widget(self.title_bar(_("Camera check")))
@@ -33,15 +94,51 @@ class CameraScreen(BaseScreen):
                                           size=theme.FONT_NORMAL, size_hint_y=None, height=32))
             if link.has_camera:
                 body.add_widget(CameraView(link))
-            body.add_widget(self._reading(status))
-            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-            row.add_widget(BigButton(_("Test roll"), role="accent", on_tap=self.on_roll_button))
-            row.add_widget(BigButton(_("Adapt to the light again"),
-                                     on_tap=lambda: link.station.service.relock_exposure()))
-            body.add_widget(row)
+            body.add_widget(self._calibration_words(link.station))
+            if self.step.found is not None:
+                body.add_widget(self._swatches(self.step.found))
+                body.add_widget(self._keep_or_discard())
+            else:
+                body.add_widget(self._reading(status))
+                body.add_widget(self._buttons(link))
         if link is None or not link.has_camera:
             body.add_widget(Widget())
         root.add_widget(body)
+
+    def _calibration_words(self, station: Any) -> Widget:
+        """The last calibration result, else which colours the reader uses and how to calibrate."""
+        if self.step.said is not None:
+            text = translator.message(self.step.said)
+            if self.step.failed:
+                text += " " + _(KEPT_UNCHANGED) + (f"\n({self.step.detail})" if self.step.detail else "")
+            colour = theme.DANGER if self.step.failed else theme.TEXT
+            return TextLabel(text, size=theme.FONT_SMALL, color=colour, size_hint_y=None, height=48)
+        if station.reader.calibration is None:
+            text = _("Dice colours: built in. To calibrate, lay the six dice apart in the tray and tap "
+                     "Calibrate colours.")
+        else:
+            text = _("Dice colours: calibrated for this table. Calibrate again after the light changed.")
+        return TextLabel(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=48)
+
+    def _swatches(self, calibration: Calibration) -> Widget:
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
+        for colour in CUBE_COLOURS:
+            row.add_widget(ColourSwatch(calibration.models[colour]))
+        return row
+
+    def _keep_or_discard(self) -> Widget:
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row.add_widget(BigButton(_("Keep these colours"), role="ok", on_tap=self.on_keep))
+        row.add_widget(BigButton(_("Discard"), on_tap=self.on_discard))
+        return row
+
+    def _buttons(self, link: Any) -> Widget:
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row.add_widget(BigButton(_("Test roll"), role="accent", on_tap=self.on_roll_button))
+        row.add_widget(BigButton(_("Adapt to the light again"),
+                                 on_tap=lambda: link.station.service.relock_exposure()))
+        row.add_widget(BigButton(_("Calibrate colours"), on_tap=self.on_calibrate))
+        return row
 
     def _reading(self, status: DiceStatus | None) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
@@ -58,3 +155,48 @@ class CameraScreen(BaseScreen):
         if link is not None:
             link.roll()
             self.refresh()
+
+    def on_calibrate(self) -> None:
+        """Learn the colours from the camera's picture now; shown for Keep/Discard, nothing stored yet."""
+        link = self.app.context.dice
+        self.step = CalibrationStep()
+        if link is None or link.station is None:
+            return
+        if not link.has_camera:
+            status = link.status
+            reason = translator.gettext(status.note).format(**status.params) if status is not None else ""
+            self._failed(Message(N_("The camera is not available ({reason}), so nothing was calibrated."),
+                                 {"reason": reason}))
+        else:
+            try:
+                self.step.found = link.station.calibrate_now()
+            except CameraError as exc:
+                self._failed(Message(N_("The camera gave no picture ({reason}), so nothing was calibrated."),
+                                     {"reason": str(exc)}))
+            except CalibrationError as exc:
+                self._failed(Message(N_("Calibration failed: the six dice must lie apart in the tray, each "
+                                        "fully in view.")), detail=str(exc))
+            else:
+                self.step.said = Message(N_("These are the colours the camera found. Keep them?"))
+        self.refresh()
+
+    def on_keep(self) -> None:
+        station = self.app.context.dice.station
+        found = self.step.found
+        self.step = CalibrationStep()
+        try:
+            path = station.keep_calibration(found)
+        except (OSError, CalibrationError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self._failed(Message(N_("The colours could not be saved ({reason})."), {"reason": reason}))
+        else:
+            self.step.said = Message(N_("Colours kept in {path}; the dice reader uses them from the next roll."),
+                                     {"path": str(path)})
+        self.refresh()
+
+    def on_discard(self) -> None:
+        self.step = CalibrationStep(said=Message(N_("Calibration discarded: the colours in use stay as they were.")))
+        self.refresh()
+
+    def _failed(self, message: Message, detail: str = "") -> None:
+        self.step = CalibrationStep(said=message, failed=True, detail=detail)

@@ -1,0 +1,218 @@
+"""Camera check screen, colour calibration by taps: a folder camera replays one of the project's own
+frames, the real calibration runs, and the calibration file is written only when the table keeps it."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from app.config import load_config
+from app.dice_service import RollState
+from app.dice_station import build_dice_station
+from app.games.macao import CUBE_COLOURS
+from app.ui.dice_link import DiceLink
+from app.ui.i18n import translator
+from app.ui.screens.camera import ColourSwatch
+from tests.ui.harness import UiHarness, make_context
+from vision.calibrate import load_calibration
+from vision.synth import SceneOptions, render_scene
+
+DEMO_FRAMES = Path(__file__).resolve().parents[2] / "app" / "assets" / "demo_frames"
+RESTING_DEMO_FRAME = DEMO_FRAMES / "roll1_11.jpg"
+
+
+class FixedClock:
+    def __call__(self) -> float:
+        return 100.0
+
+
+def station_on(tmp_path: Path, frame: Path | None, mock_factory: MockFactory,
+               calibration: Path | None = None) -> DiceLink:
+    """A dice station whose camera replays `frame` (None: a folder that does not exist),
+    its calibration file at `calibration` (default: tmp_path/calibration.json); the test ticks it."""
+    folder = tmp_path / "frames"
+    if frame is not None:
+        folder.mkdir()
+        shutil.copyfile(frame, folder / f"000{frame.suffix}")
+    override = tmp_path / "config.toml"
+    override.write_text(f'[camera]\nsource = "folder"\nfolder = "{folder}"\nloop = true\n'
+                        f'[vision]\ncalibration_path = "{calibration or tmp_path / "calibration.json"}"\n')
+    config = load_config(override, env={}, home=Path("/nonexistent"))
+    link = DiceLink()
+    link.attach(lambda **callbacks: build_dice_station(config, clock=FixedClock(), pin_factory=mock_factory,
+                                                       **callbacks), start=False)
+    link.station.service.tick(100.0)  # opens the camera (or finds it missing)
+    return link
+
+
+@pytest.fixture
+def screen(tmp_path: Path, mock_factory: MockFactory, request: pytest.FixtureRequest) -> Iterator[tuple[UiHarness, DiceLink]]:
+    frame, calibration = getattr(request, "param", (RESTING_DEMO_FRAME, None))
+    link = station_on(tmp_path, frame, mock_factory, calibration)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    ui.app.go("camera")
+    ui.idle()
+    try:
+        yield ui, link
+    finally:
+        ui.close()
+        link.close()
+        translator.set_language("en")
+
+
+def swatches(ui: UiHarness) -> dict[str, ColourSwatch]:
+    return {swatch.colour: swatch for swatch in ui.find(ColourSwatch)}
+
+
+def text_on_screen(ui: UiHarness, words: str) -> bool:
+    return any(words in label for label in ui.labels())
+
+
+def test_calibrate_shows_six_colours_and_keep_writes_the_file_the_reader_then_uses(
+        screen: tuple[UiHarness, DiceLink], tmp_path: Path) -> None:
+    ui, link = screen
+    station = link.station
+    assert link.status.state is RollState.IDLE
+    assert station.reader.calibration is None
+    assert text_on_screen(ui, "Dice colours: built in.")
+    ui.tap_text("Calibrate colours")
+    assert set(swatches(ui)) == set(CUBE_COLOURS)
+    assert all(s.polarity in ("light", "dark", "") for s in swatches(ui).values())
+    assert text_on_screen(ui, "These are the colours the camera found. Keep them?")
+    assert not (tmp_path / "calibration.json").exists()  # nothing stored before Keep
+    assert station.reader.calibration is None
+    ui.tap_text("Keep these colours")
+    stored = load_calibration(tmp_path / "calibration.json")
+    assert station.reader.calibration == stored
+    assert station.service._reader is station.reader  # the roll flow reads through this reader
+    assert text_on_screen(ui, f"Colours kept in {tmp_path / 'calibration.json'}")
+    assert not swatches(ui) and ui.buttons("Test roll")
+    ui.app.go("start")
+    ui.app.go("camera")
+    assert text_on_screen(ui, "Dice colours: calibrated for this table.")
+
+
+def test_discard_leaves_the_old_calibration_file_and_reader_alone(
+        screen: tuple[UiHarness, DiceLink], tmp_path: Path) -> None:
+    ui, link = screen
+    ui.tap_text("Calibrate colours")
+    ui.tap_text("Keep these colours")
+    path = tmp_path / "calibration.json"
+    old_bytes, old_calibration = path.read_bytes(), link.station.reader.calibration
+    ui.tap_text("Calibrate colours")
+    assert len(swatches(ui)) == 6
+    ui.tap_text("Discard")
+    assert text_on_screen(ui, "Calibration discarded: the colours in use stay as they were.")
+    assert path.read_bytes() == old_bytes
+    assert link.station.reader.calibration is old_calibration
+
+
+def half_tray() -> np.ndarray:
+    """The resting demo frame with its right half painted over by the table: only four dice left."""
+    frame = cv2.imread(str(RESTING_DEMO_FRAME))
+    frame[:, 800:] = frame[5, 5]
+    return frame
+
+
+@pytest.mark.parametrize(("picture", "reader_words"), [
+    (lambda: np.zeros((720, 1280, 3), np.uint8), "no contrast"),
+    (lambda: np.full((720, 1280, 3), (90, 120, 60), np.uint8), "found 0"),
+    (half_tray, "found 4"),
+], ids=["black", "bare-felt", "four-dice"])
+def test_a_frame_without_six_dice_fails_plainly_and_keeps_the_old_file(
+        tmp_path: Path, mock_factory: MockFactory, picture: Callable[[], np.ndarray], reader_words: str) -> None:
+    frame = tmp_path / "tray.png"
+    cv2.imwrite(str(frame), picture())
+    old = tmp_path / "calibration.json"
+    old.write_text("left as it was\n")
+    link = station_on(tmp_path, frame, mock_factory)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        ui.app.go("camera")
+        ui.idle()
+        ui.tap_text("Calibrate colours")
+        assert text_on_screen(ui, "Calibration failed: the six dice must lie apart in the tray")
+        assert text_on_screen(ui, "The colours in use stay as they were.")
+        assert text_on_screen(ui, reader_words)  # the reader's own words, for whoever fixes the set-up
+        assert not swatches(ui) and not ui.buttons("Keep these colours")
+        assert old.read_text() == "left as it was\n"
+        assert link.station.reader.calibration is None
+    finally:
+        ui.close()
+        link.close()
+
+
+@pytest.mark.parametrize("screen", [(None, None)], indirect=True)
+def test_without_a_camera_calibration_says_so(screen: tuple[UiHarness, DiceLink], tmp_path: Path) -> None:
+    ui, link = screen
+    assert link.status.state is RollState.CAMERA_UNAVAILABLE
+    ui.tap_text("Calibrate colours")
+    assert text_on_screen(ui, "The camera is not available (Camera unavailable (image folder")
+    assert text_on_screen(ui, "so nothing was calibrated.")
+    assert not (tmp_path / "calibration.json").exists()
+
+
+def test_a_camera_that_fails_on_the_frame_is_reported(screen: tuple[UiHarness, DiceLink], tmp_path: Path) -> None:
+    ui, link = screen
+    shutil.rmtree(tmp_path / "frames")  # the image vanishes between the check and the frame
+    ui.tap_text("Calibrate colours")
+    assert text_on_screen(ui, "The camera gave no picture (")
+    assert not (tmp_path / "calibration.json").exists()
+
+
+def test_a_calibration_that_cannot_be_saved_keeps_the_reader_as_it_was(
+        tmp_path: Path, mock_factory: MockFactory) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the calibration's folder should be\n")
+    link = station_on(tmp_path, RESTING_DEMO_FRAME, mock_factory, calibration=blocker / "calibration.json")
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        ui.app.go("camera")
+        ui.idle()
+        ui.tap_text("Calibrate colours")
+        ui.tap_text("Keep these colours")
+        assert text_on_screen(ui, "The colours could not be saved (")
+        assert link.station.reader.calibration is None
+        assert blocker.read_text() == "a file where the calibration's folder should be\n"
+    finally:
+        ui.close()
+        link.close()
+
+
+def test_a_rendered_tray_scene_calibrates_too(tmp_path: Path, mock_factory: MockFactory) -> None:
+    """A scene of the project's own generator (fixed seed), the dice well apart and no cubes about."""
+    image, _labels = render_scene(31, SceneOptions(cubes=0, touching=False, cocked=False, glare=False, cards=0,
+                                                   blur_sigma=0.0, tilt_deg=0.0, dim=False))
+    frame = tmp_path / "scene.png"
+    cv2.imwrite(str(frame), image)
+    link = station_on(tmp_path, frame, mock_factory)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        ui.app.go("camera")
+        ui.idle()
+        ui.tap_text("Calibrate colours")
+        assert set(swatches(ui)) == set(CUBE_COLOURS)
+        ui.tap_text("Keep these colours")
+        assert load_calibration(tmp_path / "calibration.json") == link.station.reader.calibration
+    finally:
+        ui.close()
+        link.close()
+
+
+def test_calibration_speaks_german(screen: tuple[UiHarness, DiceLink]) -> None:
+    ui, _link = screen
+    translator.set_language("de")
+    ui.idle()
+    german = translator.gettext("Calibrate colours")
+    assert german != "Calibrate colours"
+    ui.tap_text(german)
+    names = {s.colour: s.children[-1].text for s in swatches(ui)}  # the name label is added first
+    assert names["red"] == translator.gettext("red") != "red"
+    ui.tap_text(translator.gettext("Discard"))
+    assert text_on_screen(ui, translator.gettext("Calibration discarded: the colours in use stay as they were."))
