@@ -212,7 +212,7 @@ def test_calibration_speaks_german(screen: tuple[UiHarness, DiceLink]) -> None:
     german = translator.gettext("Calibrate colours")
     assert german != "Calibrate colours"
     ui.tap_text(german)
-    names = {s.colour: s.children[-1].text for s in swatches(ui)}  # the name label is added first
+    names = {colour: s.children[-1].text for colour, s in swatches(ui).items()}  # the name label comes first
     assert names["red"] == translator.gettext("red") != "red"
     ui.tap_text(translator.gettext("Discard"))
     assert text_on_screen(ui, translator.gettext("Calibration discarded: the colours in use stay as they were."))
