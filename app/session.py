@@ -94,6 +94,18 @@ class HistoryEntry:
         return str(self.message)
 
 
+class PlayerNotice(str):
+    """A notice for the player: its English text (what the CLI and logs print), carrying the
+    Message it was made from so the UI can show it in the table's language."""
+
+    message: Message
+
+    def __new__(cls, message: Message) -> PlayerNotice:
+        notice = super().__new__(cls, message.render())
+        notice.message = message
+        return notice
+
+
 class Session:
     """Plays one game at a time against a journal file.
 
@@ -105,7 +117,7 @@ class Session:
     def __init__(self, journal: Journal, backup_dir: Path | None = None) -> None:
         self.journal = journal
         self.backup_dir = backup_dir  # None: no backup files (a bare session in tests)
-        self.notices: list[str] = []
+        self.notices: list[PlayerNotice] = []
         self.game_id: int | None = None
         self._backup_due = False  # the current game has events its backup file lacks
         self._backed_up_at: tuple[int, bool] | None = None  # (round, game over) the backup file shows
@@ -362,8 +374,9 @@ class Session:
         try:
             write_backup(self.backup_dir, self.game_id, self.record())
         except OSError as err:
-            notice = (f"The backup copy of game {self.game_id} could not be written "
-                      f"({err.strerror or err}); the game itself is saved.")
+            notice = PlayerNotice(Message(
+                "The backup copy of game {game} could not be written ({reason}); the game itself is saved.",
+                {"game": self.game_id, "reason": err.strerror or str(err)}))
             if notice not in self.notices:
                 self.notices.append(notice)
             return
@@ -439,13 +452,13 @@ class Session:
         return self.game_id
 
 
-def _set_aside_notice(damage: JournalDamagedError, moved_to: Path, backup_dir: Path) -> str:
+def _set_aside_notice(damage: JournalDamagedError, moved_to: Path, backup_dir: Path) -> PlayerNotice:
     """What the player reads when the games file had to be replaced."""
-    return (
-        f"The saved games file could not be used: {damage.reason}. "
-        f"It was kept as {moved_to.name} and a new, empty games file was started. "
-        f"Copies of your games are in {backup_dir}: import one to carry on playing it."
-    )
+    return PlayerNotice(Message(
+        "The saved games file could not be used: {reason}. It was kept as {kept} and a new, empty games "
+        "file was started. Copies of your games are in {folder}: import one to carry on playing it.",
+        {"reason": damage.reason, "kept": moved_to.name, "folder": str(backup_dir)},
+    ))
 
 
 def _apply(state: GameState, action: dict[str, Any], index: int) -> GameState:

@@ -41,7 +41,7 @@ class UiContext:
     dice: Any = None  # app.ui.dice_link.DiceLink or None (manual entry only)
     camera_view: bool = True  # show the camera's picture on the dice screens
     start_dice: Callable[[UiSettings], None] | None = None  # (re)builds the dice station
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Any] = field(default_factory=list)  # start-up notices: Message, PlayerNotice or text
     clock: Callable[[], str] = local_timestamp  # when a new game starts (injected by the tour)
 
 
@@ -78,7 +78,8 @@ class WindroseApp(App):
         translator.on_change(lambda _language: self.refresh())
         Window.bind(on_key_down=self._on_key_down, on_resize=lambda *_a: self.refresh_soon())
         if self.context.warnings:
-            self.notice = Notice(" ".join(self.context.warnings), "error")
+            self.notice = Notice(" ".join(translator.message(getattr(w, "message", w)) for w in self.context.warnings),
+                                 "error")
         if self.context.dice is not None:
             self.context.dice.on_status(self._dice_status)
             self.context.dice.on_roll(self._dice_roll)
