@@ -2,48 +2,99 @@
 
 The cards' printed data exists only on cardboard, so the app learns it: a
 card entered once with a name is offered in one tap the next time. Stored as
-JSON next to the journal; it can be exported and merged with another file.
+JSON next to the journal; it can be exported and merged with another file
+(all or nothing: a file with one bad card adds none).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+from app.games.macao import CUBE_COLOURS
+from app.games.macao.messages import Message
+from app.ui.i18n import N_
 
 CARD_KINDS: tuple[str, ...] = ("office", "building", "person")
 FORMAT = "windrose-cards/1"
 
 
 class CatalogueError(Exception):
-    """A catalogue file that cannot be read; the message names the file and the entry."""
+    """A card that is not right, or a catalogue file that cannot be read: `problem` says what
+    (and which card), `message` also names the file; both are Messages for any language."""
+
+    def __init__(self, problem: Message, file: str = "") -> None:
+        self.problem = problem
+        self.message = Message(N_("{file}: {problem}"), {"file": file, "problem": problem}) if file else problem
+        super().__init__(str(self.message))
+
+    def in_file(self, path: Path) -> CatalogueError:
+        return CatalogueError(self.problem, path.name)
 
 
-def _clean(card: Mapping[str, Any], where: str) -> dict[str, Any]:
+def _where(index: int) -> Message:
+    return Message(N_("card {number}"), {"number": index + 1})
+
+
+def _clean(card: Mapping[str, Any], where: Message) -> dict[str, Any]:
     """A card dict with only the printed fields, checked for shape."""
     name = card.get("name")
     kind = card.get("kind")
     cost = card.get("cost")
     tribute = card.get("tribute")
     if not isinstance(name, str) or not name.strip():
-        raise CatalogueError(f"{where}: a card needs a name")
+        raise CatalogueError(Message(N_("{where}: a card needs a name"), {"where": where}))
     if kind not in CARD_KINDS:
-        raise CatalogueError(f"{where}: kind must be one of {', '.join(CARD_KINDS)}, found {kind!r}")
-    if not isinstance(cost, list) or not 1 <= len(cost) <= 4 or not all(isinstance(c, str) for c in cost):
-        raise CatalogueError(f"{where}: cost must be a list of 1 to 4 cube colours")
+        raise CatalogueError(Message(N_("{where}: the kind must be office, building or person, not {found}"),
+                                     {"where": where, "found": repr(kind)}))
+    if (not isinstance(cost, list) or not 1 <= len(cost) <= 4
+            or not all(isinstance(c, str) and c in CUBE_COLOURS for c in cost)):
+        raise CatalogueError(Message(N_("{where}: the cost must be a list of 1 to 4 cube colours"), {"where": where}))
     if (
         not isinstance(tribute, list)
         or len(tribute) != 2
-        or not all(isinstance(n, int) and 0 <= n <= 2 for n in tribute)
+        or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 2 for n in tribute)
     ):
-        raise CatalogueError(f"{where}: tribute must be two numbers from 0 to 2")
+        raise CatalogueError(Message(N_("{where}: the tribute must be two numbers from 0 to 2"), {"where": where}))
     clean: dict[str, Any] = {"name": name.strip(), "kind": kind, "cost": list(cost), "tribute": list(tribute)}
     effects = card.get("effects")
     if isinstance(effects, list) and effects:
         clean["effects"] = [str(e) for e in effects]
     return clean
+
+
+def read_card_file(path: Path) -> list[tuple[dict[str, Any], int]]:
+    """Every card of a catalogue file with how often it was seen, all checked before any is used."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise CatalogueError(Message(N_("cannot read the card list ({reason})"), {"reason": reason}),
+                             path.name) from err
+    try:
+        document = json.loads(text)
+    except ValueError as err:
+        line, column = getattr(err, "lineno", 0), getattr(err, "colno", 0)
+        raise CatalogueError(Message(N_("not a card list: broken JSON at line {line}, column {column}"),
+                                     {"line": line, "column": column}), path.name) from err
+    entries = document.get("cards") if isinstance(document, dict) else None
+    if not isinstance(entries, list):
+        raise CatalogueError(Message(N_("not a card list (no list of cards in it)")), path.name)
+    cards: list[tuple[dict[str, Any], int]] = []
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise CatalogueError(Message(N_("{where}: not a card"), {"where": _where(index)}), path.name)
+        try:
+            card = _clean(entry, _where(index))
+        except CatalogueError as err:
+            raise err.in_file(path) from None
+        seen = entry.get("seen", 1)
+        cards.append((card, seen if isinstance(seen, int) and seen > 0 else 1))
+    return cards
 
 
 class CardCatalogue:
@@ -54,36 +105,41 @@ class CardCatalogue:
         self._cards: dict[tuple[str, str], dict[str, Any]] = {}
         self._seen: dict[tuple[str, str], int] = {}
 
-    def load(self) -> str | None:
+    def load(self) -> Message | None:
         """Read the file if there is one; returns a warning instead of failing on a bad file."""
         if not self.path.exists():
             return None
         try:
             self.merge_file(self.path)
         except CatalogueError as err:
-            return str(err)
+            return err.message
         return None
 
     def merge_file(self, path: Path) -> int:
-        """Add the cards of a catalogue file (own or a community one); returns how many were new."""
-        try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            raise CatalogueError(f"{path}: cannot read the card catalogue ({err})") from err
-        entries = document.get("cards") if isinstance(document, dict) else None
-        if not isinstance(entries, list):
-            raise CatalogueError(f"{path}: expected an object with a 'cards' list")
+        """Add the cards of a catalogue file (own or a community one); returns how many were new.
+        A file with any bad card changes nothing (CatalogueError says which card and what)."""
         added = 0
-        for i, entry in enumerate(entries):
-            if not isinstance(entry, dict):
-                raise CatalogueError(f"{path}: cards[{i}] is not an object")
-            card = _clean(entry, f"{path}: cards[{i}]")
+        for card, seen in read_card_file(path):
             key = (card["kind"], card["name"])
             added += key not in self._cards
             self._cards[key] = card
-            seen = entry.get("seen", 1)
-            self._seen[key] = max(self._seen.get(key, 0), seen if isinstance(seen, int) and seen > 0 else 1)
+            self._seen[key] = max(self._seen.get(key, 0), seen)
         return added
+
+    def import_file(self, path: Path) -> int:
+        """Merge a card list into the table's own and save it; returns how many cards were new.
+        On a bad file or a failed save (CatalogueError, OSError) the catalogue stays as it was."""
+        merged = CardCatalogue(self.path)
+        merged._cards, merged._seen = dict(self._cards), dict(self._seen)
+        added = merged.merge_file(path)
+        merged.save()
+        self._cards, self._seen = merged._cards, merged._seen
+        return added
+
+    def export_to(self, folder: Path, started: str) -> Path:
+        """Write the catalogue into `folder` (the exports folder) as cards-<date and time>.json,
+        named like the game exports (digits of the timestamp)."""
+        return self.save(folder / f"cards-{re.sub(r'[^0-9]', '', started)[:12] or 'undated'}.json")
 
     def learn(self, cards: Iterable[Mapping[str, Any]]) -> int:
         """Remember the named cards among `cards` (unnamed ones are skipped); returns how many."""
@@ -91,7 +147,7 @@ class CardCatalogue:
         for card in cards:
             if not str(card.get("name", "")).strip():
                 continue
-            clean = _clean(card, "card")
+            clean = _clean(card, Message(N_("a card entered at the table")))
             key = (clean["kind"], clean["name"])
             self._cards[key] = clean
             self._seen[key] = self._seen.get(key, 0) + 1
