@@ -13,7 +13,8 @@ import pytest
 from app.games.macao import Record, RecordError, RulesError, legal_options, load_record, replay, score, waiting_for
 from app.games.macao.simulate import random_record
 from app.journal import JournalError
-from app.session import Session, SessionError
+from app.session import PlayerNotice, Session, SessionError
+from app.ui.i18n import Translator
 
 
 def fixed_clock() -> Iterator[str]:
@@ -258,3 +259,39 @@ def test_the_game_keeps_its_own_copy_of_each_action(session: Session, record: Re
     with pytest.raises(SessionError, match="plain JSON"):
         session.act({"type": "roll", "dice": {1, 2}})
     assert session.actions == record.actions[:1]
+
+
+# -- notices for the player, in the table's language --------------------------------------------
+
+
+@pytest.fixture
+def german() -> Translator:
+    translator = Translator()
+    translator.set_language("de")
+    return translator
+
+
+def test_a_set_aside_journal_notice_reads_in_english_and_in_german(tmp_path: Path, german: Translator) -> None:
+    (tmp_path / "windrose.db").write_bytes(b"this is not a database" * 100)
+    with Session.open(tmp_path / "windrose.db", clock=lambda: "2026-11-29T19:30:00+01:00") as opened:
+        [notice] = opened.notices
+    kept = next(tmp_path.glob("windrose.db.damaged-*")).name
+    assert isinstance(notice, PlayerNotice)
+    assert notice.startswith("The saved games file could not be used: the file is not a SQLite database")
+    assert kept in notice and str(tmp_path / "backups") in notice
+    shown = german.message(notice.message)
+    assert shown.startswith("Die Datei mit den gespeicherten Partien war nicht lesbar: die Datei ist keine "
+                            "SQLite-Datenbank (beschädigt oder eine andere Datei).")
+    assert f"Sie wurde als {kept} aufbewahrt" in shown and str(tmp_path / "backups") in shown
+
+
+def test_a_backup_notice_reads_in_german(tmp_path: Path, record: Record, german: Translator) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the backup folder should be")
+    with Session.open(tmp_path / "windrose.db", backup_dir=blocked) as opened:
+        start(opened, record)
+        play(opened, record.actions)
+        [notice] = opened.notices
+    assert notice.startswith("The backup copy of game 1 could not be written (")
+    assert german.message(notice.message).startswith("Die Sicherungskopie von Partie 1 konnte nicht geschrieben werden (")
+    assert german.message(notice.message).endswith("); die Partie selbst ist gespeichert.")

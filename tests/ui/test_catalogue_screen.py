@@ -10,7 +10,8 @@ import pytest
 
 from app.ui.catalogue import CardCatalogue
 from app.ui.i18n import translator
-from tests.ui.harness import UiHarness
+from app.ui.settings_store import UiSettings
+from tests.ui.harness import UiHarness, make_context
 
 TOWER = {"name": "Tower", "kind": "building", "cost": ["red", "blue"], "tribute": [1, 0]}
 ABBOT = {"name": "Abbot", "kind": "person", "cost": ["gray"], "tribute": [0, 1], "effects": ["no_tableau_penalty"]}
@@ -147,3 +148,21 @@ def test_the_card_list_screens_speak_german(ui: UiHarness) -> None:
                              "Nichts wurde importiert")
     finally:
         translator.set_language("en")
+
+
+def test_start_up_notices_of_a_damaged_card_list_and_journal_show_in_german(tmp_path: Path) -> None:
+    (tmp_path / "windrose.db").write_bytes(b"this is not a database" * 100)
+    (tmp_path / "cards.json").write_text('{"cards": [{"name": "Tower", "kind": "tower"}]}')
+    context = make_context(tmp_path)
+    context.warnings = [*context.session.notices, context.catalogue.load()]
+    context.settings = UiSettings(language="de")
+    harness = UiHarness(context)
+    try:
+        [notice] = [label for label in harness.labels() if label.startswith("Die Datei mit den gespeicherten")]
+        assert "war nicht lesbar: die Datei ist keine SQLite-Datenbank" in notice
+        assert "cards.json: Karte 1: die Art muss Amt, Gebäude oder Person sein, nicht 'tower'" in notice
+    finally:
+        translator.set_language("en")
+        # A closed app stays a language listener: leave it on a screen that needs no session.
+        harness.app.go("settings")
+        harness.close()
