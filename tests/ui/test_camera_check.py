@@ -3,6 +3,7 @@ frames, the real calibration runs, and the calibration file is written only when
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,13 +19,14 @@ from app.dice_station import build_dice_station
 from app.games.macao import CUBE_COLOURS
 from app.ui.dice_link import DiceLink
 from app.ui.i18n import translator
-from app.ui.screens.camera import ColourSwatch
+from app.ui.screens.camera import ColourSwatch, doubtful_colours
 from tests.ui.harness import UiHarness, make_context
-from vision.calibrate import load_calibration
+from vision.calibrate import Calibration, load_calibration
+from vision.colour import ColourModel
 from vision.synth import SceneOptions, render_scene
 
 DEMO_FRAMES = Path(__file__).resolve().parents[2] / "app" / "assets" / "demo_frames"
-RESTING_DEMO_FRAME = DEMO_FRAMES / "roll1_11.jpg"
+RESTING_DEMO_FRAME = DEMO_FRAMES / "roll2_11.jpg"
 
 
 class FixedClock:
@@ -114,7 +116,7 @@ def test_discard_leaves_the_old_calibration_file_and_reader_alone(
 
 
 def half_tray() -> np.ndarray:
-    """The resting demo frame with its right half painted over by the table: only four dice left."""
+    """The resting demo frame with its right half painted over by the table: some dice gone."""
     frame = cv2.imread(str(RESTING_DEMO_FRAME))
     frame[:, 800:] = frame[5, 5]
     return frame
@@ -122,9 +124,9 @@ def half_tray() -> np.ndarray:
 
 @pytest.mark.parametrize(("picture", "reader_words"), [
     (lambda: np.zeros((720, 1280, 3), np.uint8), "no contrast"),
-    (lambda: np.full((720, 1280, 3), (90, 120, 60), np.uint8), "found 0"),
-    (half_tray, "found 4"),
-], ids=["black", "bare-felt", "four-dice"])
+    (lambda: np.full((720, 1280, 3), (90, 120, 60), np.uint8), "found 0\\."),
+    (half_tray, "found [0-5]\\."),
+], ids=["black", "bare-felt", "half-tray"])
 def test_a_frame_without_six_dice_fails_plainly_and_keeps_the_old_file(
         tmp_path: Path, mock_factory: MockFactory, picture: Callable[[], np.ndarray], reader_words: str) -> None:
     frame = tmp_path / "tray.png"
@@ -139,7 +141,7 @@ def test_a_frame_without_six_dice_fails_plainly_and_keeps_the_old_file(
         ui.tap_text("Calibrate colours")
         assert text_on_screen(ui, "Calibration failed: the six dice must lie apart in the tray")
         assert text_on_screen(ui, "The colours in use stay as they were.")
-        assert text_on_screen(ui, reader_words)  # the reader's own words, for whoever fixes the set-up
+        assert any(re.search(reader_words, label) for label in ui.labels())  # the reader's own words
         assert not swatches(ui) and not ui.buttons("Keep these colours")
         assert old.read_text() == "left as it was\n"
         assert link.station.reader.calibration is None
@@ -216,3 +218,32 @@ def test_calibration_speaks_german(screen: tuple[UiHarness, DiceLink]) -> None:
     assert names["red"] == translator.gettext("red") != "red"
     ui.tap_text(translator.gettext("Discard"))
     assert text_on_screen(ui, translator.gettext("Calibration discarded: the colours in use stay as they were."))
+
+
+def table_calibration(**changes: tuple[float, float]) -> Calibration:
+    """A plausible calibration (colour -> chroma, lightness), with some colours changed."""
+    looks = {"red": (70, 90), "blue": (57, 61), "green": (58, 95), "black": (1, 8), "gray": (2, 112),
+             "violet": (60, 65), **changes}
+    return Calibration({name: ColourModel(name, 30.0 * index, chroma, lightness, True, "light")
+                        for index, (name, (chroma, lightness)) in enumerate(looks.items())})
+
+
+def test_doubtful_colours_are_a_coloured_die_gone_gray_or_black_lighter_than_gray(
+        screen: tuple[UiHarness, DiceLink]) -> None:
+    params = screen[1].station.reader.params
+    assert doubtful_colours(table_calibration(), params) == []
+    assert doubtful_colours(table_calibration(green=(3, 95)), params) == ["green"]
+    assert doubtful_colours(table_calibration(black=(1, 130)), params) == ["black", "gray"]
+
+
+def test_a_doubtful_calibration_is_marked_and_can_still_be_kept(
+        screen: tuple[UiHarness, DiceLink], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ui, link = screen
+    found = table_calibration(red=(4, 90))  # a gray thing was taken for the red die
+    monkeypatch.setattr(link.station, "calibrate_now", lambda: found)
+    ui.tap_text("Calibrate colours")
+    assert {colour for colour, swatch in swatches(ui).items() if swatch.doubtful} == {"red"}
+    assert swatches(ui)["red"].children[0].text == "doubtful"
+    assert text_on_screen(ui, "Some colours look wrong (red): are the six dice apart and fully in view?")
+    ui.tap_text("Keep these colours")
+    assert load_calibration(tmp_path / "calibration.json") == found == link.station.reader.calibration

@@ -52,3 +52,12 @@ class BaseScreen(Screen):
         if back_to is not None:
             bar.add_widget(Widget(size_hint_x=None, width=120))
         return bar
+
+
+class Paragraph(TextLabel):
+    """Text that wraps onto as many lines as its height holds (a TextLabel keeps to one line)."""
+
+    def _fit(self, *_args: Any) -> None:
+        self.text_size = (max(1.0, self.width - 8), max(1.0, self.height))
+        self.shorten = False
+        self.max_lines = max(1, int(self.height // (self.font_size * 1.25)))

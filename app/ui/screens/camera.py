@@ -23,14 +23,27 @@ from app.games.macao.messages import Message
 from app.ui import theme
 from app.ui.camera_view import CameraView
 from app.ui.i18n import N_, _, translator
-from app.ui.screens.base import BaseScreen
+from app.ui.screens.base import BaseScreen, Paragraph
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
 from hardware.camera import CameraError
 from vision.calibrate import Calibration, CalibrationError
 from vision.colour import ColourModel
+from vision.params import VisionParams
 
 POLARITY_WORDS = {"light": N_("light pips"), "dark": N_("dark pips"), "": N_("pips not seen")}
 KEPT_UNCHANGED = N_("The colours in use stay as they were.")
+NEUTRAL_DICE = ("black", "gray")
+
+
+def doubtful_colours(calibration: Calibration, params: VisionParams) -> list[str]:
+    """Dice whose learnt colour cannot be right: a coloured die that came out gray (another
+    object was taken for it), or a black die lighter than the gray one. Shown, not refused."""
+    models = calibration.models
+    doubtful = [name for name in CUBE_COLOURS
+                if name not in NEUTRAL_DICE and models[name].chroma < params.colour_chroma_neutral]
+    if models["black"].lightness >= models["gray"].lightness:
+        doubtful += list(NEUTRAL_DICE)
+    return doubtful
 
 
 def swatch_rgba(model: ColourModel) -> tuple[float, float, float, float]:
@@ -44,17 +57,18 @@ def swatch_rgba(model: ColourModel) -> tuple[float, float, float, float]:
 class ColourSwatch(Panel):
     """One die's learnt colour as a filled tile, with its name and pip polarity."""
 
-    def __init__(self, model: ColourModel, **kwargs: Any) -> None:
+    def __init__(self, model: ColourModel, doubtful: bool = False, **kwargs: Any) -> None:
         rgba = swatch_rgba(model)
         super().__init__(orientation="vertical", bg=list(rgba), padding=(4, 2), **kwargs)
         self.colour = model.name
         self.polarity = model.pip_polarity
+        self.doubtful = doubtful
         brightness = 0.3 * rgba[0] + 0.59 * rgba[1] + 0.11 * rgba[2]
         ink = (0.07, 0.07, 0.07, 1) if brightness > 0.55 else theme.TEXT
         self.add_widget(TextLabel(translator.gettext(model.name), size=theme.FONT_NORMAL, bold=True,
                                   halign="center", color=ink))
-        self.add_widget(TextLabel(_(POLARITY_WORDS.get(model.pip_polarity, POLARITY_WORDS[""])),
-                                  size=theme.FONT_SMALL, halign="center", color=ink))
+        below = _("doubtful") if doubtful else _(POLARITY_WORDS.get(model.pip_polarity, POLARITY_WORDS[""]))
+        self.add_widget(TextLabel(below, size=theme.FONT_SMALL, halign="center", color=ink, bold=doubtful))
 
 
 @dataclass
@@ -62,6 +76,7 @@ class CalibrationStep:
     """Where the table is in calibrating: a result waiting for Keep/Discard, and the last word on it."""
 
     found: Calibration | None = None
+    doubtful: tuple[str, ...] = ()  # colours of `found` that cannot be right
     said: Message | None = None
     failed: bool = False
     detail: str = ""  # the reader's own (English) words on a failure, for whoever fixes the set-up
@@ -107,23 +122,28 @@ class CameraScreen(BaseScreen):
 
     def _calibration_words(self, station: Any) -> Widget:
         """The last calibration result, else which colours the reader uses and how to calibrate."""
+        if self.step.doubtful:
+            names = ", ".join(translator.gettext(colour) for colour in self.step.doubtful)
+            return Paragraph(_("Some colours look wrong ({colours}): are the six dice apart and fully in view? "
+                               "Keep them only if each tile matches its die.").format(colours=names),
+                             size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=48)
         if self.step.said is not None:
             text = translator.message(self.step.said)
             if self.step.failed:
                 text += " " + _(KEPT_UNCHANGED) + (f"\n({self.step.detail})" if self.step.detail else "")
             colour = theme.DANGER if self.step.failed else theme.TEXT
-            return TextLabel(text, size=theme.FONT_SMALL, color=colour, size_hint_y=None, height=48)
+            return Paragraph(text, size=theme.FONT_SMALL, color=colour, size_hint_y=None, height=66)
         if station.reader.calibration is None:
             text = _("Dice colours: built in. To calibrate, lay the six dice apart in the tray and tap "
                      "Calibrate colours.")
         else:
             text = _("Dice colours: calibrated for this table. Calibrate again after the light changed.")
-        return TextLabel(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=48)
+        return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=48)
 
     def _swatches(self, calibration: Calibration) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
         for colour in CUBE_COLOURS:
-            row.add_widget(ColourSwatch(calibration.models[colour]))
+            row.add_widget(ColourSwatch(calibration.models[colour], doubtful=colour in self.step.doubtful))
         return row
 
     def _keep_or_discard(self) -> Widget:
@@ -177,6 +197,7 @@ class CameraScreen(BaseScreen):
                 self._failed(Message(N_("Calibration failed: the six dice must lie apart in the tray, each "
                                         "fully in view.")), detail=str(exc))
             else:
+                self.step.doubtful = tuple(doubtful_colours(self.step.found, link.station.reader.params))
                 self.step.said = Message(N_("These are the colours the camera found. Keep them?"))
         self.refresh()
 

@@ -22,7 +22,7 @@ from app.games.macao.messages import Message
 from app.ui import theme
 from app.ui.catalogue import CatalogueError, read_card_file
 from app.ui.i18n import LANGUAGES, N_, _, translator
-from app.ui.screens.base import BaseScreen
+from app.ui.screens.base import BaseScreen, Paragraph
 from app.ui.settings_store import BUTTON_CHOICES, CAMERA_CHOICES, TEXT_SCALES
 from app.ui.widgets import BigButton, TextLabel, Tile, segmented
 
@@ -114,7 +114,7 @@ class SettingsScreen(BaseScreen):
 
     def _card_words_label(self) -> TextLabel:
         text = "\n".join(translator.message(words) for words in self.card_words)
-        return TextLabel(text, size=theme.FONT_SMALL, size_hint_y=None, height=48,
+        return Paragraph(text, size=theme.FONT_SMALL, size_hint_y=None, height=66,
                          color=theme.DANGER if self.card_failed else theme.TEXT)
 
     def on_export(self) -> None:
@@ -148,12 +148,13 @@ class SettingsScreen(BaseScreen):
             body.add_widget(self._card_words_label())
         files = card_files(folder)
         if not files:
-            body.add_widget(TextLabel(
+            body.add_widget(Paragraph(
                 _("No .json files in {folder}. Copy a card list there (e.g. from a USB stick), then look again.")
-                .format(folder=folder), size=theme.FONT_NORMAL))
+                .format(folder=folder), size=theme.FONT_NORMAL, size_hint_y=None, height=80))
+            body.add_widget(Widget())
             root.add_widget(body)
             return
-        body.add_widget(TextLabel(_("Files in {folder}, newest first. Tap one to add its cards to yours.")
+        body.add_widget(Paragraph(_("Files in {folder}, newest first. Tap one to add its cards to yours.")
                                   .format(folder=folder), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
                                   size_hint_y=None, height=44))
         grid = GridLayout(cols=1, spacing=3, size_hint_y=None)
