@@ -21,7 +21,7 @@ from kivy.uix.button import Button
 from app.games.macao import score
 from app.ui.dice_link import DiceLink
 from tests.ui.harness import UiHarness, make_context
-from tests.ui.tap_player import TapPlayer
+from tests.ui.tap_player import FACTS, OVERHEAD, PARTS, TapPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -129,11 +129,22 @@ def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = Fal
         "rss_mb": _rss_mb(),
         "camera_rolls": player.camera_rolls,
         "taps_by_kind": player.taps_by_kind,
+        "taps_by_part": {int(k): v for k, v in player.taps_by_part.items()},
+        "median_taps_by_part": _median_parts(player.taps_by_part),
     }
     ui.close()
     if link is not None:
         link.close()
     return result
+
+
+def _median_parts(by_round: dict[int, dict[str, int]]) -> dict[str, float]:
+    """Rounds 1-12: the median taps per round for each part, and for taps beyond the players'
+    own actions (table facts plus overhead)."""
+    rounds = [parts for number, parts in sorted(by_round.items()) if 1 <= number <= 12]
+    medians = {part: statistics.median(p[part] for p in rounds) for part in PARTS}
+    medians["beyond actions"] = statistics.median(p[FACTS] + p[OVERHEAD] for p in rounds)
+    return medians
 
 
 def _rss_mb() -> float:

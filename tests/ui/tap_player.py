@@ -4,15 +4,31 @@ The rules core's seeded random table says what the table does next; this
 player performs each of those actions by tapping what a person would tap,
 and counts the taps per round. The table's own state is the reference the
 test compares the app against.
+
+Every tap is counted under one of three parts, so "taps beyond the actions the
+players take" is a figure of its own:
+- table facts: copying what lies on the table into the app (the cards' printed
+  cost and tribute, the dice, a quarter's printed cost and tile, a port's
+  prestige, the roll button press);
+- actions: the players' own choices (which action, card, dice, cubes to pay,
+  spaces, good, joker, end of turn);
+- overhead: taps that only move the form along (choosing a card slot, a die to
+  correct, confirm buttons, a scroll to reach a known card).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
 from app.games.macao import CUBE_COLOURS, legal_options
 from app.games.macao.simulate import RandomTable
-from tests.ui.harness import UiHarness
+from tests.ui.harness import UiHarness, parents
+
+FACTS, ACTIONS, OVERHEAD = "table facts", "actions", "overhead"
+PARTS = (FACTS, ACTIONS, OVERHEAD)
 
 
 class TapPlayer:
@@ -25,29 +41,39 @@ class TapPlayer:
         self.table = RandomTable(seed, players=players, activity=activity)
         self.taps_by_round: dict[int, int] = {}
         self.taps_by_kind: dict[str, int] = {}  # per action type: where a round's taps go
+        self.taps_by_part: dict[int, dict[str, int]] = {}  # per round: table facts, actions, overhead
+        self.round = 0
 
     @property
     def session(self) -> Any:
         return self.ui.app.session
 
-    def tap(self, *tag: Any) -> None:
-        self.ui.tap(self.ui.tagged(*tag))
+    def press(self, widget: Widget, part: str) -> None:
+        self.ui.tap(widget)
+        self.count(part)
 
-    def tap_text(self, text: str) -> None:
-        self.ui.tap_text(text)
+    def count(self, part: str) -> None:
+        parts = self.taps_by_part.setdefault(self.round, dict.fromkeys(PARTS, 0))
+        parts[part] += 1
+
+    def tap(self, *tag: Any, part: str = ACTIONS) -> None:
+        self.press(self.ui.tagged(*tag), part)
+
+    def tap_text(self, text: str, part: str = OVERHEAD) -> None:
+        self.press(self.ui.button(text), part)
 
     # -- set-up --------------------------------------------------------------------
     def seat_players(self) -> None:
         """Start screen -> New game -> seat the colours in wall order (top first) -> start."""
         self.tap_text("New game")
         for colour in self.table.wall:
-            self.tap("seat", colour)
+            self.tap("seat", colour, part=FACTS)
         self.tap_text("Start the game")
 
     # -- one action ----------------------------------------------------------------
     def step(self) -> dict[str, Any]:
         """Let the table choose its next action and perform it by taps; returns the action."""
-        round_before = self.session.state.round
+        round_before = self.round = self.session.state.round
         taps_before = self.ui.taps
         self.before = self.table.state.copy()
         self.table.step()
@@ -65,27 +91,46 @@ class TapPlayer:
             self.step()
 
     def enter_cards(self, cards: list[dict[str, Any]]) -> None:
-        """Each card in one tap from the catalogue when it knows it exactly, else typed in."""
+        """Each card typed in (cost, kind, then the tribute pair, which moves on to the next card),
+        or, with the catalogue, picked from the known cards once the cost cubes typed so far
+        have narrowed the list enough to show it without scrolling."""
         known = {(c["kind"], c["name"]): c for c in self.ui.app.context.catalogue.cards()}
         for index, card in enumerate(cards):
             panel = self.ui.app.manager.get_screen("game").current_panel()
             if panel.selected != index:
-                self.tap("slot", index)
+                self.tap("slot", index, part=OVERHEAD)
             if self.use_catalogue and known.get((card["kind"], card["name"])) == card:
-                self.tap("known", card["kind"], card["name"])
+                self.pick_known(card)
                 continue
             for colour in card["cost"]:
-                self.tap("cube", colour)
-            gold, prestige = card["tribute"]
-            if gold:
-                self.tap("gold", gold)
-            if prestige:
-                self.tap("prestige", prestige)
+                self.tap("cube", colour, part=FACTS)
             if card["kind"] == "person":
-                self.tap("kind", "person")
+                self.tap("kind", "person", part=FACTS)
             for effect in card.get("effects", []):
-                self.tap("effect", effect)
+                self.tap("effect", effect, part=FACTS)
+            self.tap("tribute", *card["tribute"], part=FACTS)
         self.tap_text("Cards are right")
+
+    def pick_known(self, card: dict[str, Any]) -> None:
+        tag = ("known", card["kind"], card["name"])
+        for colour in card["cost"]:
+            if self._in_view(self.ui.tagged(*tag)):
+                break
+            self.tap("cube", colour, part=FACTS)
+        if not self._in_view(self.ui.tagged(*tag)):
+            self.count(OVERHEAD)  # the swipe that scrolls the list to the card
+            self.ui.taps += 1
+        self.tap(*tag, part=FACTS)
+
+    @staticmethod
+    def _in_view(widget: Widget) -> bool:
+        """Whether the widget shows whole inside its scrolling list as the list stands."""
+        scroll = next((p for p in parents(widget) if isinstance(p, ScrollView)), None)
+        if scroll is None:
+            return True
+        left, bottom = scroll.to_window(scroll.x, scroll.y)
+        x, y = widget.to_window(widget.x, widget.y)
+        return bottom - 1 <= y and y + widget.height <= bottom + scroll.height + 1
 
     def do_setup_draw(self, action: dict[str, Any]) -> None:
         self.enter_cards(action["cards"])
@@ -110,7 +155,7 @@ class TapPlayer:
             self.roll_with_camera(action)
             return
         for colour in CUBE_COLOURS:  # the first die is selected; each number moves on to the next die
-            self.tap("pips", action["dice"][colour])
+            self.tap("pips", action["dice"][colour], part=FACTS)
         self.tap_text("Dice are right")
 
     def roll_with_camera(self, action: dict[str, Any]) -> None:
@@ -120,6 +165,7 @@ class TapPlayer:
         clock.now += 0.2
         pins.pin(17).drive_high()
         self.ui.taps += 1  # the button press is the player's one move to start the roll
+        self.count(FACTS)
         for _ in range(800):
             clock.now += 0.1
             station.button.poll(clock.now)
@@ -134,32 +180,47 @@ class TapPlayer:
             die = next(w for w in self.ui.walk() if getattr(w, "colour", None) == colour and hasattr(w, "unsure"))
             if die.value != action["dice"][colour]:
                 if not die.selected:
-                    self.ui.tap(die)
-                self.tap("pips", action["dice"][colour])
+                    self.press(die, OVERHEAD)
+                self.tap("pips", action["dice"][colour], part=FACTS)
         self.tap_text("Dice are right")
 
     def do_choose_dice(self, action: dict[str, Any]) -> None:
         for colour in action["dice"]:
             die = next(w for w in self.ui.walk() if getattr(w, "colour", None) == colour and hasattr(w, "selected"))
-            self.ui.tap(die)
+            self.press(die, ACTIONS)
 
     def do_activate(self, action: dict[str, Any]) -> None:
         self.tap("activate", action["card"])
 
     def do_take_quarter(self, action: dict[str, Any]) -> None:
+        """The quarter's printed cost, then its tile: the tile tap sends it."""
         self.tap("action", "take_quarter")
         for colour in action["cost"]:
-            self.tap("cube", colour)
-        self.tap("tile", action["tile"])
-        self.tap("confirm", True)
+            self.tap("cube", colour, part=FACTS)
+        self.tap("tile", action["tile"], part=FACTS)
 
     def _spaces_and_pay(self, kind: str, action: dict[str, Any]) -> None:
+        """Spaces in one tap; the cube that completes the payment sends it, unless the app
+        has filled in the only possible payment, which the player confirms."""
         self.tap("action", kind)
-        for _ in range(action["spaces"] - 1):
-            self.tap("spaces", 1)
+        if action["spaces"] > 1:
+            self.set_number("spaces", action["spaces"])
+        panel = self.ui.app.manager.get_screen("game").current_panel()
+        if panel.pay:
+            assert sorted(panel.pay) == sorted(action["pay"]), (panel.pay, action)
+            self.tap("confirm", True, part=OVERHEAD)
+            return
         for colour in action["pay"]:
             self.tap("cube", colour)
-        self.tap("confirm", True)
+
+    def set_number(self, key: str, number: int) -> None:
+        """A number on a number pad: one tap, or the "N+" button tapped on to a large one."""
+        if any(getattr(w, "tag", None) == (key, number) for w in self.ui.walk()):
+            self.tap(key, number)
+            return
+        panel = self.ui.app.manager.get_screen("game").current_panel()
+        while getattr(panel, key) != number:
+            self.tap(key, "more")
 
     def do_wall(self, action: dict[str, Any]) -> None:
         self._spaces_and_pay("wall", action)
@@ -168,21 +229,25 @@ class TapPlayer:
         self._spaces_and_pay("ship", action)
 
     def do_deliver(self, action: dict[str, Any]) -> None:
+        """The good (chosen already when the ship carries one kind), then the port's prestige sends it."""
         self.tap("action", "deliver")
-        self.tap("good", action["good"])
-        if action["prestige"]:
-            self.tap("value", action["prestige"])
-        self.tap("confirm", True)
+        panel = self.ui.app.manager.get_screen("game").current_panel()
+        if panel.good != action["good"]:
+            self.tap("good", action["good"])
+        self.tap("value", action["prestige"], part=FACTS)
 
     def do_buy_prestige(self, action: dict[str, Any]) -> None:
         self.tap("action", "buy_prestige")
 
     def do_joker(self, action: dict[str, Any]) -> None:
+        """A joker is sent at the pick that completes it; one pick of two needs Confirm."""
         self.tap("action", "joker")
         take = action["take"] if isinstance(action["take"], list) else [action["take"]]
         for item in take:
             self.tap("cube", item)
-        self.tap("confirm", True)
+        panel = self.ui.app.manager.get_screen("game").current_panel()
+        if panel.form == "joker":
+            self.tap("confirm", True, part=OVERHEAD)
 
     def do_card_effect(self, action: dict[str, Any]) -> None:
         """Cards are unnamed on screen (no typing), so the table's card is found by its place."""
@@ -195,9 +260,9 @@ class TapPlayer:
         for key, part in (("gain_gold", action.get("gain", {}).get("gold", 0)),
                           ("gain_prestige", action.get("gain", {}).get("prestige", 0)),
                           ("pay_gold", action.get("pay", {}).get("gold", 0))):
-            for _ in range(part):
-                self.tap(key, 1)
-        self.tap("confirm", True)
+            if part:
+                self.set_number(key, part)
+        self.tap("confirm", True, part=OVERHEAD)
 
     def _table_effects(self) -> Any:
         """The card effects the table could use just before its action (its state has moved on)."""
@@ -207,10 +272,20 @@ class TapPlayer:
         self.tap("action", "end_turn")
 
     def do_final(self, action: dict[str, Any]) -> None:
+        """Card points, then city group, on the number pad (the lit field moves on), then Save."""
         colour = action["player"]
-        for _ in range(action["card_points"]):
-            self.tap(f"{colour}:card_points", 1)
-        for _ in range(action["city_group"]):
-            self.tap(f"{colour}:city_group", 1)
-        self.tap("save", colour)
+        panel = self.ui.app.manager.get_screen("game").current_panel()
+        for index, field in enumerate(("card_points", "city_group")):
+            if panel.field != (colour, index):
+                self.tap(f"{colour}:{field}", "field", part=OVERHEAD)
+            self.final_number(action[field])
+        self.tap("save", colour, part=OVERHEAD)
 
+    def final_number(self, number: int) -> None:
+        if any(getattr(w, "tag", None) == ("final", number) for w in self.ui.walk()):
+            self.tap("final", number, part=FACTS)
+            return
+        panel = self.ui.app.manager.get_screen("game").current_panel()
+        colour, index = panel.field
+        while panel.entries[colour][index] != number:
+            self.tap("final", "more", part=FACTS)

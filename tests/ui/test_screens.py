@@ -39,26 +39,27 @@ def test_card_entry_shows_the_cores_tribute_and_reveals(ui: UiHarness, table: Ta
         {"name": "", "kind": "building", "cost": ["violet"], "tribute": [0, 0]},
         {"name": "", "kind": "building", "cost": ["red", "red", "red", "red"], "tribute": [2, 2]},
     ]
-    assert "Tribute: shown once every card has its cost" in ui.labels()
+    assert "Tribute: shown once every card is complete" in ui.labels()
+    panel = ui.app.manager.get_screen("game").current_panel()
     for index, card in enumerate(cards):
-        if index:
-            player.tap("slot", index)
+        assert panel.selected == index  # the tribute tap of the card before moved on to this one
         for colour in card["cost"]:
             player.tap("cube", colour)
-        for key, value in zip(("gold", "prestige"), card["tribute"]):
-            if value:
-                player.tap(key, value)
         if card["kind"] == "person":
             player.tap("kind", "person")
         for effect in card.get("effects", []):
             player.tap("effect", effect)
-    panel = ui.app.manager.get_screen("game").current_panel()
+        assert ui.button(prefix="Every card needs").disabled
+        player.tap("tribute", *card["tribute"])
+    assert ui.taps == 19  # 11 cost cubes, a kind, an effect, 6 tribute pairs: no slot taps
     expected = apply_action(ui.app.session.state, panel.action()).tribute
     assert f"Tribute: {expected[0]} gold buys {expected[1]} prestige" in ui.labels()
     ui.tap_text("Cards are right")
     reveal = ui.app.session.actions[-1]
     assert reveal["type"] == "reveal"
     assert [c["cost"] for c in reveal["office"] + reveal["cards"]] == [c["cost"] for c in cards]
+    assert [c["tribute"] for c in reveal["office"] + reveal["cards"]] == [c["tribute"] for c in cards]
+    assert [c["kind"] for c in reveal["office"] + reveal["cards"]] == [c["kind"] for c in cards]
     assert reveal["cards"][1]["effects"] == ["double_jokers"]
     assert ui.app.session.state.tribute == expected
 

@@ -4,6 +4,13 @@ Every button's state, cost and "why not" come from the rules core's
 legal_options; a greyed button still answers a tap with the reason. Actions
 that need details (quarter cost, spaces, cubes to pay, good, joker) open a
 small form with Cancel; nothing here decides whether an action is allowed.
+
+A form sends its action by itself on the tap that completes it (the last cube
+of a payment the rules core accepts, the quarter's tile after its cost, the
+port's prestige, the joker's pick); Confirm stays for the other orders, and
+Undo takes any of them back. A payment that can be made only one way (the core
+accepts the whole supply, or only one count of a one-colour supply) is filled
+in for the player to see and confirm.
 """
 
 from __future__ import annotations
@@ -14,10 +21,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from app.games.macao import CUBE_COLOURS, GOODS, cube_phrase
+from app.games.macao import CUBE_COLOURS, GOODS, RecordError, RulesError, apply_action, cube_phrase
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
+from app.ui.panels.pads import number_pad
 from app.ui.widgets import (
     BigButton,
     CubeRow,
@@ -26,10 +34,11 @@ from app.ui.widgets import (
     blocked_button,
     cube_button,
     segmented,
-    stepper,
 )
 
 MAX_QUARTER_COST = 6
+MAX_EFFECT_AMOUNT = 20
+EFFECT_PAD_WIDTH = 7  # beside its label, seven buttons stay over 48 px wide
 
 
 def _cubes(counts: dict[str, int]) -> str:
@@ -58,6 +67,11 @@ class ActionsPanel(PhasePanel):
     def open(self, form: str) -> None:
         self.reset_form()
         self.form = form
+        if form in ("wall", "ship"):
+            self._fill_only_payment()
+        if form == "deliver":
+            goods = set(self.app.session.options(self.state.turn).deliver)
+            self.good = goods.pop() if len(goods) == 1 else None  # nothing to choose between
         self.app.say("")
         self.redraw()
 
@@ -72,6 +86,38 @@ class ActionsPanel(PhasePanel):
     def send(self, action: dict[str, Any]) -> None:
         if self.app.act(action):
             self.form = None
+
+    def accepted(self, action: dict[str, Any]) -> bool:
+        """Whether the rules core would take the action as it stands (asked, not worked out here)."""
+        try:
+            apply_action(self.state, action)
+        except (RulesError, RecordError):
+            return False
+        return True
+
+    def _payment(self) -> dict[str, Any]:
+        assert self.form in ("wall", "ship")
+        return {"type": self.form, "player": self.state.turn, "spaces": self.spaces, "pay": list(self.pay)}
+
+    def _fill_only_payment(self) -> None:
+        """Fill in the payment when the supply allows only one: the core takes the whole supply
+        and no smaller part of it, or exactly one count of a one-colour supply."""
+        who = self.state.turn
+        supply = [c for c, n in self.state.player(who).supply.items() for _ in range(n)]
+        self.pay = []
+        if len(set(supply)) == 1:
+            fits = [k for k in range(1, len(supply) + 1) if self.accepted({**self._payment(), "pay": supply[:k]})]
+            if len(fits) == 1:
+                self.pay = supply[:fits[0]]
+            return
+        if not self.accepted({**self._payment(), "pay": supply}):
+            return
+        for colour in set(supply):
+            smaller = list(supply)
+            smaller.remove(colour)
+            if self.accepted({**self._payment(), "pay": smaller}):
+                return
+        self.pay = supply
 
     # -- widgets ---------------------------------------------------------------------------
     def build(self, expect: Any) -> Widget:
@@ -170,10 +216,15 @@ class ActionsPanel(PhasePanel):
         self.redraw()
 
     def _pick_pay(self, colour: str | None) -> None:
+        """A cube paid; the cube that makes the payment one the core accepts sends the action."""
         if colour is None:
             self.pay.clear()
         else:
             self.pay.append(colour)
+            action = self._payment()
+            if self.accepted(action):
+                self.send(action)
+                return
         self.redraw()
 
     def _set(self, attribute: str, value: Any) -> None:
@@ -189,7 +240,7 @@ class ActionsPanel(PhasePanel):
             tile_grid.add_widget(BigButton(
                 f"{translator.gettext(tile)} ({left[tile]})", role="selected" if tile == self.tile else "normal",
                 disabled=left[tile] == 0, size=theme.FONT_SMALL, height=theme.TOUCH_MIN, tag=("tile", tile),
-                on_tap=lambda t=tile: self._set("tile", t)))
+                on_tap=lambda t=tile: self._pick_tile(who, t)))
         parts = [
             TextLabel(_("The cubes printed on the quarter:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
             self._palette(self._pick_cost),
@@ -201,6 +252,15 @@ class ActionsPanel(PhasePanel):
         return self._form(_("Take a city quarter"), parts, bool(self.cost) and self.tile is not None,
                           lambda: self.send(action))
 
+    def _pick_tile(self, who: str, tile: str) -> None:
+        """The quarter's tile; tapped after its cost cubes, it sends the quarter at once."""
+        self.tile = tile
+        action = {"type": "take_quarter", "player": who, "cost": list(self.cost), "tile": tile}
+        if self.cost and self.accepted(action):
+            self.send(action)
+            return
+        self.redraw()
+
     def _spaces_and_pay(self, who: str, player: Any, kind: str, limit: int, cubes_for: Any, title: str) -> Widget:
         """Spaces and the cubes to pay. `cubes_for(spaces)` is the rules core's price when it
         offers one (the wall); otherwise the rules check the payment when it is confirmed."""
@@ -211,7 +271,7 @@ class ActionsPanel(PhasePanel):
             hint = _("Tap the cubes you pay ({chosen} chosen)").format(chosen=len(self.pay))
         parts = [
             TextLabel(_("Spaces"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            stepper(self.spaces, self._set_spaces, low=1, high=max(1, limit), key="spaces"),
+            number_pad(self.spaces, self._set_spaces, low=1, high=max(1, limit), key="spaces"),
             TextLabel(hint, size=theme.FONT_SMALL, size_hint_y=None, height=22),
             self._palette(self._pick_pay, self._left_in_supply(player)),
             CubeRow(self.pay, cube_size=32),
@@ -221,8 +281,9 @@ class ActionsPanel(PhasePanel):
         return self._form(title, parts, ready, lambda: self.send(action))
 
     def _set_spaces(self, spaces: int) -> None:
-        self.pay.clear()
-        self._set("spaces", spaces)
+        self.spaces = spaces
+        self._fill_only_payment()
+        self.redraw()
 
     def _wall_form(self, who: str, player: Any, options: Any) -> Widget:
         wall = options.wall
@@ -249,8 +310,16 @@ class ActionsPanel(PhasePanel):
         for value in range(20):
             grid.add_widget(BigButton(str(value), role="selected" if value == self.value else "normal",
                                       height=theme.TOUCH_MIN, tag=("value", value),
-                                      on_tap=lambda v=value: self._set("value", v)))
+                                      on_tap=lambda v=value: self._pick_value(v)))
         return grid
+
+    def _pick_value(self, value: int) -> None:
+        """The port's printed prestige; with the good chosen it sends the delivery at once."""
+        self.value = value
+        if self.good is not None:
+            self.send({"type": "deliver", "player": self.state.turn, "good": self.good, "prestige": value})
+            return
+        self.redraw()
 
     def _joker_form(self, who: str, player: Any, options: Any) -> Widget:
         double = options.joker.double
@@ -270,12 +339,13 @@ class ActionsPanel(PhasePanel):
         return self._form(_("Use a joker"), parts, bool(self.take), lambda: self.send(action))
 
     def _joker_pick(self, what: str, double: bool) -> None:
-        if not double:
-            self.take = [what]
-        elif len(self.take) < 2:
-            self.take.append(what)
-        else:
-            self.take = [what]
+        """One pick (two with the Jester) completes the joker: it is sent at once."""
+        if len(self.take) >= 2 or not double:
+            self.take = []
+        self.take.append(what)
+        if len(self.take) == (2 if double else 1):
+            self.send({"type": "joker", "player": self.state.turn, "take": list(self.take)})
+            return
         self.redraw()
 
     def _effect_form(self, who: str, player: Any, options: Any) -> Widget:
@@ -285,10 +355,9 @@ class ActionsPanel(PhasePanel):
         parts = [
             segmented(names, self.effect_card, lambda n: self._set("effect_card", n), group="effect_card",
                       size_hint_y=None, height=theme.BUTTON_HEIGHT),
-            self._labelled(_("Gain gold"), stepper(self.gain_gold, lambda n: self._set("gain_gold", n), key="gain_gold")),
-            self._labelled(_("Gain prestige"), stepper(self.gain_prestige, lambda n: self._set("gain_prestige", n),
-                                                       key="gain_prestige")),
-            self._labelled(_("Pay gold"), stepper(self.pay_gold, lambda n: self._set("pay_gold", n), key="pay_gold")),
+            self._labelled(_("Gain gold"), self._amount_pad("gain_gold")),
+            self._labelled(_("Gain prestige"), self._amount_pad("gain_prestige")),
+            self._labelled(_("Pay gold"), self._amount_pad("pay_gold")),
             TextLabel(_("Cubes gained:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
             self._palette(self._pick_cost),
             CubeRow(self.cost, cube_size=28),
@@ -307,9 +376,13 @@ class ActionsPanel(PhasePanel):
             action["pay"] = {"gold": self.pay_gold}
         return self._form(_("Use a card's effect"), parts, self.effect_card is not None, lambda: self.send(action))
 
+    def _amount_pad(self, attribute: str) -> Widget:
+        return number_pad(getattr(self, attribute), lambda n: self._set(attribute, n), low=0,
+                          high=MAX_EFFECT_AMOUNT, key=attribute, width=EFFECT_PAD_WIDTH)
+
     @staticmethod
     def _labelled(title: str, widget: Widget) -> Widget:
-        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        row.add_widget(TextLabel(title, size=theme.FONT_SMALL, size_hint_x=0.6))
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH_MIN)
+        row.add_widget(TextLabel(title, size=theme.FONT_SMALL, size_hint_x=0.3))
         row.add_widget(widget)
         return row

@@ -1,9 +1,10 @@
 """Entering revealed cards: the set-up cards, or each round's two offices and four cards.
 
-A card is entered by what is printed on it: cost cubes (tap colours), the gold
-and prestige numbers, the kind, and optionally a name; or in one tap from the
-learned catalogue. The tribute rate is asked from the rules core as soon as
-every card has a cost.
+A card is entered by what is printed on it: cost cubes (tap colours), the kind,
+then the tribute pair (gold and prestige in one tap), which completes the card
+and moves on to the next one; or from the learned catalogue, which the cost
+cubes typed so far narrow down to the cards that can match. The tribute rate is
+asked from the rules core as soon as every card is complete.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from app.games.macao.model import DOUBLE_JOKERS, NO_TABLEAU_PENALTY
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
-from app.ui.panels.card_tile import tribute_label
+from app.ui.panels.card_tile import GOLD_HEX, PRESTIGE_HEX, tribute_label
 from app.ui.widgets import BigButton, CubeRow, Panel, TextLabel, Tile, cube_button, segmented
 
 MAX_COST = 4
 TRIBUTE_VALUES = (0, 1, 2)
+TRIBUTE_PAIRS = tuple((gold, prestige) for gold in TRIBUTE_VALUES for prestige in TRIBUTE_VALUES)
 
 
 @dataclass
@@ -39,10 +41,21 @@ class CardDraft:
     prestige: int = 0
     name: str = ""
     effects: list[str] = field(default_factory=list)
+    tribute_tapped: bool = False  # the tribute is part of what is printed: 0 and 0 is tapped too
+    from_catalogue: bool = False  # filled by a known card: an edit makes it a new, unnamed card
 
     @property
     def complete(self) -> bool:
-        return bool(self.cost)
+        return bool(self.cost) and self.tribute_tapped
+
+    def matches(self, card: dict[str, Any]) -> bool:
+        """Whether a known card can be the one being typed: its cost holds every cube typed so far."""
+        rest = list(card["cost"])
+        for colour in self.cost:
+            if colour not in rest:
+                return False
+            rest.remove(colour)
+        return True
 
     def to_card(self, fallback_name: str) -> dict[str, Any]:
         card: dict[str, Any] = {
@@ -101,23 +114,43 @@ class CardEntryPanel(PhasePanel):
         self.selected = index
         self.redraw()
 
+    def _edited(self) -> CardDraft:
+        """The selected slot, about to change by hand: a card filled from the catalogue
+        forgets its name, so a changed card is never remembered under a known name."""
+        slot = self.slots[self.selected]
+        if slot.from_catalogue:
+            slot.name = ""
+            slot.from_catalogue = False
+        return slot
+
     def add_cube(self, colour: str) -> None:
         slot = self.slots[self.selected]
+        if slot.from_catalogue:  # typing over a known card starts the card afresh
+            slot = self.slots[self.selected] = CardDraft("office" if slot.kind == "office" else "building")
         if len(slot.cost) < MAX_COST:
             slot.cost.append(colour)
         self.redraw()
 
     def clear_cost(self) -> None:
-        self.slots[self.selected].cost.clear()
+        self._edited().cost.clear()
         self.redraw()
 
-    def set_value(self, attribute: str, value: Any) -> None:
-        setattr(self.slots[self.selected], attribute, value)
+    def set_kind(self, kind: str) -> None:
+        self._edited().kind = kind
+        self.redraw()
+
+    def set_tribute(self, gold: int, prestige: int) -> None:
+        """The card's tribute pair; with its cost entered the card is complete: on to the next."""
+        slot = self._edited()
+        slot.gold, slot.prestige = gold, prestige
+        slot.tribute_tapped = True
+        if slot.cost:
+            self._next_open_slot()
         self.redraw()
 
     def toggle_effect(self, tag: str) -> None:
         """The two card effects the rules know: Abbot (no tableau penalty), Jester (double jokers)."""
-        effects = self.slots[self.selected].effects
+        effects = self._edited().effects
         if tag in effects:
             effects.remove(tag)
         else:
@@ -125,18 +158,24 @@ class CardEntryPanel(PhasePanel):
         self.redraw()
 
     def pick_known(self, card: dict[str, Any]) -> None:
-        """Fill the selected slot from the catalogue and move on to the next empty slot."""
+        """Fill the selected slot from the catalogue and move on to the next open slot."""
         slot = self.slots[self.selected]
         slot.kind = card["kind"]
         slot.cost = list(card["cost"])
         slot.gold, slot.prestige = card["tribute"]
+        slot.tribute_tapped = True
         slot.name = card["name"]
         slot.effects = list(card.get("effects", []))
-        empty = [i for i, s in enumerate(self.slots) if not s.complete]
-        if empty:
-            later = [i for i in empty if i > self.selected]
-            self.selected = later[0] if later else empty[0]
+        slot.from_catalogue = True
+        self._next_open_slot()
         self.redraw()
+
+    def _next_open_slot(self) -> None:
+        """Select the next slot still to fill (after this one first); stay when all are filled."""
+        open_slots = [i for i, s in enumerate(self.slots) if not s.complete]
+        if open_slots:
+            later = [i for i in open_slots if i > self.selected]
+            self.selected = later[0] if later else open_slots[0]
 
     # -- widgets -----------------------------------------------------------------
     def build(self, expect: Any) -> Widget:
@@ -165,7 +204,8 @@ class CardEntryPanel(PhasePanel):
                           height=104 * rows)
         for i, slot in enumerate(self.slots):
             lit = i == self.selected
-            key = (slot.kind, tuple(slot.cost), slot.gold, slot.prestige, slot.name, tuple(slot.effects), lit)
+            key = (slot.kind, tuple(slot.cost), slot.gold, slot.prestige, slot.tribute_tapped, slot.name,
+                   tuple(slot.effects), lit)
             grid.add_widget(self.memo(f"slot{i}", key, lambda i=i, slot=slot, lit=lit: self._slot_tile(i, slot, lit)))
         return grid
 
@@ -176,31 +216,44 @@ class CardEntryPanel(PhasePanel):
         tile.add_widget(TextLabel(slot.name or translator.gettext(slot.kind), size=theme.FONT_SMALL,
                                   size_hint_y=None, height=22, color=theme.TEXT if slot.name else theme.TEXT_DIM))
         tile.add_widget(CubeRow(slot.cost, cube_size=24))
-        tile.add_widget(tribute_label(slot.gold, slot.prestige))
+        if slot.tribute_tapped:
+            tile.add_widget(tribute_label(slot.gold, slot.prestige))
+        else:
+            tile.add_widget(TextLabel(_("tribute?"), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
+                                      size_hint_y=None, height=22))
         return tile
 
     def _editor(self) -> Widget:
         slot = self.slots[self.selected]
         box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP)
         box.add_widget(self.memo("palette", (), self._palette))
-        numbers = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        numbers.add_widget(TextLabel(_("Gold"), size=theme.FONT_SMALL, size_hint_x=0.45, color=theme.WARN))
-        numbers.add_widget(segmented(TRIBUTE_VALUES, slot.gold, lambda v: self.set_value("gold", v), group="gold"))
-        numbers.add_widget(TextLabel(_("Prestige"), size=theme.FONT_SMALL, size_hint_x=0.55, color=theme.DANGER))
-        numbers.add_widget(segmented(TRIBUTE_VALUES, slot.prestige, lambda v: self.set_value("prestige", v),
-                                     group="prestige"))
-        box.add_widget(numbers)
-        details = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        box.add_widget(TextLabel(_("Tribute last ([color={g}]gold[/color] [color={p}]prestige[/color]): "
+                                   "it moves on to the next card").format(g=GOLD_HEX, p=PRESTIGE_HEX),
+                                 size=theme.FONT_SMALL, markup=True, color=theme.TEXT_DIM, size_hint_y=None,
+                                 height=20))
+        lit = (slot.gold, slot.prestige) if slot.tribute_tapped else None
+        box.add_widget(self.memo("tribute", lit, lambda: self._tribute_row(lit)))
+        details = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH_MIN)
         if slot.kind != "office":
-            details.add_widget(segmented(("building", "person"), slot.kind, lambda v: self.set_value("kind", v),
-                                         labels={"building": _("Building"), "person": _("Person")}, group="kind"))
-        if slot.kind != "office":
+            details.add_widget(segmented(("building", "person"), slot.kind, self.set_kind,
+                                         labels={"building": _("Building"), "person": _("Person")}, group="kind",
+                                         height=theme.TOUCH_MIN))
             for tag, title in ((NO_TABLEAU_PENALTY, _("Abbot")), (DOUBLE_JOKERS, _("Jester"))):
                 details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
                                              size=theme.FONT_SMALL, size_hint_x=0.6, tag=("effect", tag),
-                                             on_tap=lambda t=tag: self.toggle_effect(t)))
+                                             height=theme.TOUCH_MIN, on_tap=lambda t=tag: self.toggle_effect(t)))
         box.add_widget(details)
         return box
+
+    def _tribute_row(self, lit: tuple[int, int] | None) -> Widget:
+        """Every tribute a card can print, gold then prestige in their printed colours: one tap."""
+        row = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH_MIN)
+        for gold, prestige in TRIBUTE_PAIRS:
+            text = f"[color={GOLD_HEX}]{gold}[/color] [color={PRESTIGE_HEX}]{prestige}[/color]"
+            row.add_widget(BigButton(text, markup=True, role="selected" if lit == (gold, prestige) else "normal",
+                                     size=theme.FONT_LARGE, height=theme.TOUCH_MIN, tag=("tribute", gold, prestige),
+                                     on_tap=lambda g=gold, p=prestige: self.set_tribute(g, p)))
+        return row
 
     def _name_input(self) -> Widget:
         """The selected card's name (optional): named cards are remembered for later games."""
@@ -212,29 +265,38 @@ class CardEntryPanel(PhasePanel):
         return name
 
     def _palette(self) -> Widget:
-        palette = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        palette = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH_MIN)
         for colour in CUBE_COLOURS:
-            palette.add_widget(cube_button(colour, lambda c=colour: self.add_cube(c), text="+"))
-        palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6))
+            palette.add_widget(cube_button(colour, lambda c=colour: self.add_cube(c), text="+", height=theme.TOUCH_MIN))
+        palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6, height=theme.TOUCH_MIN))
         return palette
 
     def _known_cards(self) -> Widget:
         slot = self.slots[self.selected]
         office = slot.kind == "office"
+        typed = () if slot.from_catalogue else tuple(slot.cost)
         box = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.6)
         box.add_widget(self._name_input())
-        box.add_widget(self.memo("known", (office, len(self.app.context.catalogue)), lambda: self._known_list(office)))
+        box.add_widget(self.memo("known", (office, typed, len(self.app.context.catalogue)),
+                                 lambda: self._known_list(office, list(typed))))
         return box
 
-    def _known_list(self, office: bool) -> Widget:
+    def _known_list(self, office: bool, typed: list[str]) -> Widget:
+        """Known cards of the slot's kind that the cost typed so far can still be; exact costs first."""
         kinds = ("office",) if office else ("building", "person")
-        known = self.app.context.catalogue.cards(kinds)
+        probe = CardDraft("office" if office else "building", cost=typed)
+        known = [card for card in self.app.context.catalogue.cards(kinds) if probe.matches(card)]
+        laid_out = self._laid_out_this_game()
+        # Exact costs first, then cards not yet laid out in this game; stable: the catalogue's order after.
+        known.sort(key=lambda card: (len(card["cost"]) != len(typed), (card["kind"], card["name"]) in laid_out))
         box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP)
-        box.add_widget(TextLabel(_("Known cards: one tap fills the card"), size=theme.FONT_SMALL,
-                                 color=theme.TEXT_DIM, size_hint_y=None, height=22))
+        hint = (_("Known cards: one tap fills the card") if not typed
+                else _("Known cards with these cubes: {n}").format(n=len(known)))
+        box.add_widget(TextLabel(hint, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=22))
         if not known:
-            box.add_widget(TextLabel(_("None yet. Cards you name are remembered for the next game."),
-                                     size=theme.FONT_SMALL, color=theme.TEXT_DIM))
+            empty = (_("None yet. Cards you name are remembered for the next game.") if not typed
+                     else _("None: a new card. Its name (optional) keeps it for next time."))
+            box.add_widget(TextLabel(empty, size=theme.FONT_SMALL, color=theme.TEXT_DIM))
             return box
         grid = GridLayout(cols=2, spacing=3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
@@ -250,17 +312,24 @@ class CardEntryPanel(PhasePanel):
         box.add_widget(scroll)
         return box
 
+    def _laid_out_this_game(self) -> set[tuple[str, str]]:
+        """(kind, name) of the cards this game's record has already laid out: they go last in the
+        known list (nothing is hidden, in case a table has two of a card)."""
+        return {(card["kind"], card["name"]) for action in self.app.session.actions
+                if action["type"] in ("setup_draw", "reveal")
+                for card in action.get("cards", []) + action.get("office", [])}
+
     def _footer(self) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         tribute = self.tribute_preview()
         if self.setup:
             text = _("The cards for the first pick")
         elif tribute is None:
-            text = _("Tribute: shown once every card has its cost")
+            text = _("Tribute: shown once every card is complete")
         else:
             text = _("Tribute: {gold} gold buys {prestige} prestige").format(gold=tribute[0], prestige=tribute[1])
         row.add_widget(TextLabel(text, size=theme.FONT_NORMAL, bold=tribute is not None))
         ready = all(slot.complete for slot in self.slots)
-        row.add_widget(BigButton(_("Cards are right") if ready else _("Every card needs a cost"),
+        row.add_widget(BigButton(_("Cards are right") if ready else _("Every card needs cost and tribute"),
                                  role="ok", disabled=not ready, on_tap=self.confirm, size_hint_x=0.7))
         return row

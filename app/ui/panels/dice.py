@@ -41,7 +41,8 @@ class RollPanel(PhasePanel):
         if status.reading is not None:
             self.unsure |= {d.colour for d in status.reading.dice if d.unsure and d.colour}
         open_dice = [c for c in CUBE_COLOURS if self.values[c] is None]
-        self.selected = open_dice[0] if open_dice else None
+        doubtful = [c for c in CUBE_COLOURS if c in self.unsure]
+        self.selected = (open_dice or doubtful or [None])[0]
 
     def on_status(self, status: DiceStatus) -> None:
         if status.state is RollState.PROPOSED:
@@ -61,13 +62,17 @@ class RollPanel(PhasePanel):
         self.redraw()
 
     def set_value(self, pips: int) -> None:
-        """Give the selected die its pips and move on to the next die without a value."""
+        """Give the selected die its pips and move on: to the next die without a value, else the
+        next ringed one, else simply the next die (corrections go left to right without a tap
+        on each die; a die that is right needs no number)."""
         if self.selected is None:
             return
         self.values[self.selected] = pips
         self.unsure.discard(self.selected)
-        after = CUBE_COLOURS[CUBE_COLOURS.index(self.selected) + 1:] + CUBE_COLOURS
-        self.selected = next((c for c in after if self.values[c] is None), None)
+        later = CUBE_COLOURS[CUBE_COLOURS.index(self.selected) + 1:]
+        after = later + CUBE_COLOURS
+        self.selected = next((c for c in after if self.values[c] is None),
+                             next((c for c in after if c in self.unsure), later[0] if later else None))
         self.redraw()
 
     def confirm(self) -> None:

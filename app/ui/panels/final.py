@@ -1,4 +1,4 @@
-"""Game end: each player's card points and largest city group, entered with steppers."""
+"""Game end: each player's card points and largest city group, entered on one number pad."""
 
 from __future__ import annotations
 
@@ -10,26 +10,39 @@ from kivy.uix.widget import Widget
 from app.ui import theme
 from app.ui.i18n import _
 from app.ui.panels.base import PhasePanel
-from app.ui.widgets import BigButton, Panel, PlayerBadge, TextLabel, stepper
+from app.ui.panels.pads import number_pad
+from app.ui.widgets import BigButton, Panel, PlayerBadge, TextLabel
+
+FIELDS = ("card_points", "city_group")
+PAD_COLUMNS = 10
+MAX_VALUE = 99
 
 
 class FinalPanel(PhasePanel):
-    """One row per player still to enter; the entry goes to the rules with Save."""
+    """One row per player still to enter: tap a number on the pad for the lit field, which then
+    moves on from card points to city group; the player's entry goes to the rules with Save."""
 
     shows_players = False
 
     def __init__(self, screen: Any) -> None:
         super().__init__(screen)
         self.entries: dict[str, list[int]] = {}
+        self.field: tuple[str, int] | None = None  # (player colour, 0 card points | 1 city group)
+
+    def _open_fields(self) -> list[tuple[str, int]]:
+        return [(p.colour, i) for p in self.state.players if p.final is None for i in range(len(FIELDS))]
 
     def build(self, expect: Any) -> Widget:
+        open_fields = self._open_fields()
+        if self.field not in open_fields:
+            self.field = open_fields[0] if open_fields else None
         root = BoxLayout(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
         head = BoxLayout(size_hint_y=None, height=24)
         for title in ("", _("Card points"), _("Largest city group"), ""):
             head.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center"))
         root.add_widget(head)
         for player in self.state.players:
-            row = Panel(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT + 8, padding=4)
+            row = Panel(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH_MIN + 8, padding=4)
             row.add_widget(PlayerBadge(player.colour, player.name))
             if player.final is not None:
                 cards, group = player.final
@@ -38,18 +51,36 @@ class FinalPanel(PhasePanel):
                 row.add_widget(TextLabel(_("saved"), size=theme.FONT_SMALL, color=theme.OK, halign="center"))
             else:
                 entry = self.entries.setdefault(player.colour, [0, 0])
-                row.add_widget(stepper(entry[0], lambda n, e=entry: self._set(e, 0, n), low=0, high=99,
-                                       key=f"{player.colour}:card_points"))
-                row.add_widget(stepper(entry[1], lambda n, e=entry: self._set(e, 1, n), low=0, high=99,
-                                       key=f"{player.colour}:city_group"))
-                row.add_widget(BigButton(_("Save"), role="ok", tag=("save", player.colour),
+                for index, name in enumerate(FIELDS):
+                    lit = self.field == (player.colour, index)
+                    row.add_widget(BigButton(str(entry[index]), role="selected" if lit else "normal",
+                                             size=theme.FONT_LARGE, height=theme.TOUCH_MIN,
+                                             tag=(f"{player.colour}:{name}", "field"),
+                                             on_tap=lambda c=player.colour, i=index: self._select(c, i)))
+                row.add_widget(BigButton(_("Save"), role="ok", tag=("save", player.colour), height=theme.TOUCH_MIN,
                                          on_tap=lambda c=player.colour, e=entry: self._save(c, e)))
             root.add_widget(row)
+        if self.field is not None:
+            colour, index = self.field
+            value = self.entries.setdefault(colour, [0, 0])[index]
+            root.add_widget(number_pad(value, self._type, low=0, high=MAX_VALUE, key="final",
+                                       width=PAD_COLUMNS, rows=2))
         root.add_widget(Widget())
         return root
 
-    def _set(self, entry: list[int], index: int, value: int) -> None:
+    def _select(self, colour: str, index: int) -> None:
+        self.field = (colour, index)
+        self.redraw()
+
+    def _type(self, value: int) -> None:
+        """The lit field gets the number; the next open field lights up (the "N+" key stays)."""
+        assert self.field is not None
+        colour, index = self.field
+        entry = self.entries.setdefault(colour, [0, 0])
+        stepping = value > entry[index] and value >= 2 * PAD_COLUMNS - 1
         entry[index] = value
+        if not stepping and index + 1 < len(FIELDS):
+            self.field = (colour, index + 1)
         self.redraw()
 
     def _save(self, colour: str, entry: list[int]) -> None:
