@@ -24,9 +24,10 @@ STARTED = "2026-11-29T19:30:00+01:00"
 class Tour:
     """Drives the running app one step per frame and saves screenshots."""
 
-    def __init__(self, app: Any, out: Path) -> None:
+    def __init__(self, app: Any, out: Path, work: Path) -> None:
         self.app = app
         self.out = out
+        self.work = work  # the tour's own scratch folder (journal, exports, calibration)
         self.count = 0
         self.table = RandomTable(SEED, players=2, activity=0.85)
         self.taken: list[Path] = []
@@ -151,8 +152,52 @@ class Tour:
         yield from self.shot("past-games", all_sizes=True)
         app.go("settings")
         yield from self.shot("settings")
-        app.go("camera")
-        yield from self.shot("camera-check")
+        settings = app.manager.get_screen("settings")
+        settings.on_export()
+        yield from self.shot("settings-card-list-exported")
+        settings.on_choose_import()
+        yield from self.shot("settings-card-list-import")
+        yield from self.camera_check()
+
+    def camera_check(self) -> Iterator[None]:
+        """The camera check on a folder camera holding one resting demo frame: live picture, then
+        the colours a calibration found, waiting for Keep or Discard."""
+        from dataclasses import replace
+
+        from gpiozero.pins.mock import MockFactory
+
+        from app.config import load_config
+        from app.dice_station import build_dice_station
+        from app.ui.dice_link import DiceLink
+        from app.ui.launch import DEMO_FRAMES
+
+        frames = self.work / "camera"
+        frames.mkdir()
+        shutil.copyfile(DEMO_FRAMES / "roll2_11.jpg", frames / "frame.jpg")
+        config = load_config(None)
+        tables = {**config.tables, "camera": {**config["camera"], "source": "folder", "folder": str(frames)},
+                  "button": {**config["button"], "enabled": False}, "led": {**config["led"], "enabled": False},
+                  "vision": {**config["vision"], "calibration_path": str(self.work / "calibration.json")}}
+        link = DiceLink()
+        link.attach(lambda **callbacks: build_dice_station(replace(config, tables=tables), pin_factory=MockFactory(),
+                                                           **callbacks), start=False)
+        self.app.context.dice = link
+        try:
+            link.station.service.tick(0.0)  # opens the camera
+            for _frame in range(10):  # its status reaches the link through the UI clock
+                if link.has_camera:
+                    break
+                yield
+            self.app.go("camera")  # the live view asks for pictures
+            link.station.service.tick(0.1)
+            self.app.refresh()  # a new live view shows the newest picture at once
+            yield from self.shot("camera-check")
+            self.app.manager.get_screen("camera").on_calibrate()
+            yield from self.shot("camera-calibration")
+        finally:
+            self.app.go("start")
+            self.app.context.dice = None
+            link.close()
 
     def _propose_dice(self, panel: Any) -> None:
         """Show what a camera proposal looks like: five dice read, the gray one unsure."""
@@ -186,7 +231,7 @@ def run_tour(out: Path) -> int:
         clock=lambda: STARTED,
     )
     app = WindroseApp(context)
-    tour = Tour(app, out)
+    tour = Tour(app, out, work)
     problems: list[str] = []
 
     def start(_dt: float) -> None:

@@ -75,18 +75,28 @@ class SettingsScreen(BaseScreen):
             (_("Roll button"), segmented(BUTTON_CHOICES, settings.button, lambda v: self._change(button=v),
                                          labels=button_labels)),
         )
+        # Large text or a tall screen: each name above its choice, scrolling if need be;
+        # else name and choice side by side, which fits 800x480 without scrolling.
+        stacked = self.portrait() or theme.text_scale.factor > 1.0
         for title, chooser in rows:
             for button in chooser.children:
                 button.font_size = theme.font(theme.FONT_SMALL)
-            body.add_widget(self._titled(title, chooser))
-        body.add_widget(self._titled(_("Card list"), self._card_list_row()))
+            body.add_widget(self._titled(title, chooser, stacked))
+        body.add_widget(self._titled(_("Card list"), self._card_list_row(), stacked))
         if self.card_words:
             body.add_widget(self._card_words_label())
         elif self.app.notice.text:
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=44,
                                       color=theme.DANGER if self.app.notice.level == "error" else theme.TEXT_DIM))
-        body.add_widget(Widget())
-        root.add_widget(body)
+        if not stacked:
+            body.add_widget(Widget())
+            root.add_widget(body)
+            return
+        body.size_hint_y = None
+        body.bind(minimum_height=body.setter("height"))
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(body)
+        root.add_widget(scroll)
 
     def _change(self, **changes: object) -> None:
         before = self.app.context.settings
@@ -96,12 +106,19 @@ class SettingsScreen(BaseScreen):
             self.app.restart_dice()
 
     @staticmethod
-    def _titled(title: str, chooser: Widget) -> BoxLayout:
-        """One setting on one line: its name on the left, the choice beside it (fits 800x480)."""
-        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        row.add_widget(TextLabel(title, size=theme.FONT_NORMAL, bold=True, size_hint_x=None, width=TITLE_WIDTH))
-        row.add_widget(chooser)
-        return row
+    def _titled(title: str, chooser: Widget, stacked: bool) -> BoxLayout:
+        """One setting: its name above its choice (stacked), or on the left beside it."""
+        if stacked:
+            name_height = theme.font(theme.FONT_NORMAL) * 1.5
+            box = BoxLayout(orientation="vertical", size_hint_y=None, height=name_height + theme.BUTTON_HEIGHT)
+            box.add_widget(TextLabel(title, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=name_height))
+        else:
+            box = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+            box.add_widget(TextLabel(title, size=theme.FONT_NORMAL, bold=True, size_hint_x=None, width=TITLE_WIDTH))
+        chooser.size_hint_y = None
+        chooser.height = theme.BUTTON_HEIGHT
+        box.add_widget(chooser)
+        return box
 
     # -- the learned card list ------------------------------------------------------
     def _card_list_row(self) -> BoxLayout:
