@@ -180,26 +180,39 @@ class ActionsPanel(PhasePanel):
         return box
 
     # -- forms -------------------------------------------------------------------------------
-    def _form(self, title: str, parts: list[Widget], ready: bool, on_confirm: Any) -> Widget:
-        box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
-        box.add_widget(TextLabel(title, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
+    def _form(self, title: str | Widget, parts: list[Widget], ready: bool, on_confirm: Any,
+              compact: bool = False) -> Widget:
+        """Title (or a widget in its place), the parts, Cancel and Confirm; `compact` packs a tall form."""
+        gap = 3 if compact else theme.GAP
+        box = Panel(orientation="vertical", spacing=gap, padding=theme.GAP)
+        if isinstance(title, Widget):
+            box.add_widget(title)
+        else:
+            box.add_widget(TextLabel(title, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
         for part in parts:
             box.add_widget(part)
         box.add_widget(Widget())
-        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        row.add_widget(BigButton(_("Cancel"), on_tap=self.close))
-        row.add_widget(BigButton(_("Confirm"), role="ok", disabled=not ready, on_tap=on_confirm, tag=("confirm", True)))
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH_MIN if compact else theme.BUTTON_HEIGHT)
+        row.add_widget(BigButton(_("Cancel"), on_tap=self.close, height=row.height))
+        row.add_widget(BigButton(_("Confirm"), role="ok", disabled=not ready, on_tap=on_confirm, tag=("confirm", True),
+                                 height=row.height))
         box.add_widget(row)
         return box
 
-    def _palette(self, on_pick: Any, counts: dict[str, int] | None = None) -> Widget:
-        """Six cube buttons; with `counts`, each shows how many are left to pick and greys at 0."""
-        row = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+    def _palette(self, on_pick: Any, counts: dict[str, int] | None = None, chosen: list[str] | None = None) -> Widget:
+        """Six cube buttons; with `counts`, each shows how many are left to pick and greys at 0;
+        with `chosen`, each shows how many of its colour are chosen so far."""
+        row = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH_MIN)
         for colour in CUBE_COLOURS:
             left = None if counts is None else counts.get(colour, 0)
-            row.add_widget(cube_button(colour, lambda c=colour: on_pick(c), text="+" if left is None else str(left),
-                                       disabled=left == 0))
-        row.add_widget(BigButton(_("Clear"), on_tap=lambda: on_pick(None), size_hint_x=1.5))
+            if left is not None:
+                text = str(left)
+            else:
+                picked = chosen.count(colour) if chosen is not None else 0
+                text = str(picked) if picked else "+"
+            row.add_widget(cube_button(colour, lambda c=colour: on_pick(c), text=text, disabled=left == 0,
+                                       height=theme.TOUCH_MIN))
+        row.add_widget(BigButton(_("Clear"), on_tap=lambda: on_pick(None), size_hint_x=1.5, height=theme.TOUCH_MIN))
         return row
 
     def _left_in_supply(self, player: Any) -> dict[str, int]:
@@ -243,8 +256,7 @@ class ActionsPanel(PhasePanel):
                 on_tap=lambda t=tile: self._pick_tile(who, t)))
         parts = [
             TextLabel(_("The cubes printed on the quarter:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            self._palette(self._pick_cost),
-            CubeRow(self.cost, cube_size=32),
+            self._palette(self._pick_cost, chosen=self.cost),
             TextLabel(_("The tile on it:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
             tile_grid,
         ]
@@ -352,15 +364,17 @@ class ActionsPanel(PhasePanel):
         names = [e.name for e in options.card_effects if e.ok]
         if self.effect_card not in names:
             self.effect_card = names[0] if names else None
+        title: str | Widget = _("Use a card's effect")
+        if len(names) > 1:  # the cards to choose from stand in the title's place
+            title = segmented(names, self.effect_card, lambda n: self._set("effect_card", n), group="effect_card",
+                              size_hint_y=None, height=theme.TOUCH_MIN)
+        elif names:
+            title = f"{title}: {names[0]}"
         parts = [
-            segmented(names, self.effect_card, lambda n: self._set("effect_card", n), group="effect_card",
-                      size_hint_y=None, height=theme.BUTTON_HEIGHT),
             self._labelled(_("Gain gold"), self._amount_pad("gain_gold")),
             self._labelled(_("Gain prestige"), self._amount_pad("gain_prestige")),
             self._labelled(_("Pay gold"), self._amount_pad("pay_gold")),
-            TextLabel(_("Cubes gained:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            self._palette(self._pick_cost),
-            CubeRow(self.cost, cube_size=28),
+            self._labelled(_("Cubes gained:"), self._palette(self._pick_cost, chosen=self.cost)),
         ]
         gain: dict[str, Any] = {}
         if self.cost:
@@ -374,7 +388,7 @@ class ActionsPanel(PhasePanel):
             action["gain"] = gain
         if self.pay_gold:
             action["pay"] = {"gold": self.pay_gold}
-        return self._form(_("Use a card's effect"), parts, self.effect_card is not None, lambda: self.send(action))
+        return self._form(title, parts, self.effect_card is not None, lambda: self.send(action), compact=True)
 
     def _amount_pad(self, attribute: str) -> Widget:
         return number_pad(getattr(self, attribute), lambda n: self._set(attribute, n), low=0,
