@@ -68,8 +68,13 @@ def default_models(params: VisionParams) -> dict[str, ColourModel]:
     return models
 
 
-def colour_cost(face: DieFace, model: ColourModel, params: VisionParams) -> float:
-    """How unlike the model the die's body colour (and pip polarity) is (0 = exactly alike)."""
+def colour_cost(face: DieFace, model: ColourModel, params: VisionParams, lightness_floor: float | None = None) -> float:
+    """How unlike the model the die's body colour (and pip polarity) is (0 = exactly alike).
+
+    Lightness is compared as a difference (per 100), or, with `lightness_floor`, as a ratio
+    (the log of (L + floor) / (model L + floor)): light scales a die's shade, so a dim
+    scene's gray die is as far from gray as a bright scene's, and never nearer to black.
+    """
     body = face.colour
     neutral = params.colour_chroma_neutral
     if model.name in NEUTRAL_COLOURS:
@@ -79,7 +84,11 @@ def colour_cost(face: DieFace, model: ColourModel, params: VisionParams) -> floa
         cost = params.colour_hue_weight * hue_gap / 180.0
         cost += params.colour_chroma_weight * max(0.0, neutral - body.chroma) / neutral
     if model.use_lightness:
-        cost += params.colour_lightness_weight * abs(body.lightness - model.lightness) / 100.0
+        if lightness_floor is None:
+            gap = abs(body.lightness - model.lightness) / 100.0
+        else:
+            gap = abs(float(np.log((body.lightness + lightness_floor) / (model.lightness + lightness_floor))))
+        cost += params.colour_lightness_weight * gap
     if model.pip_polarity and face.value is not None and face.polarity != model.pip_polarity:
         cost += params.colour_polarity_cost
     if face.value is None:
@@ -88,9 +97,11 @@ def colour_cost(face: DieFace, model: ColourModel, params: VisionParams) -> floa
     return cost
 
 
-def cost_matrix(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams) -> np.ndarray:
-    """Dice x colours (in DIE_COLOURS order)."""
-    return np.array([[colour_cost(face, models[name], params) for name in DIE_COLOURS] for face in faces])
+def cost_matrix(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams,
+                lightness_floor: float | None = None) -> np.ndarray:
+    """Dice x colours (in DIE_COLOURS order); `lightness_floor` as in colour_cost."""
+    return np.array([[colour_cost(face, models[name], params, lightness_floor) for name in DIE_COLOURS]
+                     for face in faces])
 
 
 def assign_colours(costs: np.ndarray, leave_out_cost: float) -> list[int | None]:

@@ -116,10 +116,23 @@ class DiceNet:
         """
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, got {turns!r}")
+        stack = self._ready(crops)
+        return self._turned(stack, range(0, 4, 4 // turns))
+
+    def refine(self, crops: np.ndarray, upright: np.ndarray, turns: int) -> np.ndarray:
+        """`classify(crops, turns)` when `upright` is already `classify(crops, 1)`: only the
+        other turns are run (the reader reads every candidate once, the kept ones again)."""
+        if turns not in (1, 2, 4):
+            raise ValueError(f"turns must be 1, 2 or 4, got {turns!r}")
+        if turns == 1 or len(crops) == 0:
+            return upright
+        others = self._turned(self._ready(crops), range(4 // turns, 4, 4 // turns))
+        return ((upright + others * (turns - 1)) / turns).astype(np.float32)
+
+    def _ready(self, crops: np.ndarray | list[np.ndarray]) -> np.ndarray:
+        """The crops as one N x S x S x 3 uint8 stack at the net's size; ValueError on bad input."""
         if isinstance(crops, np.ndarray) and crops.ndim == 3:
             crops = crops[None]
-        if len(crops) == 0:
-            return np.zeros((0, len(CLASS_NAMES)), np.float32)
         ready = []
         for crop in crops:
             if not isinstance(crop, np.ndarray) or crop.ndim != 3 or crop.shape[2] != 3 or min(crop.shape[:2]) < 4:
@@ -129,12 +142,16 @@ class DiceNet:
             if crop.shape[:2] != (self.crop_px, self.crop_px):
                 crop = cv2.resize(crop, (self.crop_px, self.crop_px), interpolation=cv2.INTER_AREA)
             ready.append(crop)
-        stack = np.stack(ready)
-        step = 4 // turns
-        turned = [np.ascontiguousarray(np.rot90(stack, k, axes=(1, 2))) for k in range(0, 4, step)]
+        return np.stack(ready) if ready else np.zeros((0, self.crop_px, self.crop_px, 3), np.uint8)
+
+    def _turned(self, stack: np.ndarray, quarter_turns: range | list[int]) -> np.ndarray:
+        """Probabilities averaged over the stack read at each of `quarter_turns` (x 90 degrees)."""
+        if len(stack) == 0 or len(quarter_turns) == 0:
+            return np.zeros((len(stack), len(CLASS_NAMES)), np.float32)
+        turned = [np.ascontiguousarray(np.rot90(stack, k, axes=(1, 2))) for k in quarter_turns]
         blob = cv2.dnn.blobFromImages(list(np.concatenate(turned)), scalefactor=1.0 / 255.0)
         self._net.setInput(blob)
-        logits = self._net.forward().reshape(turns, len(ready), len(CLASS_NAMES)).astype(np.float64)
+        logits = self._net.forward().reshape(len(turned), len(stack), len(CLASS_NAMES)).astype(np.float64)
         logits -= logits.max(axis=2, keepdims=True)
         exp = np.exp(logits)
         return (exp / exp.sum(axis=2, keepdims=True)).mean(axis=0).astype(np.float32)
@@ -219,13 +236,15 @@ def _suppress_duplicates(candidates: list[DieCandidate], distance: float) -> lis
     return kept
 
 
-@functools.lru_cache(maxsize=8)
-def _face_disc(size: int, window_sides: float) -> np.ndarray:
-    """Flat mask of the crop's central disc that lies inside the top face whatever its turn."""
+@functools.lru_cache(maxsize=16)
+def _polar_grid(size: int, window_sides: float, sectors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each crop pixel's distance from the crop centre in die sides, and its angular sector (flat)."""
     yy, xx = np.mgrid[:size, :size]
-    radius = 0.42 * size / window_sides
     centre = (size - 1) / 2.0
-    return ((xx - centre) ** 2 + (yy - centre) ** 2 <= radius * radius).reshape(-1)
+    radius = np.hypot(xx - centre, yy - centre) * window_sides / size
+    turn = (np.arctan2(yy - centre, xx - centre) + np.pi) / (2.0 * np.pi)
+    sector = np.minimum((turn * sectors).astype(int), sectors - 1)
+    return radius.reshape(-1), sector.reshape(-1)
 
 
 def typical_sides(found: list[DieCandidate], spread: float) -> np.ndarray:
@@ -238,35 +257,49 @@ def typical_sides(found: list[DieCandidate], spread: float) -> np.ndarray:
     return np.clip(sides, typical / spread, typical * spread)
 
 
-def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams) -> list[tuple[BodyColour, str]]:
-    """Each die's body colour and pip polarity from its crop (the central face, pips and glare left out).
+def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
+                 learned: LearnedParams) -> list[tuple[BodyColour, str]]:
+    """Each die's body colour and pip polarity from its crop.
 
-    Pips are the pixels far from the face's median lightness; their side of it is the polarity.
+    A glossy top face can mirror the lamp and wash out (a black die turns light gray, a
+    violet one white), but the band along the face's edges (the bevel, seen from above)
+    keeps the body's shade. So the lightness is a low percentile of that band, taken per
+    angular sector and the median of the sectors kept (a touching die or a shadow darkens a
+    sector or two, not the whole band); the hue comes from the darker part of the die
+    (glare and light pips are the lighter part).
+    Polarity: pips are the central face pixels far from its median lightness; their side of it.
     """
     if len(crops) == 0:
         return []
     count, size = crops.shape[0], crops.shape[1]
     # One conversion for the whole stack: OpenCV is far slower on many tiny images.
     lab = cv2.cvtColor(np.ascontiguousarray(crops.reshape(count * size, size, 3)), cv2.COLOR_BGR2Lab)
-    disc = _face_disc(size, window_sides)
-    result = []
-    for one in lab.reshape(count, size * size, 3):
-        face = one[disc].astype(np.float32)
-        lightness = face[:, 0]
-        median = float(np.median(lightness))
-        far = np.abs(lightness - median) > params.pip_contrast
-        body = face[~far & (lightness < params.glare_level)]
-        if len(body) == 0:
-            body = face
-        pips = lightness[far]
-        polarity = "light" if len(pips) and float(np.mean(pips)) > median else "dark"
-        colour = BodyColour(
-            lightness=float(np.percentile(body[:, 0], params.body_lightness_percentile)),
-            a=float(np.median(body[:, 1])) - 128.0,
-            b=float(np.median(body[:, 2])) - 128.0,
-        )
-        result.append((colour, polarity))
-    return result
+    radius, sector = _polar_grid(size, window_sides, learned.colour_band_sectors)
+    face = radius <= learned.colour_face_radius
+    band = (radius >= learned.colour_band_inner) & (radius <= learned.colour_band_outer)
+    band_sectors = [band & (sector == k) for k in range(learned.colour_band_sectors)]
+    die = radius <= learned.colour_band_outer
+    measured: list[tuple[float, float, float, str]] = []
+    whites: list[float] = []
+    for one in lab.reshape(count, size * size, 3).astype(np.float32):
+        lightness = one[:, 0]
+        median = float(np.median(lightness[face]))
+        far = face & (np.abs(lightness - median) > params.pip_contrast)
+        polarity = "light" if far.any() and float(np.mean(lightness[far])) > median else "dark"
+        if polarity == "light":
+            whites.append(float(np.percentile(lightness[far], learned.colour_white_percentile)))
+        # Dark pips would pass for a dark body: leave them out of the band.
+        body_band = [part & ~far for part in band_sectors] if polarity == "dark" else band_sectors
+        body = one[die]
+        darker = body[body[:, 0] <= np.percentile(body[:, 0], learned.colour_darker_percentile)]
+        shade = float(np.median([np.percentile(lightness[part], learned.colour_band_lightness_percentile)
+                                 for part in body_band if part.any()]))
+        measured.append((shade, float(np.median(darker[:, 1])) - 128.0, float(np.median(darker[:, 2])) - 128.0,
+                         polarity))
+    # White pips are a white reference in the frame: lightness is scaled so that they read as
+    # they do under ordinary light (a dim scene's gray die is not a black one).
+    exposure = learned.colour_white_lightness / float(np.median(whites)) if whites else 1.0
+    return [(BodyColour(min(255.0, shade * exposure), a, b), polarity) for shade, a, b, polarity in measured]
 
 
 def read_with_model(
@@ -297,12 +330,15 @@ def read_with_model(
     sides = typical_sides(found, learned.side_spread)
     net = models.classifier
     crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
-    probabilities = net.classify(crops, learned.classifier_turns)
-    kept = [i for i, p in enumerate(probabilities) if 1.0 - float(p[0]) >= learned.die_min_probability]
+    upright = net.classify(crops, 1)
+    kept = [i for i, p in enumerate(upright) if 1.0 - float(p[0]) >= learned.die_min_probability]
     if expect == "macao":  # exactly six dice on the table: the six likeliest
-        kept = sorted(kept, key=lambda i: float(probabilities[i][0]))[: len(DIE_COLOURS)]
+        kept = sorted(kept, key=lambda i: float(upright[i][0]))[: len(DIE_COLOURS)]
     kept = sorted(kept)
-    colours = body_colours(crops[kept], net.window_sides, params)
+    probabilities = np.zeros_like(upright)
+    probabilities[kept] = net.refine(crops[kept], upright[kept], learned.classifier_turns)
+    kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
+    colours = body_colours(crops[kept], net.window_sides, params, learned)
     faces: list[DieFace] = []
     for c, p, (colour, polarity) in zip((found[i] for i in kept), probabilities[kept], colours):
         value = int(np.argmax(p[1:])) + 1
@@ -314,7 +350,7 @@ def read_with_model(
         dice = [_to_reading(face, None, face.reason) for face in faces]
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
     models_by_colour = calibration.models if calibration is not None else default_models(params)
-    costs = cost_matrix(faces, models_by_colour, params)
+    costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
     assignment = assign_colours(costs, params.colour_max_cost) if faces else []
     margins = assignment_margins(costs, assignment) if faces else []
     dice = []

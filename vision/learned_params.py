@@ -29,6 +29,15 @@ class LearnedParams:
     duplicate_distance: float  # candidates closer than this many die sides are one die
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
     classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
+    colour_face_radius: float  # die sides from the centre: the disc whose pips give the polarity
+    colour_band_inner: float  # die sides from the centre: the band along the top face's edges ...
+    colour_band_outer: float  # ... from here to here, whose shade glare does not wash out
+    colour_band_lightness_percentile: float  # the body's lightness: this percentile (0-100) of the band ...
+    colour_band_sectors: int  # ... in each of this many angular sectors, the sectors' median
+    colour_white_percentile: float  # a light-pipped die's pip lightness: this percentile (0-100) of its pips
+    colour_white_lightness: float  # lightness (0-255) are scaled so the frame's light pips read this
+    colour_lightness_floor: float  # lightness is compared as the ratio (L + this) / (model L + this)
+    colour_darker_percentile: float  # the hue comes from die pixels darker than this percentile (0-100)
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> LearnedParams:
@@ -53,6 +62,8 @@ class LearnedParams:
             values[name] = value
         if values["classifier_turns"] not in (1, 2, 4):
             raise ValueError("[vision.learned] key 'classifier_turns' must be 1, 2 or 4")
+        if values["colour_band_sectors"] < 1:
+            raise ValueError("[vision.learned] key 'colour_band_sectors' must be at least 1")
         if values["detector_peak_window"] % 2 == 0:
             raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
         return cls(**values)

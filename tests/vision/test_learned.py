@@ -160,3 +160,11 @@ def test_config_table_is_checked() -> None:
         LearnedParams.from_table({**table, "value_min_probability": "high"})
     with pytest.raises(ValueError, match="odd"):
         LearnedParams.from_table({**table, "detector_peak_window": 4})
+
+
+@pytest.mark.parametrize("turns", [1, 2, 4])
+def test_refining_upright_readings_equals_reading_all_turns(models: LearnedModels, turns: int) -> None:
+    crops, _ = _known_crops(models.classifier, "dice-rendered-dev", 12)
+    upright = models.classifier.classify(crops, 1)
+    refined = models.classifier.refine(crops, upright, turns)
+    assert np.allclose(refined, models.classifier.classify(crops, turns), atol=1e-5)

@@ -11,18 +11,21 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class DiceClassifier(nn.Module):
-    """crop (3 x 40 x 40, BGR 0-1) -> 7 logits: not a die, 1..6."""
+    """crop (3 x S x S, BGR 0-1, S a multiple of 8) -> 7 logits: not a die, 1..6."""
 
-    def __init__(self, width: int = 16) -> None:
+    def __init__(self, width: int = 16, crop_px: int = 40) -> None:
         super().__init__()
+        if crop_px % 8:
+            raise ValueError(f"crop_px must be a multiple of 8, got {crop_px}")
         w = width
         self.features = nn.Sequential(
-            _conv(3, w), nn.MaxPool2d(2),  # 20
-            _conv(w, 2 * w), _conv(2 * w, 2 * w), nn.MaxPool2d(2),  # 10
-            _conv(2 * w, 3 * w), _conv(3 * w, 3 * w), nn.MaxPool2d(2),  # 5
+            _conv(3, w), nn.MaxPool2d(2),  # S/2
+            _conv(w, 2 * w), _conv(2 * w, 2 * w), nn.MaxPool2d(2),  # S/4
+            _conv(2 * w, 3 * w), _conv(3 * w, 3 * w), nn.MaxPool2d(2),  # S/8
             _conv(3 * w, 4 * w),
         )
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * w * 25, 96), nn.ReLU(inplace=True),
+        cells = (crop_px // 8) ** 2
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * w * cells, 96), nn.ReLU(inplace=True),
                                   nn.Linear(96, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

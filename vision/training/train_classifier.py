@@ -29,21 +29,21 @@ from vision.training.augment import photometric
 from vision.training.data import LabelledImage, load_specs
 from vision.training.nets import DiceClassifier
 
-CROP_PX = 40
 WINDOW_SIDES = 1.6  # crop width in die sides: the whole face at any turn, a little table
 POSITIVE_SHIFT = 0.12  # die sides
 SIZE_JITTER = 0.25  # log-scale
 NEGATIVE_SHIFT = (0.65, 1.1)
 NEGATIVES_PER_IMAGE = 8
+COCKED_BOOST = 3  # cocked dice are rare in the data; each is cut this many times more often
 
 
-def _cut(image: np.ndarray, cx: float, cy: float, window: float, angle: float) -> np.ndarray:
+def _cut(image: np.ndarray, cx: float, cy: float, window: float, angle: float, crop_px: int) -> np.ndarray:
     """A crop `window` px wide around (cx, cy), turned by `angle` degrees, area-resampled."""
     size = max(4, int(np.ceil(window)))
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
     matrix[:, 2] += (size / 2.0 - cx, size / 2.0 - cy)
     patch = cv2.warpAffine(image, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    return cv2.resize(patch, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA if size > CROP_PX else cv2.INTER_LINEAR)
+    return cv2.resize(patch, (crop_px, crop_px), interpolation=cv2.INTER_AREA if size > crop_px else cv2.INTER_LINEAR)
 
 
 def _far_from_dice(record: LabelledImage, x: float, y: float, limit: float) -> bool:
@@ -65,17 +65,17 @@ def mine_negatives(records: list[LabelledImage], images: list[np.ndarray], detec
 
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.random.Generator,
-               repeats: int, mined: list[list[tuple[float, float, float]]]) -> tuple[np.ndarray, np.ndarray]:
+               repeats: int, mined: list[list[tuple[float, float, float]]], crop_px: int) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
 
     def add(image: np.ndarray, cx: float, cy: float, side: float, label: int) -> None:
         window = side * WINDOW_SIDES * float(np.exp(rng.uniform(-SIZE_JITTER, SIZE_JITTER)))
-        crop = _cut(image, cx, cy, window, float(rng.uniform(0, 360)))
+        crop = _cut(image, cx, cy, window, float(rng.uniform(0, 360)), crop_px)
         if rng.random() < 0.5:
             crop = crop[:, ::-1]
         if rng.random() < 0.25:  # a smaller, softer die
-            small = int(rng.integers(int(CROP_PX * 0.45), int(CROP_PX * 0.8)))
-            crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA), (CROP_PX, CROP_PX))
+            small = int(rng.integers(int(crop_px * 0.45), int(crop_px * 0.8)))
+            crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA), (crop_px, crop_px))
         crops.append(photometric(np.ascontiguousarray(crop), rng))
         labels.append(label)
 
@@ -87,7 +87,7 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.r
         height, width = image.shape[:2]
         typical = float(np.median([d.side for d in record.dice]))
         for die in record.dice:
-            for _ in range(repeats):
+            for _ in range(repeats if die.value else repeats * COCKED_BOOST):
                 angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(0, POSITIVE_SHIFT) * die.side
                 add(image, die.cx + shift * np.cos(angle), die.cy + shift * np.sin(angle), die.side, die.value)
             angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(*NEGATIVE_SHIFT) * die.side
@@ -101,7 +101,7 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.r
     return np.stack(crops), np.array(labels)
 
 
-def exact_crops(records: list[LabelledImage], images: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def exact_crops(records: list[LabelledImage], images: list[np.ndarray], crop_px: int) -> tuple[np.ndarray, np.ndarray]:
     """Crops at the labelled centres and sides, as the reader would cut them (no augmentation)."""
     crops, labels = [], []
     for record, image in zip(records, images):
@@ -109,7 +109,7 @@ def exact_crops(records: list[LabelledImage], images: list[np.ndarray]) -> tuple
             continue
         centres = np.array([(d.cx, d.cy) for d in record.dice])
         sides = np.array([d.side for d in record.dice])
-        crops.append(crop_dice(image, centres, sides, CROP_PX, WINDOW_SIDES))
+        crops.append(crop_dice(image, centres, sides, crop_px, WINDOW_SIDES))
         labels.extend(d.value for d in record.dice)
     return np.concatenate(crops), np.array(labels)
 
@@ -140,13 +140,13 @@ def report(name: str, probabilities: np.ndarray, labels: np.ndarray, min_probabi
     return result
 
 
-def export(model: nn.Module, out: Path) -> None:
+def export(model: nn.Module, out: Path, crop_px: int) -> None:
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, CROP_PX, CROP_PX), str(out), input_names=["crops"],
+    torch.onnx.export(model, torch.zeros(1, 3, crop_px, crop_px), str(out), input_names=["crops"],
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                       opset_version=13, dynamo=False)
     out.with_suffix(".json").write_text(json.dumps(
-        {"crop_px": CROP_PX, "window_sides": WINDOW_SIDES, "classes": ["not a die", 1, 2, 3, 4, 5, 6],
+        {"crop_px": crop_px, "window_sides": WINDOW_SIDES, "classes": ["not a die", 1, 2, 3, 4, 5, 6],
          "input": "BGR crops scaled to 0-1"}, indent=1) + "\n")
 
 
@@ -164,6 +164,8 @@ def main() -> None:
     parser.add_argument("--mine-score", type=float, default=0.15, help="detector score for mined negatives")
     parser.add_argument("--min-probability", type=float, default=0.9)
     parser.add_argument("--width", type=int, default=16, help="channels of the first layer (the net's width)")
+    parser.add_argument("--crop-px", type=int, default=40, help="crop side fed to the net (a multiple of 8)")
+    parser.add_argument("--label-smoothing", type=float, default=0.05)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (more thrash on a shared machine)")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
@@ -172,21 +174,21 @@ def main() -> None:
     records = load_specs(args.train)
     images = [r.load() for r in records]
     tests = {spec: load_specs([spec]) for spec in args.test}
-    test_sets = {spec: exact_crops(recs, [r.load() for r in recs]) for spec, recs in tests.items()}
+    test_sets = {spec: exact_crops(recs, [r.load() for r in recs], args.crop_px) for spec, recs in tests.items()}
     mined = [[] for _ in records]
     if args.negatives_from is not None:
         mined = mine_negatives(records, images, args.negatives_from, args.mine_score)
         print(f"mined {sum(map(len, mined))} negatives with {args.negatives_from}", flush=True)
-    model = DiceClassifier(args.width)
+    model = DiceClassifier(args.width, args.crop_px)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    epochs_data = [make_epoch(records, images, rng, args.repeats, mined)]
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
+    epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px)]
     batch_size = args.batch
     steps_per_epoch = len(epochs_data[0][0]) // batch_size
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.epochs * steps_per_epoch)
     for epoch in range(args.epochs):
         started = time.time()
-        crops, labels = epochs_data.pop() if epochs_data else make_epoch(records, images, rng, args.repeats, mined)
+        crops, labels = epochs_data.pop() if epochs_data else make_epoch(records, images, rng, args.repeats, mined, args.crop_px)
         order = rng.permutation(len(crops))[: steps_per_epoch * batch_size]
         model.train()
         total = 0.0
@@ -203,7 +205,7 @@ def main() -> None:
     for spec, (crops, labels) in test_sets.items():
         report(spec, predict(model, crops), labels, args.min_probability)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    export(model, args.out)
+    export(model, args.out, args.crop_px)
     print(f"wrote {args.out}")
 
 
