@@ -23,6 +23,8 @@ from gpiozero import Factory
 
 from app.config import Config
 from app.dice_service import DiceService, DiceStatus, RollTimings, TickThread
+from app.games.macao.messages import Message
+from app.session import PlayerNotice
 from hardware.button import RollButton
 from hardware.camera import Camera, CameraError, CameraSettings, make_camera, to_bgr_uint8
 from hardware.gpio import GpioUnavailable, LgpioChip
@@ -69,7 +71,8 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
     try:
         return load_calibration(path)
     except CalibrationError as exc:
-        report(f"{exc}; using the built-in dice colours until the table is calibrated again")
+        report(PlayerNotice(Message("{problem}; using the built-in dice colours until the table is calibrated again",
+                                    {"problem": str(exc)})))
         return None
 
 
@@ -227,7 +230,7 @@ def _open_led(config: Config, pin_factory: Factory | None,
     try:
         return StatusLed(table["pin"], table["active_high"], table["blink_period_s"], pin_factory)
     except GpioUnavailable as exc:
-        note(f"{exc}; running without the status light")
+        note(PlayerNotice(Message("{problem}; running without the status light", {"problem": str(exc)})))
         return None
 
 
@@ -240,5 +243,6 @@ def _open_button(config: Config, service: DiceService, clock: Callable[[], float
         return RollButton(table["pin"], table["pull_up"], table["debounce_s"], table["hold_time_s"],
                           clock, on_press=service.roll, on_hold=service.reread, pin_factory=pin_factory)
     except GpioUnavailable as exc:
-        note(f"{exc}; use the on-screen roll button (or the space bar)")
+        note(PlayerNotice(Message("{problem}; use the on-screen roll button (or the space bar)",
+                                  {"problem": str(exc)})))
         return None

@@ -17,6 +17,7 @@ from typing import Any
 
 from app.games.macao import CUBE_COLOURS
 from app.games.macao.messages import Message
+from app.session import PlayerNotice
 from app.ui.i18n import N_
 
 CARD_KINDS: tuple[str, ...] = ("office", "building", "person")
@@ -105,14 +106,14 @@ class CardCatalogue:
         self._cards: dict[tuple[str, str], dict[str, Any]] = {}
         self._seen: dict[tuple[str, str], int] = {}
 
-    def load(self) -> Message | None:
+    def load(self) -> PlayerNotice | None:
         """Read the file if there is one; returns a warning instead of failing on a bad file."""
         if not self.path.exists():
             return None
         try:
             self.merge_file(self.path)
         except CatalogueError as err:
-            return err.message
+            return PlayerNotice(err.message)
         return None
 
     def merge_file(self, path: Path) -> int:

@@ -13,7 +13,9 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from app.ui.i18n import LANGUAGES
+from app.games.macao.messages import Message
+from app.session import PlayerNotice
+from app.ui.i18n import LANGUAGES, N_
 
 TEXT_SCALES: tuple[float, ...] = (0.85, 1.0, 1.2, 1.4)
 # "config": as config.toml's [camera] source / [button] enabled say; the others override them.
@@ -55,7 +57,7 @@ class SettingsStore:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def load(self, defaults: UiSettings) -> tuple[UiSettings, str | None]:
+    def load(self, defaults: UiSettings) -> tuple[UiSettings, PlayerNotice | None]:
         """The saved settings over the defaults, and a warning when the file was unusable."""
         if not self.path.exists():
             return defaults, None
@@ -64,7 +66,8 @@ class SettingsStore:
             if not isinstance(saved, dict):
                 raise ValueError("not a JSON object")
         except (OSError, ValueError) as err:
-            return defaults, f"{self.path}: ignored unreadable settings ({err})"
+            return defaults, PlayerNotice(Message(N_("{file}: unreadable settings ignored ({reason})"),
+                                                  {"file": str(self.path), "reason": str(err)}))
         merged = {**asdict(defaults), **{k: v for k, v in saved.items() if k in asdict(defaults)}}
         return UiSettings(**merged).checked(), None
 

@@ -247,3 +247,19 @@ def test_a_doubtful_calibration_is_marked_and_can_still_be_kept(
     assert text_on_screen(ui, "Some colours look wrong (red): are the six dice apart and fully in view?")
     ui.tap_text("Keep these colours")
     assert load_calibration(tmp_path / "calibration.json") == found == link.station.reader.calibration
+
+
+def test_a_broken_calibration_file_at_start_is_told_in_german(tmp_path: Path, mock_factory: MockFactory) -> None:
+    (tmp_path / "calibration.json").write_text("{not json")
+    link = station_on(tmp_path, RESTING_DEMO_FRAME, mock_factory)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        translator.set_language("de")
+        ui.app.go("camera")
+        ui.idle()
+        assert text_on_screen(ui, "calibration.json: not a calibration file (bad JSON at line 1); bis zur nächsten "
+                                  "Kalibrierung gelten die voreingestellten Würfelfarben")
+    finally:
+        translator.set_language("en")
+        ui.close()
+        link.close()

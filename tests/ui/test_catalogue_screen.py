@@ -11,6 +11,7 @@ import pytest
 from app.ui.catalogue import CardCatalogue
 from app.ui.i18n import translator
 from app.ui.settings_store import UiSettings
+from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness, make_context
 
 TOWER = {"name": "Tower", "kind": "building", "cost": ["red", "blue"], "tribute": [1, 0]}
@@ -153,16 +154,30 @@ def test_the_card_list_screens_speak_german(ui: UiHarness) -> None:
 def test_start_up_notices_of_a_damaged_card_list_and_journal_show_in_german(tmp_path: Path) -> None:
     (tmp_path / "windrose.db").write_bytes(b"this is not a database" * 100)
     (tmp_path / "cards.json").write_text('{"cards": [{"name": "Tower", "kind": "tower"}]}')
+    (tmp_path / "ui-settings.json").write_text("[1, 2")
     context = make_context(tmp_path)
-    context.warnings = [*context.session.notices, context.catalogue.load()]
+    _settings, settings_warning = context.settings_store.load(UiSettings())
+    context.warnings = [*context.session.notices, context.catalogue.load(), settings_warning]
     context.settings = UiSettings(language="de")
     harness = UiHarness(context)
     try:
         [notice] = [label for label in harness.labels() if label.startswith("Die Datei mit den gespeicherten")]
         assert "war nicht lesbar: die Datei ist keine SQLite-Datenbank" in notice
         assert "cards.json: Karte 1: die Art muss Amt, Gebäude oder Person sein, nicht 'tower'" in notice
+        assert "ui-settings.json: unlesbare Einstellungen übergangen (" in notice
     finally:
         translator.set_language("en")
         # A closed app stays a language listener: leave it on a screen that needs no session.
         harness.app.go("settings")
         harness.close()
+
+
+def test_a_backup_that_fails_during_play_shows_on_the_start_screen(ui: UiHarness, tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the backup folder should be")
+    ui.app.session.backup_dir = blocked
+    Table(ui).advance(lambda state: state.round == 2)  # a new round: the backup copy is due
+    ui.app.go("start")
+    ui.idle()
+    assert any(label.startswith("The backup copy of game 1 could not be written (") for label in ui.labels())
+    ui.app.go("settings")  # a closed app stays a language listener: leave it where no session is needed

@@ -102,8 +102,9 @@ class CameraScreen(BaseScreen):
             body.add_widget(TextLabel(_("No dice station is running: dice are entered by hand."),
                                       size=theme.FONT_NORMAL))
         else:
-            for problem in link.problems:
-                body.add_widget(TextLabel(problem, size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=26))
+            for problem in link.problems:  # start-up notices: PlayerNotice (translatable) or plain text
+                body.add_widget(TextLabel(translator.message(getattr(problem, "message", problem)),
+                                          size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=26))
             if status is not None:
                 body.add_widget(TextLabel(translator.gettext(status.note).format(**status.params),
                                           size=theme.FONT_NORMAL, size_hint_y=None, height=32))

@@ -6,7 +6,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from app.ui import theme
-from app.ui.i18n import _
+from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen
 from app.ui.widgets import BigButton, TextLabel
 
@@ -26,6 +26,9 @@ class StartScreen(BaseScreen):
             root.add_widget(TextLabel(notice.text, size=theme.FONT_SMALL, halign="center",
                                       color=theme.DANGER if notice.level == "error" else theme.TEXT,
                                       size_hint_y=None, height=48))
+        for later in self._notices_since_start():
+            root.add_widget(TextLabel(later, size=theme.FONT_SMALL, halign="center", color=theme.WARN,
+                                      size_hint_y=None, height=30))
         grid = GridLayout(cols=1 if self.portrait() else 2, spacing=theme.GAP * 2)
         unfinished = self._unfinished_game()
         if unfinished is not None:
@@ -39,6 +42,12 @@ class StartScreen(BaseScreen):
         grid.add_widget(BigButton(_("Camera check"), height=72, on_tap=lambda: self.app.go("camera")))
         root.add_widget(grid)
         root.add_widget(BoxLayout())
+
+    def _notices_since_start(self) -> list[str]:
+        """The session's notices that came after start-up (a backup copy that could not be
+        written), in the table's language; those of the start are in the notice above."""
+        shown = self.app.context.warnings
+        return [translator.message(n.message) for n in self.app.session.notices if n not in shown]
 
     def _unfinished_game(self) -> tuple[int, str] | None:
         """The game on the table (loaded or last unfinished), as a Resume button label."""
