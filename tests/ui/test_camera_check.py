@@ -155,7 +155,7 @@ def test_without_a_camera_calibration_says_so(screen: tuple[UiHarness, DiceLink]
     ui, link = screen
     assert link.status.state is RollState.CAMERA_UNAVAILABLE
     ui.tap_text("Calibrate colours")
-    assert text_on_screen(ui, "The camera is not available (Camera unavailable (image folder")
+    assert text_on_screen(ui, f"The camera is not available (image folder '{tmp_path / 'frames'}' does not exist)")
     assert text_on_screen(ui, "so nothing was calibrated.")
     assert not (tmp_path / "calibration.json").exists()
 

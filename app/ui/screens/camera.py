@@ -184,8 +184,8 @@ class CameraScreen(BaseScreen):
         if link is None or link.station is None:
             return
         if not link.has_camera:
-            status = link.status
-            reason = translator.gettext(status.note).format(**status.params) if status is not None else ""
+            status = link.status  # "Starting the camera", "No camera is configured ..." or the camera's fault
+            reason = "" if status is None else str(status.params.get("problem") or translator.gettext(status.note))
             self._failed(Message(N_("The camera is not available ({reason}), so nothing was calibrated."),
                                  {"reason": reason}))
         else:
@@ -203,9 +203,13 @@ class CameraScreen(BaseScreen):
         self.refresh()
 
     def on_keep(self) -> None:
-        station = self.app.context.dice.station
+        link = self.app.context.dice
         found = self.step.found
         self.step = CalibrationStep()
+        if found is None or link is None or link.station is None:  # the station went away meanwhile
+            self.refresh()
+            return
+        station = link.station
         try:
             path = station.keep_calibration(found)
         except (OSError, CalibrationError) as exc:
