@@ -24,6 +24,7 @@ KivyConfig.set("kivy", "exit_on_escape", "0")
 
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
+from kivy.lang import Builder  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
@@ -82,8 +83,13 @@ class UiHarness:
 
     def idle(self) -> None:
         """Run Kivy's clock (scheduled callbacks) and lay every widget out, without drawing a frame:
-        taps need positions, not pixels, and software rendering of a frame is slow."""
+        taps need positions, not pixels, and software rendering of a frame is slow.
+
+        Builder.sync() runs the canvas expressions that Kivy defers to the next frame, as
+        EventLoop.idle() does before drawing; left out, Kivy's queue of them keeps every widget's
+        canvas rules alive and grows with each screen rebuilt (about 4 MB a round of a game)."""
         Clock.tick()
+        Builder.sync()
         for _ in range(3):
             for widget in self.root.walk():
                 if isinstance(widget, Layout):
@@ -91,6 +97,7 @@ class UiHarness:
                 elif isinstance(widget, ScrollView):
                     widget.update_from_scroll()  # sizes and places its content
         Clock.tick()
+        Builder.sync()
 
     def close(self) -> None:
         self.window.remove_widget(self.root)
