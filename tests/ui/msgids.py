@@ -1,7 +1,7 @@
 """Collects every string the UI shows through gettext, from the source (for the catalogue tests).
 
 - `_("...")` and `N_("...")` in app/ui,
-- the English templates of the core's and the session's messages (Message(...),
+- the English templates of the core's, the session's and the dice station's messages (Message(...),
   refusals, prompts), which the UI translates with the same catalogue,
 - the dice service's status notes,
 - the words the UI translates one by one (colours, goods, card kinds).
@@ -15,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 UI_DIR = ROOT / "app" / "ui"
-MESSAGE_SOURCES = [ROOT / "app" / "games" / "macao", ROOT / "app" / "action_text.py", ROOT / "app" / "session.py"]
+MESSAGE_SOURCES = [ROOT / "app" / "games" / "macao", ROOT / "app" / "action_text.py", ROOT / "app" / "session.py",
+                   ROOT / "app" / "dice_station.py"]
 DICE_SERVICE = ROOT / "app" / "dice_service.py"
 MESSAGE_CALLS = {"Message", "_Refusal"}
 # Calls whose literal arguments become message parameters (what is being paid for, or done twice).
