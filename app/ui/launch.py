@@ -46,6 +46,9 @@ def configure_kivy(ui: Any, offscreen: bool = False) -> None:
 
 def dice_config(config: Config, camera_choice: str, button_choice: str) -> tuple[Config, str | None]:
     """The config the dice station gets, after the table's choices; the demo camera on a desktop."""
+    from app.games.macao.messages import Message
+    from app.session import PlayerNotice
+    from app.ui.i18n import N_
     from hardware.camera import picamera2_importable
 
     camera = dict(config["camera"])
@@ -60,7 +63,8 @@ def dice_config(config: Config, camera_choice: str, button_choice: str) -> tuple
     wants_demo = camera["source"] == "auto" and not camera["folder"]
     if wants_demo and DEMO_FRAMES.is_dir() and not picamera2_importable():
         camera.update(source="folder", folder=str(DEMO_FRAMES), loop=True)
-        note = "demo camera: replaying app/assets/demo_frames"
+        note = PlayerNotice(Message(N_("Demo camera: replaying the shipped rolls in {folder}"),
+                                    {"folder": "app/assets/demo_frames"}))
     tables = {**config.tables, "camera": camera, "button": button}
     return replace(config, tables=tables), note
 
