@@ -22,6 +22,7 @@ from app.ui.i18n import N_
 
 CARD_KINDS: tuple[str, ...] = ("office", "building", "person")
 FORMAT = "windrose-cards/1"
+MAX_FILE_BYTES = 5_000_000  # thousands of cards take well under 1 MB; anything bigger is some other file
 
 
 class CatalogueError(Exception):
@@ -71,6 +72,9 @@ def _clean(card: Mapping[str, Any], where: Message) -> dict[str, Any]:
 def read_card_file(path: Path) -> list[tuple[dict[str, Any], int]]:
     """Every card of a catalogue file with how often it was seen, all checked before any is used."""
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise CatalogueError(Message(N_("too large for a card list (over {megabytes} MB)"),
+                                         {"megabytes": MAX_FILE_BYTES // 1_000_000}), path.name)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or str(err)

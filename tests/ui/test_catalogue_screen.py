@@ -181,3 +181,16 @@ def test_a_backup_that_fails_during_play_shows_on_the_start_screen(ui: UiHarness
     ui.idle()
     assert any(label.startswith("The backup copy of game 1 could not be written (") for label in ui.labels())
     ui.app.go("settings")  # a closed app stays a language listener: leave it where no session is needed
+
+
+def test_a_huge_file_is_not_read_as_a_card_list(ui: UiHarness) -> None:
+    own_cards(ui)
+    huge = put_file(ui, "dump.json", "")
+    with huge.open("wb") as handle:
+        handle.truncate(6_000_000)  # a sparse file: big on paper, nothing to write
+    open_settings(ui)
+    ui.tap_text("Import card list")
+    assert ui.tagged("card-file", "dump.json").children[0].text == "too large for a card list (over 5 MB)"
+    ui.tap(ui.tagged("card-file", "dump.json"))
+    assert on_screen(ui, "dump.json: too large for a card list (over 5 MB)\nNothing was imported")
+    assert names(ui.app.context.catalogue) == {"Tower", "Abbot"}

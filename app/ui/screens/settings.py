@@ -9,6 +9,7 @@ the table's own card list never loses a card.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -31,12 +32,13 @@ NOTHING_IMPORTED = N_("Nothing was imported; your card list is unchanged.")
 
 
 def card_files(folder: Path) -> list[Path]:
-    """The .json files of a folder, newest first (none when the folder is missing)."""
-    try:
-        files = [path for path in folder.iterdir() if path.suffix.lower() == ".json" and path.is_file()]
-    except OSError:
-        return []
-    return sorted(files, key=lambda path: (-path.stat().st_mtime, path.name))
+    """The .json files of a folder, newest first (none when the folder is missing or unreadable)."""
+    dated: list[tuple[float, str, Path]] = []
+    with suppress(OSError):  # no folder, or it (or a file in it) went away while being listed
+        for path in folder.iterdir():
+            if path.suffix.lower() == ".json" and path.is_file():
+                dated.append((-path.stat().st_mtime, path.name, path))
+    return [path for _age, _name, path in sorted(dated)]
 
 
 class SettingsScreen(BaseScreen):
