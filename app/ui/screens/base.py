@@ -55,9 +55,22 @@ class BaseScreen(Screen):
 
 
 class Paragraph(TextLabel):
-    """Text that wraps onto as many lines as its height holds (a TextLabel keeps to one line)."""
+    """Text that wraps onto several lines (a TextLabel keeps to one): as many as its height holds,
+    or with `grow` as many as the text needs, its height following the text."""
+
+    def __init__(self, text: str = "", size: int = theme.FONT_NORMAL, grow: bool = False, **kwargs: Any) -> None:
+        self.grow = grow
+        if grow:
+            kwargs["size_hint_y"] = None
+        super().__init__(text, size, **kwargs)
+        if grow:
+            self.bind(texture_size=lambda *_args: setattr(self, "height", self.texture_size[1]))
 
     def _fit(self, *_args: Any) -> None:
-        self.text_size = (max(1.0, self.width - 8), max(1.0, self.height))
         self.shorten = False
+        if self.grow:
+            self.text_size = (max(1.0, self.width - 8), None)
+            self.max_lines = 0
+            return
+        self.text_size = (max(1.0, self.width - 8), max(1.0, self.height))
         self.max_lines = max(1, int(self.height // (self.font_size * 1.25)))

@@ -7,7 +7,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from app.ui import theme
 from app.ui.i18n import _, translator
-from app.ui.screens.base import BaseScreen
+from app.ui.screens.base import BaseScreen, Paragraph
 from app.ui.widgets import BigButton, TextLabel
 
 
@@ -22,13 +22,11 @@ class StartScreen(BaseScreen):
         root.add_widget(TextLabel(_("Table companion for Macao"), size=theme.FONT_NORMAL, halign="center",
                                   color=theme.TEXT_DIM, size_hint_y=None, height=32))
         notice = self.app.notice
-        if notice.text:
-            root.add_widget(TextLabel(notice.text, size=theme.FONT_SMALL, halign="center",
-                                      color=theme.DANGER if notice.level == "error" else theme.TEXT,
-                                      size_hint_y=None, height=48))
+        if notice.text:  # e.g. the start-up notices: whole, however many lines they take
+            root.add_widget(Paragraph(notice.text, size=theme.FONT_SMALL, halign="center", grow=True,
+                                      color=theme.DANGER if notice.level == "error" else theme.TEXT))
         for later in self._notices_since_start():
-            root.add_widget(TextLabel(later, size=theme.FONT_SMALL, halign="center", color=theme.WARN,
-                                      size_hint_y=None, height=30))
+            root.add_widget(Paragraph(later, size=theme.FONT_SMALL, halign="center", color=theme.WARN, grow=True))
         grid = GridLayout(cols=1 if self.portrait() else 2, spacing=theme.GAP * 2)
         unfinished = self._unfinished_game()
         if unfinished is not None:
