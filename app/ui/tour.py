@@ -83,6 +83,7 @@ class Tour:
         panel = app.manager.get_screen("game").current_panel()
         panel.slots[0].cost[:] = ["red", "red", "blue"]
         panel.slots[0].gold = 1
+        panel.slots[0].tribute_tapped = True
         panel.slots[0].name = "Harbour Master"
         panel.selected = 1
         app.refresh()
@@ -100,6 +101,7 @@ class Tour:
         for slot, colours in zip(panel.slots, (["black"], ["gray", "gray"], ["violet", "red"])):
             slot.cost[:] = colours
             slot.gold, slot.prestige = 1, 1
+            slot.tribute_tapped = True
         panel.selected = 3
         app.refresh()
         yield from self.shot("cards-reveal", all_sizes=True)

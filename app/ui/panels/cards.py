@@ -243,6 +243,7 @@ class CardEntryPanel(PhasePanel):
                                              size=theme.FONT_SMALL, size_hint_x=0.6, tag=("effect", tag),
                                              height=theme.TOUCH_MIN, on_tap=lambda t=tag: self.toggle_effect(t)))
         box.add_widget(details)
+        box.add_widget(Widget())  # on a taller screen the rows stay together at the top
         return box
 
     def _tribute_row(self, lit: tuple[int, int] | None) -> Widget:
