@@ -68,6 +68,9 @@ def test_a_known_card_changed_by_hand_is_not_remembered_under_its_name(ui: UiHar
     ui.tap(ui.tagged("slot", 2))
     ui.tap(ui.tagged("known", "building", "Harbour"))
     ui.tap(ui.tagged("slot", 2))
+    ui.tap(ui.tagged("tribute", 1, 2))  # the same tribute again: still the known card
+    assert _panel(ui).slots[2].name == "Harbour"
+    ui.tap(ui.tagged("slot", 2))
     ui.tap(ui.tagged("tribute", 0, 0))  # the printed tribute differs: this is some other card
     assert _panel(ui).slots[2].name == ""
     for index in (0, 1, 3, 4, 5):

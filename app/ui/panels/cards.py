@@ -132,16 +132,20 @@ class CardEntryPanel(PhasePanel):
         self.redraw()
 
     def clear_cost(self) -> None:
-        self._edited().cost.clear()
+        if self.slots[self.selected].cost:
+            self._edited().cost.clear()
         self.redraw()
 
     def set_kind(self, kind: str) -> None:
-        self._edited().kind = kind
+        if self.slots[self.selected].kind != kind:
+            self._edited().kind = kind
         self.redraw()
 
     def set_tribute(self, gold: int, prestige: int) -> None:
         """The card's tribute pair; with its cost entered the card is complete: on to the next."""
-        slot = self._edited()
+        slot = self.slots[self.selected]
+        if (slot.gold, slot.prestige) != (gold, prestige):
+            slot = self._edited()
         slot.gold, slot.prestige = gold, prestige
         slot.tribute_tapped = True
         if slot.cost:
