@@ -277,7 +277,9 @@ class ActionsPanel(PhasePanel):
         """Spaces and the cubes to pay. `cubes_for(spaces)` is the rules core's price when it
         offers one (the wall); otherwise the rules check the payment when it is confirmed."""
         need = cubes_for(self.spaces) if cubes_for is not None else None
-        if need is not None:
+        if need == 1:
+            hint = _("Pay 1 cube: tap its colour ({chosen} chosen)").format(chosen=len(self.pay))
+        elif need is not None:
             hint = _("Pay {n} cubes: tap the colours ({chosen} chosen)").format(n=need, chosen=len(self.pay))
         else:
             hint = _("Tap the cubes you pay ({chosen} chosen)").format(chosen=len(self.pay))
