@@ -67,14 +67,13 @@ class WindroseApp(App):
         return self.context.session
 
     def build(self) -> ScreenManager:
-        from app.ui.screens import all_screens
+        from app.ui.screens import LazyScreenManager
 
         Window.clearcolor = theme.BACKGROUND
         theme.text_scale.factor = float(self.context.settings.text_scale)
         translator.set_language(self.context.settings.language)
-        self.manager = ScreenManager(transition=NoTransition())
-        for screen_class in all_screens():
-            self.manager.add_widget(screen_class(self, name=screen_class.screen_name))
+        self.manager = LazyScreenManager(lambda screen: screen(self, name=screen.screen_name),
+                                         transition=NoTransition())
         translator.on_change(lambda _language: self.refresh())
         Window.bind(on_key_down=self._on_key_down, on_resize=lambda *_a: self.refresh_soon())
         if self.context.warnings:
@@ -100,7 +99,10 @@ class WindroseApp(App):
         screen = self.manager.get_screen(name)
         if hasattr(screen, "prepare"):
             screen.prepare(**params)
+        left = self.manager.current_screen
         self.manager.current = name
+        if left is not None and left is not screen:
+            left.release()  # rebuilt from the session when shown again
         screen.refresh()
 
     def refresh(self) -> None:

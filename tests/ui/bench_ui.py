@@ -7,6 +7,8 @@
    Goal: under 3 s on the development machine.
 2. Memory: resident set size of a process that has just played a whole
    two-player game on the screens by taps (tests/ui/play_game.py). Goal: under 200 MB.
+   Beside it: RSS as rounds begin (growth per round), anonymous / file-backed / PSS, the
+   software OpenGL libraries' share, and the same game rolled with the camera (dice station).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNS = 3
@@ -79,6 +82,7 @@ def main() -> int:
         game_home.mkdir()
         result = whole_game(game_home)
         print(f"RSS after a whole 2-player game played by taps: {result['rss_mb']} MB (goal < 200 MB)")
+        print_memory(result, "dice typed in")
         print(f"cards typed in: median taps per round (rounds 1-12) {result['median_taps_per_round']}; "
               f"taps by action type: {result['taps_by_kind']}")
         learned_home = home / "learned"
@@ -86,7 +90,24 @@ def main() -> int:
         learned = whole_game(learned_home, "learned")
         print(f"cards picked from the learned catalogue: median taps per round {learned['median_taps_per_round']}; "
               f"taps by action type: {learned['taps_by_kind']}")
+        camera_home = home / "camera"
+        camera_home.mkdir()
+        camera = whole_game(camera_home, "camera")
+        print(f"extra: RSS after the same game rolled with the button and the folder camera (dice station, "
+              f"OpenCV, the configured reader): {camera['rss_mb']} MB")
+        print_memory(camera, "camera")
     return 0
+
+
+def print_memory(result: dict[str, Any], label: str) -> None:
+    """Extra figures beside the RSS: its growth over the rounds and where it is."""
+    by_round = {int(number): mb for number, mb in result["rss_by_round"].items()}
+    steps = [by_round[n + 1] - by_round[n] for n in range(1, 12) if n in by_round and n + 1 in by_round]
+    parts = result["memory_mb"]
+    print(f"  {label}: RSS as rounds 1, 6, 12 began {by_round.get(1)}, {by_round.get(6)}, {by_round.get(12)} MB; "
+          f"growth per round (rounds 1-12) median {statistics.median(steps):+.1f} MB; "
+          f"anonymous {parts['anonymous']} MB, file-backed {parts['file_backed']} MB, PSS {parts['pss']} MB, "
+          f"software OpenGL libraries (Mesa llvmpipe, not on a Pi) {parts['software_gl_rss']} MB")
 
 
 if __name__ == "__main__":

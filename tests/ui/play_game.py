@@ -100,9 +100,11 @@ def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = Fal
                        camera=(link.station, pins, clock) if link is not None else None)
     player.seat_players()
     smallest = [smallest_button(ui)]
+    rss_by_round = {0: _rss_mb()}
     while player.table.state.phase != "over":
         player.step()
         smallest.append(smallest_button(ui))
+        rss_by_round.setdefault(player.table.state.round, _rss_mb())  # as each round begins
     expected = score(player.table.state)
     shown_totals = {}
     labels = ui.labels()
@@ -127,6 +129,8 @@ def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = Fal
         "actions": len(ui.app.session.actions),
         "table_actions": len(player.table.actions),
         "rss_mb": _rss_mb(),
+        "rss_by_round": rss_by_round,
+        "memory_mb": memory_breakdown(),
         "camera_rolls": player.camera_rolls,
         "taps_by_kind": player.taps_by_kind,
         "taps_by_part": {int(k): v for k, v in player.taps_by_part.items()},
@@ -153,6 +157,31 @@ def _rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return round(int(line.split()[1]) / 1024, 1)
     return -1.0
+
+
+# Mappings of Mesa's software OpenGL (llvmpipe), which the offscreen window uses here; a Pi draws
+# with its GPU driver instead.
+SOFTWARE_GL = ("libLLVM", "/dri/", "libgallium", "swrast")
+
+
+def memory_breakdown() -> dict[str, float]:
+    """Where this process's resident memory is (Linux /proc/self/smaps), in MB: anonymous (heaps,
+    Python objects, textures of the software renderer) and file-backed (code of the libraries),
+    PSS (shared pages split between processes), and the software OpenGL libraries' share."""
+    totals = {"rss": 0, "pss": 0, "anonymous": 0, "software_gl_rss": 0}
+    mapping = ""
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        field, _, rest = line.partition(":")
+        if " " in field:  # a mapping's header: address range, permissions, ..., path
+            mapping = line
+        elif field in ("Rss", "Pss", "Anonymous"):
+            kilobytes = int(rest.split()[0])
+            totals[field.lower()] += kilobytes
+            if field == "Rss" and any(part in mapping for part in SOFTWARE_GL):
+                totals["software_gl_rss"] += kilobytes
+    megabytes = {key: round(value / 1024, 1) for key, value in totals.items()}
+    megabytes["file_backed"] = round(megabytes["rss"] - megabytes["anonymous"], 1)
+    return megabytes
 
 
 def _actions_per_round(actions: list[dict[str, Any]]) -> dict[int, int]:

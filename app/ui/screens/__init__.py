@@ -1,19 +1,44 @@
-"""The app's screens; `all_screens()` lists them for the screen manager."""
+"""The app's screens by name, each made the first time it is asked for.
+
+A screen's module is imported only then: the camera check pulls in OpenCV and
+numpy (some 40 MB), which a table without a camera never needs, and the first
+screen comes up sooner.
+"""
 
 from __future__ import annotations
 
-from kivy.uix.screenmanager import Screen
+import importlib
+from collections.abc import Callable
+
+from kivy.uix.screenmanager import Screen, ScreenManager
+
+SCREENS: dict[str, str] = {
+    "start": "app.ui.screens.start:StartScreen",
+    "new_game": "app.ui.screens.new_game:NewGameScreen",
+    "game": "app.ui.screens.game:GameScreen",
+    "history": "app.ui.screens.history:HistoryScreen",
+    "score": "app.ui.screens.score:ScoreScreen",
+    "past_games": "app.ui.screens.past_games:PastGamesScreen",
+    "past_game": "app.ui.screens.past_games:PastGameScreen",
+    "settings": "app.ui.screens.settings:SettingsScreen",
+    "camera": "app.ui.screens.camera:CameraScreen",
+}
 
 
-def all_screens() -> list[type[Screen]]:
-    from app.ui.screens.camera import CameraScreen
-    from app.ui.screens.game import GameScreen
-    from app.ui.screens.history import HistoryScreen
-    from app.ui.screens.new_game import NewGameScreen
-    from app.ui.screens.past_games import PastGameScreen, PastGamesScreen
-    from app.ui.screens.score import ScoreScreen
-    from app.ui.screens.settings import SettingsScreen
-    from app.ui.screens.start import StartScreen
+def screen_class(name: str) -> type[Screen]:
+    module, _, class_name = SCREENS[name].partition(":")
+    return getattr(importlib.import_module(module), class_name)
 
-    return [StartScreen, NewGameScreen, GameScreen, HistoryScreen, ScoreScreen, PastGamesScreen,
-            PastGameScreen, SettingsScreen, CameraScreen]
+
+class LazyScreenManager(ScreenManager):
+    """A ScreenManager that makes a known screen on first use (`make(screen class)`), so
+    `get_screen`, `current = name` and `app.go(name)` work for every name in SCREENS."""
+
+    def __init__(self, make: Callable[[type[Screen]], Screen], **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._make = make
+
+    def get_screen(self, name: str) -> Screen:
+        if name in SCREENS and not self.has_screen(name):
+            self.add_widget(self._make(screen_class(name)))
+        return super().get_screen(name)

@@ -37,6 +37,11 @@ class BaseScreen(Screen):
     def build(self, root: BoxLayout) -> None:
         raise NotImplementedError
 
+    def release(self) -> None:
+        """Drop the widgets of a screen that was left: `app.go` builds them again from the
+        session when it comes back, and an unseen screen should not hold hundreds of them."""
+        self.clear_widgets()
+
     @staticmethod
     def portrait() -> bool:
         return Window.height > Window.width

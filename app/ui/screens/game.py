@@ -53,12 +53,28 @@ class GameScreen(BaseScreen):
         self._last_phase = ""
         self._cells: dict[str, tuple[Any, Widget, WindroseWidget]] = {}
 
+    def release(self) -> None:
+        """Also forget what is kept for quick redraws: the players' cells, the parts of the left
+        tree, and a phase panel whose step is already played (its remembered widgets hold their
+        old parents, so the whole left tree). The panel of the step still open keeps its input."""
+        super().release()
+        self._cells = {}
+        self.roses = {}
+        for part in ("panel_holder", "notice_strip", "notice_label"):
+            if hasattr(self, part):
+                delattr(self, part)
+        if self._panel_key != self._step_key():
+            self._panel = None
+
+    def _step_key(self) -> tuple[Any, ...]:
+        state = self.app.session.state
+        return (self.app.session.game_id, state.phase, state.round, state.turn, len(self.app.session.actions))
+
     def current_panel(self) -> PhasePanel:
         """The panel for what the game waits for now; a new one when the step changed."""
-        state = self.app.session.state
-        key = (self.app.session.game_id, state.phase, state.round, state.turn, len(self.app.session.actions))
+        key = self._step_key()
         if self._panel is None or key != self._panel_key:
-            self._panel = panel_class(state.phase)(self)
+            self._panel = panel_class(self.app.session.state.phase)(self)
             self._panel_key = key
         return self._panel
 

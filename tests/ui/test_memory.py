@@ -1,0 +1,90 @@
+"""Memory of the touchscreen app: redrawing a screen, again and again as taps do all game long,
+must leave no widgets, Kivy bindings or canvas rules behind; a screen that was left lets go of
+its widgets; screens are made only when first shown.
+
+Deterministic counts (live widgets and Python objects after a full garbage collection), no RSS
+thresholds: the RSS of a whole game is a figure of tests/ui/bench_ui.py.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from kivy._metrics import dispatch_pixel_scale
+from kivy.uix.widget import Widget
+
+from app.ui.screens import SCREENS, screen_class
+from tests.ui.conftest import Table
+from tests.ui.harness import UiHarness
+
+
+def live_counts() -> tuple[int, int]:
+    """(live widgets, live Python objects the collector tracks) after a full collection.
+
+    Kivy keeps a weak entry per sp/dp-sized property of every widget made (a Label has five)
+    and drops the dead ones only now and then, or when the pixel scale is dispatched: done
+    here, so the count is exact instead of depending on where Kivy's clean-up cycle stands."""
+    dispatch_pixel_scale()
+    gc.collect()
+    objects = gc.get_objects()
+    return sum(1 for o in objects if issubclass(type(o), Widget)), len(objects)
+
+
+def redraw(ui: UiHarness, times: int) -> None:
+    for _ in range(times):
+        ui.app.refresh()
+        ui.idle()
+
+
+def test_redrawing_the_game_screen_leaves_nothing_behind(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.round == 2 and s.phase == "actions")
+    redraw(ui, 3)  # caches that fill once (fonts, the rose's number textures) are full now
+    widgets_before, objects_before = live_counts()
+    redraw(ui, 20)
+    widgets_after, objects_after = live_counts()
+    assert widgets_after == widgets_before
+    # Each redraw makes some 150 widgets of several hundred objects each; a leak of even one
+    # widget's canvas rules per redraw would add thousands over twenty redraws.
+    assert objects_after - objects_before < 200, (objects_before, objects_after)
+
+
+def test_a_screen_that_was_left_lets_go_of_its_widgets(ui: UiHarness) -> None:
+    ui.app.go("settings")
+    ui.idle()
+    shown = weakref.ref(ui.walk().__next__())
+    some_button = weakref.ref(ui.buttons()[0])
+    ui.app.go("start")
+    ui.idle()
+    gc.collect()
+    assert ui.app.manager.get_screen("settings").children == []
+    assert shown() is ui.app.manager.get_screen("settings")  # the screen stays, its widgets go
+    assert some_button() is None
+    ui.app.go("settings")  # and it is built again when shown
+    ui.idle()
+    assert ui.buttons()
+
+
+def test_the_game_screen_keeps_the_open_steps_input_when_left_and_shown_again(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.round == 2 and s.phase == "reveal")
+    panel = ui.app.manager.get_screen("game").current_panel()
+    ui.tap(ui.tagged("slot", 2))
+    assert panel.selected == 2
+    ui.app.go("history")
+    ui.idle()
+    assert ui.app.manager.get_screen("game").children == []
+    ui.app.go("game")
+    ui.idle()
+    assert ui.app.manager.get_screen("game").current_panel() is panel
+    assert panel.selected == 2
+    assert ui.tagged("slot", 2) is not None
+
+
+def test_screens_are_made_when_first_shown(ui: UiHarness) -> None:
+    assert ui.app.manager.screen_names == ["start"]
+    ui.app.go("settings")
+    assert ui.app.manager.screen_names == ["start", "settings"]
+    for name in SCREENS:
+        assert screen_class(name).screen_name == name
+        assert ui.app.manager.get_screen(name).name == name
+    assert sorted(ui.app.manager.screen_names) == sorted(SCREENS)
