@@ -257,6 +257,20 @@ def typical_sides(found: list[DieCandidate], spread: float) -> np.ndarray:
     return np.clip(sides, typical / spread, typical * spread)
 
 
+def _row_percentiles(values: np.ndarray, percentile: float) -> np.ndarray:
+    """Each row's percentile (linear interpolation) over its values that are not NaN; NaN for
+    a row without any (np.nanpercentile does the same, many times slower on small rows)."""
+    ordered = np.sort(values, axis=1)  # NaN sorts last
+    valid = np.sum(~np.isnan(values), axis=1)
+    position = percentile / 100.0 * np.maximum(valid - 1, 0)
+    low = np.floor(position).astype(int)
+    high = np.minimum(low + 1, np.maximum(valid - 1, 0))
+    rows = np.arange(len(values))
+    fraction = position - low
+    result = ordered[rows, low] * (1.0 - fraction) + ordered[rows, high] * fraction
+    return np.where(valid > 0, result, np.nan)
+
+
 def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
                  learned: LearnedParams) -> list[tuple[BodyColour, str]]:
     """Each die's body colour and pip polarity from its crop.
@@ -277,29 +291,34 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
     radius, sector = _polar_grid(size, window_sides, learned.colour_band_sectors)
     face = radius <= learned.colour_face_radius
     band = (radius >= learned.colour_band_inner) & (radius <= learned.colour_band_outer)
-    band_sectors = [band & (sector == k) for k in range(learned.colour_band_sectors)]
     die = radius <= learned.colour_band_outer
-    measured: list[tuple[float, float, float, str]] = []
-    whites: list[float] = []
-    for one in lab.reshape(count, size * size, 3).astype(np.float32):
-        lightness = one[:, 0]
-        median = float(np.median(lightness[face]))
-        far = face & (np.abs(lightness - median) > params.pip_contrast)
-        polarity = "light" if far.any() and float(np.mean(lightness[far])) > median else "dark"
-        if polarity == "light":
-            whites.append(float(np.percentile(lightness[far], learned.colour_white_percentile)))
-        # Dark pips would pass for a dark body: leave them out of the band.
-        body_band = [part & ~far for part in band_sectors] if polarity == "dark" else band_sectors
-        body = one[die]
-        darker = body[body[:, 0] <= np.percentile(body[:, 0], learned.colour_darker_percentile)]
-        shade = float(np.median([np.percentile(lightness[part], learned.colour_band_lightness_percentile)
-                                 for part in body_band if part.any()]))
-        measured.append((shade, float(np.median(darker[:, 1])) - 128.0, float(np.median(darker[:, 2])) - 128.0,
-                         polarity))
+    pixels = lab.reshape(count, size * size, 3).astype(np.float32)
+    lightness = pixels[:, :, 0]
+    face_lightness = lightness[:, face]
+    median = np.median(face_lightness, axis=1)
+    far = np.zeros_like(lightness, dtype=bool)
+    far[:, face] = np.abs(face_lightness - median[:, None]) > params.pip_contrast
+    far_count = far.sum(axis=1)
+    far_mean = (lightness * far).sum(axis=1) / np.maximum(far_count, 1)
+    light_pips = (far_count > 0) & (far_mean > median)
+    # Dark pips would pass for a dark body: they are left out of the band (NaN).
+    body_lightness = np.where(far & ~light_pips[:, None], np.nan, lightness)
+    sector_shades = [_row_percentiles(body_lightness[:, band & (sector == k)], learned.colour_band_lightness_percentile)
+                     for k in range(learned.colour_band_sectors) if (band & (sector == k)).any()]
+    shade = _row_percentiles(np.stack(sector_shades, axis=1), 50.0)
+    shade = np.where(np.isnan(shade), median, shade)
+    die_pixels = pixels[:, die]
+    cut = np.percentile(die_pixels[:, :, 0], learned.colour_darker_percentile, axis=1)
+    darker = die_pixels[:, :, 0] <= cut[:, None]
+    a = _row_percentiles(np.where(darker, die_pixels[:, :, 1], np.nan), 50.0) - 128.0
+    b = _row_percentiles(np.where(darker, die_pixels[:, :, 2], np.nan), 50.0) - 128.0
     # White pips are a white reference in the frame: lightness is scaled so that they read as
     # they do under ordinary light (a dim scene's gray die is not a black one).
+    whites = [float(np.percentile(lightness[i, far[i]], learned.colour_white_percentile))
+              for i in np.flatnonzero(light_pips)]
     exposure = learned.colour_white_lightness / float(np.median(whites)) if whites else 1.0
-    return [(BodyColour(min(255.0, shade * exposure), a, b), polarity) for shade, a, b, polarity in measured]
+    return [(BodyColour(min(255.0, float(shade[i]) * exposure), float(a[i]), float(b[i])),
+             "light" if light_pips[i] else "dark") for i in range(count)]
 
 
 def read_with_model(
@@ -331,19 +350,29 @@ def read_with_model(
     net = models.classifier
     crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
     upright = net.classify(crops, 1)
-    kept = [i for i, p in enumerate(upright) if 1.0 - float(p[0]) >= learned.die_min_probability]
+    likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
+    kept = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
     if expect == "macao":  # exactly six dice on the table: the six likeliest
-        kept = sorted(kept, key=lambda i: float(upright[i][0]))[: len(DIE_COLOURS)]
-    kept = sorted(kept)
-    probabilities = np.zeros_like(upright)
+        kept = kept[: len(DIE_COLOURS)]
+    probabilities = upright.copy()
     probabilities[kept] = net.refine(crops[kept], upright[kept], learned.classifier_turns)
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
-    colours = body_colours(crops[kept], net.window_sides, params, learned)
+    doubtful: list[int] = []
+    if expect == "macao":
+        # Fewer than six sure dice: the likeliest other candidates join the colour assignment
+        # (unsure), so that a die the classifier doubts still takes its colour from the others.
+        doubtful = [i for i in likeliest if i not in kept
+                    and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability]
+        doubtful = doubtful[: len(DIE_COLOURS) - len(kept)]
+    chosen = sorted(kept + doubtful)
+    colours = body_colours(crops[chosen], net.window_sides, params, learned)
     faces: list[DieFace] = []
-    for c, p, (colour, polarity) in zip((found[i] for i in kept), probabilities[kept], colours):
+    for i, (colour, polarity) in zip(chosen, colours):
+        c, p = found[i], probabilities[i]
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
-        reason = "" if confidence >= learned.value_min_probability else "low confidence"
+        reason = "maybe not a die" if i in doubtful else ("" if confidence >= learned.value_min_probability
+                                                           else "low confidence")
         box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
     if expect == "any":
@@ -357,7 +386,7 @@ def read_with_model(
     for face, colour_index, margin in zip(faces, assignment, margins):
         if colour_index is None:
             continue
-        reason = face.reason or ("colour unclear" if margin < params.colour_margin_min else "")
+        reason = face.reason or ("colour unclear" if margin < learned.colour_margin_min else "")
         dice.append(_to_reading(face, DIE_COLOURS[colour_index], reason))
     note = _unsure_note(dice)
     if len(dice) != len(DIE_COLOURS):

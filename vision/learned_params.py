@@ -25,6 +25,7 @@ class LearnedParams:
     detector_min_score: float  # heatmap peak needed for a candidate
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
     die_min_probability: float  # P(die) needed to keep a candidate at all
+    macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure
     value_min_probability: float  # P(value) needed to report a value, else unsure
     duplicate_distance: float  # candidates closer than this many die sides are one die
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
@@ -37,6 +38,7 @@ class LearnedParams:
     colour_white_percentile: float  # a light-pipped die's pip lightness: this percentile (0-100) of its pips
     colour_white_lightness: float  # lightness (0-255) are scaled so the frame's light pips read this
     colour_lightness_floor: float  # lightness is compared as the ratio (L + this) / (model L + this)
+    colour_margin_min: float  # a die whose colour could be swapped for less extra cost than this is unsure
     colour_darker_percentile: float  # the hue comes from die pixels darker than this percentile (0-100)
 
     @classmethod

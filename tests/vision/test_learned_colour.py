@@ -1,0 +1,102 @@
+"""The learned reader's body-colour measure (vision.learned.body_colours) on hand-drawn die crops:
+glare on the top face, dim light and dark pips must not turn a gray die black or the reverse."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.colour import assign_colours, cost_matrix, default_models
+from vision.die import DieFace
+from vision.learned import _row_percentiles, body_colours
+from vision.learned_params import load_learned_params
+from vision.params import load_vision_params
+from vision.types import DIE_COLOURS
+
+PARAMS = load_vision_params()
+LEARNED = load_learned_params()
+CROP_PX = 48
+WINDOW_SIDES = 1.6
+SIDE = CROP_PX / WINDOW_SIDES
+TABLE_BGR = (150, 160, 165)
+PIP_OFFSETS = ((-0.27, -0.27), (0.27, 0.27), (0.0, 0.0))  # a 3, in die sides
+
+
+def _die_crop(body: int, pips: int, washed_face: int | None = None, bgr: tuple[int, int, int] | None = None,
+              scale: float = 1.0) -> np.ndarray:
+    """A die seen from above: a square of `body` (or `bgr`) with pips; with `washed_face`, all
+    but a thin rim of the top face is that lightness (a lamp mirrored in a glossy face)."""
+    crop = np.full((CROP_PX, CROP_PX, 3), TABLE_BGR, np.uint8)
+    centre = (CROP_PX - 1) / 2.0
+    half = SIDE / 2.0
+    colour = bgr if bgr is not None else (body, body, body)
+    cv2.rectangle(crop, (round(centre - half), round(centre - half)), (round(centre + half), round(centre + half)),
+                  colour, -1)
+    if washed_face is not None:
+        inner = half * 0.8
+        cv2.rectangle(crop, (round(centre - inner), round(centre - inner)), (round(centre + inner), round(centre + inner)),
+                      (washed_face,) * 3, -1)
+    for dx, dy in PIP_OFFSETS:
+        cv2.circle(crop, (round(centre + dx * SIDE), round(centre + dy * SIDE)), round(0.09 * SIDE), (pips,) * 3, -1)
+    return np.clip(crop.astype(np.float32) * scale, 0, 255).astype(np.uint8)
+
+
+def _six_dice(black: np.ndarray, gray: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    coloured = [_die_crop(0, 245, bgr=bgr, scale=scale)
+                for bgr in ((40, 40, 190), (170, 70, 30), (60, 150, 50), (140, 50, 120))]
+    return np.stack([coloured[0], coloured[1], coloured[2], black, gray, coloured[3]])
+
+
+def _assigned(crops: np.ndarray) -> list[str | None]:
+    colours = body_colours(crops, WINDOW_SIDES, PARAMS, LEARNED)
+    faces = [DieFace((0, 0, 1, 1), 3, 1.0, "", polarity, np.zeros((0, 2)), colour, True) for colour, polarity in colours]
+    costs = cost_matrix(faces, default_models(PARAMS), PARAMS, LEARNED.colour_lightness_floor)
+    return [None if c is None else DIE_COLOURS[c] for c in assign_colours(costs, PARAMS.colour_max_cost)]
+
+
+EXPECTED = ["red", "blue", "green", "black", "gray", "violet"]
+
+
+@pytest.mark.parametrize("gray_pips", [245, 30], ids=["light pips", "dark pips"])
+def test_plain_black_and_gray_dice(gray_pips: int) -> None:
+    crops = _six_dice(_die_crop(25, 245), _die_crop(125, gray_pips))
+    assert _assigned(crops) == EXPECTED
+
+
+def test_black_die_washed_out_by_glare_is_still_black() -> None:
+    """Its top face is lighter than the gray die's, but its rim stays black."""
+    crops = _six_dice(_die_crop(20, 245, washed_face=205), _die_crop(125, 30))
+    black, gray = body_colours(crops[3:5], WINDOW_SIDES, PARAMS, LEARNED)
+    assert black[0].lightness < gray[0].lightness
+    assert _assigned(crops) == EXPECTED
+
+
+@pytest.mark.parametrize("scale", [0.45, 1.0])
+def test_dim_gray_die_alone_is_gray(scale: float) -> None:
+    """Only five dice found (the black one missed): a dim scene's gray die is still gray,
+    because lightness is measured against the frame's white pips and compared as a ratio."""
+    crops = _six_dice(_die_crop(25, 245, scale=scale), _die_crop(125, 30, scale=scale), scale=scale)
+    five = np.delete(crops, 3, axis=0)
+    assert _assigned(five) == ["red", "blue", "green", "gray", "violet"]
+
+
+def test_polarity_is_measured() -> None:
+    colours = body_colours(np.stack([_die_crop(25, 245), _die_crop(200, 30)]), WINDOW_SIDES, PARAMS, LEARNED)
+    assert [polarity for _, polarity in colours] == ["light", "dark"]
+
+
+def test_no_crops_no_colours() -> None:
+    assert body_colours(np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8), WINDOW_SIDES, PARAMS, LEARNED) == []
+
+
+@pytest.mark.parametrize("percentile", [0.0, 15.0, 50.0, 100.0])
+def test_row_percentiles_match_numpy_and_skip_gaps(percentile: float) -> None:
+    rng = np.random.default_rng(5)
+    values = rng.normal(100, 30, (6, 40))
+    values[rng.random(values.shape) < 0.3] = np.nan
+    values[2] = np.nan
+    got = _row_percentiles(values, percentile)
+    rows = [0, 1, 3, 4, 5]
+    assert np.allclose(got[rows], np.nanpercentile(values[rows], percentile, axis=1))
+    assert np.isnan(got[2])
