@@ -273,6 +273,13 @@ class Session:
         return self.game_id is not None and self._timeline.can_redo
 
     @property
+    def next_redo(self) -> dict[str, Any] | None:
+        """The action Redo would bring back (a copy), so a form can offer what was undone."""
+        if self.game_id is None or not self._timeline.can_redo:
+            return None
+        return json.loads(json.dumps(self._timeline.redo_stack[-1].action))
+
+    @property
     def is_over(self) -> bool:
         return self.state.phase == "over"
 

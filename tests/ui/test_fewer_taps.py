@@ -32,6 +32,32 @@ def _known(ui: UiHarness) -> list[tuple[str, str]]:
 
 # -- cards ---------------------------------------------------------------------------------------
 
+def test_undo_of_the_reveal_shows_the_cards_again_to_correct(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "reveal" and s.round == 2)
+    table.random.step()
+    reveal = table.random.actions[-1]
+    cards = list(reveal["office"]) + list(reveal["cards"])
+    for place, card in enumerate(cards, start=1):  # the names the form gives cards typed without one
+        card["name"] = f"{card['kind'].title()} 2.{place}"
+    reveal["cards"][0]["name"] = "Harbour"  # one card the players named
+    ui.app.session.act(reveal)
+    ui.app.refresh()
+    ui.idle()
+    ui.tap_text("Undo")
+    panel = _panel(ui)
+    assert [(s.kind, s.cost, [s.gold, s.prestige]) for s in panel.slots] == \
+        [(c["kind"], c["cost"], c["tribute"]) for c in cards]
+    assert [s.name for s in panel.slots] == ["", "", "Harbour", "", "", ""]
+    ui.tap_text("Cards are right")
+    assert ui.app.session.actions[-1] == reveal
+    assert [c["name"] for c in ui.app.context.catalogue.cards()] == ["Harbour"]
+
+
+def test_a_new_round_starts_with_an_empty_card_form(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "reveal" and s.round == 2)
+    assert not any(s.cost or s.tribute_tapped for s in _panel(ui).slots)
+
+
 def test_cost_cubes_narrow_the_known_cards_and_a_pick_moves_on(ui: UiHarness, table: Table) -> None:
     table.advance(lambda s: s.phase == "reveal")
     catalogue = ui.app.context.catalogue

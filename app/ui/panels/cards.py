@@ -83,14 +83,36 @@ class CardEntryPanel(PhasePanel):
         else:
             self.slots = [CardDraft("office"), CardDraft("office")] + [CardDraft("building") for _ in range(4)]
         self.selected = 0
+        self._offer_undone_cards()
+
+    def _offer_undone_cards(self) -> None:
+        """After Undo took these cards back, show them again to correct, instead of an empty form."""
+        undone = self.app.session.next_redo
+        if not undone or undone.get("type") != ("setup_draw" if self.setup else "reveal"):
+            return
+        cards = undone["cards"] if self.setup else list(undone["office"]) + list(undone["cards"])
+        if len(cards) != len(self.slots):
+            return
+        for index, (slot, card) in enumerate(zip(self.slots, cards)):
+            slot.kind = card["kind"]
+            slot.cost = list(card["cost"])
+            slot.gold, slot.prestige = card["tribute"]
+            slot.tribute_tapped = True
+            slot.effects = list(card.get("effects", []))
+            if card["name"] != self._fallback_name(index):  # a name the players gave or picked
+                slot.name = card["name"]
+                slot.from_catalogue = True
 
     # -- the action ------------------------------------------------------------
     def action(self) -> dict[str, Any]:
-        round_number = self.state.round
-        cards = [slot.to_card(f"{slot.kind.title()} {round_number}.{i + 1}") for i, slot in enumerate(self.slots)]
+        cards = [slot.to_card(self._fallback_name(i)) for i, slot in enumerate(self.slots)]
         if self.setup:
             return {"type": "setup_draw", "cards": cards}
         return {"type": "reveal", "office": cards[:2], "cards": cards[2:]}
+
+    def _fallback_name(self, index: int) -> str:
+        """The name a card without one gets in the record: its kind, round and place."""
+        return f"{self.slots[index].kind.title()} {self.state.round}.{index + 1}"
 
     def tribute_preview(self) -> tuple[int, int] | None:
         """The round's tribute as the rules core works it out from the cards so far."""
