@@ -95,7 +95,6 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     from app.session import Session
     from app.ui.app import UiContext, WindroseApp
     from app.ui.catalogue import CardCatalogue
-    from app.ui.dice_link import DiceLink
     from app.ui.settings_store import SettingsStore, UiSettings
 
     try:
@@ -112,7 +111,7 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     warning = catalogue.load()
     warnings += [warning] if warning else []
     exports = Path(config["ui"]["exports_dir"]) if config["ui"]["exports_dir"] else home / "exports"
-    link = None if manual_dice else DiceLink()
+    link = None if manual_dice else dice_link()
     context = UiContext(session=session, settings=settings, settings_store=store, catalogue=catalogue,
                         exports_dir=exports, dice=link, warnings=warnings,
                         camera_view=bool(config["ui"]["camera_view"]))
@@ -124,6 +123,14 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     finally:
         session.close()
     return 0
+
+
+def dice_link() -> Any:
+    """The UI's side of the dice station; imported only here, as it loads OpenCV and numpy
+    (some 30 MB), which a table typing its dice in (--manual-dice) never needs."""
+    from app.ui.dice_link import DiceLink
+
+    return DiceLink()
 
 
 def start_dice_station(link: Any, config: Config, settings: Any) -> None:

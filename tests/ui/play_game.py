@@ -19,7 +19,6 @@ from typing import Any
 from kivy.uix.button import Button
 
 from app.games.macao import score
-from app.ui.dice_link import DiceLink
 from tests.ui.harness import UiHarness, make_context
 from tests.ui.tap_player import FACTS, OVERHEAD, PARTS, TapPlayer
 
@@ -62,7 +61,7 @@ class FakeClock:
         return self.now
 
 
-def camera_station(folder: Path) -> tuple[DiceLink, Any, FakeClock]:
+def camera_station(folder: Path) -> tuple[Any, Any, FakeClock]:
     """The real dice station on MockFactory pins and a folder camera replaying one shipped demo
     roll (its resting frame held a while), ticked by the player with its own clock."""
     from gpiozero import Device
@@ -70,6 +69,7 @@ def camera_station(folder: Path) -> tuple[DiceLink, Any, FakeClock]:
 
     from app.config import load_config
     from app.dice_station import build_dice_station
+    from app.ui.dice_link import DiceLink  # OpenCV and numpy: only for a game with the camera
 
     frames = folder / "frames"
     frames.mkdir()

@@ -9,7 +9,12 @@ thresholds: the RSS of a whole game is a figure of tests/ui/bench_ui.py.
 from __future__ import annotations
 
 import gc
+import json
+import os
+import subprocess
+import sys
 import weakref
+from pathlib import Path
 
 from kivy._metrics import dispatch_pixel_scale
 from kivy.uix.widget import Widget
@@ -17,6 +22,34 @@ from kivy.uix.widget import Widget
 from app.ui.screens import SCREENS, screen_class
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A game fast-forwarded to its first roll, the dice typed in by taps, then on to the scores;
+# prints which of the camera's libraries got imported.
+DICE_BY_HAND = """
+import json, sys
+from pathlib import Path
+from app.games.macao import CUBE_COLOURS
+from tests.ui.conftest import Table
+from tests.ui.harness import UiHarness, make_context
+
+ui = UiHarness(make_context(Path(sys.argv[1])))
+table = Table(ui)
+table.advance(lambda s: s.phase == "roll")
+for colour in CUBE_COLOURS:
+    ui.tap(ui.tagged("pips", 3))
+ui.tap_text("Dice are right")
+assert ui.app.session.state.phase == "choose_dice", ui.app.notice.text
+table.random.state = ui.app.session.state.copy()
+table.random.actions.append(ui.app.session.actions[-1])
+table.advance(lambda s: s.phase == "over")
+ui.app.go("score")
+ui.idle()
+heavy = ("cv2", "numpy", "gpiozero", "vision", "hardware", "app.dice_service")
+print(json.dumps({"screen": ui.app.manager.current,
+                  "loaded": sorted(m for m in heavy if m in sys.modules)}))
+"""
 
 
 def live_counts() -> tuple[int, int]:
@@ -88,3 +121,15 @@ def test_screens_are_made_when_first_shown(ui: UiHarness) -> None:
         assert screen_class(name).screen_name == name
         assert ui.app.manager.get_screen(name).name == name
     assert sorted(ui.app.manager.screen_names) == sorted(SCREENS)
+
+
+def test_a_game_with_dice_typed_in_loads_no_camera_libraries(tmp_path: Path) -> None:
+    """OpenCV and numpy (some 30 MB) come only with a dice station; in a fresh process, since
+    other tests here load them."""
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
+               KIVY_HOME=str(tmp_path / "kivy"), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", DICE_BY_HAND, str(tmp_path)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {"screen": "score", "loaded": []}

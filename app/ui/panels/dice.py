@@ -1,20 +1,25 @@
 """Dice: roll (camera proposal or typed by hand, tap a die to correct it), then each player
-taps two dice and watches the windrose fill; it turns when the last player has chosen."""
+taps two dice and watches the windrose fill; it turns when the last player has chosen.
+
+The dice service and the camera view are imported only where a dice station runs: they load
+OpenCV and numpy (some 30 MB), which a table typing its dice in never needs.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from app.dice_service import DiceStatus, InvalidDice, RollState
 from app.games.macao import CUBE_COLOURS, effective_pips
 from app.ui import theme
-from app.ui.camera_view import CameraView
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
+
+if TYPE_CHECKING:
+    from app.dice_service import DiceStatus
 
 PIPS = (1, 2, 3, 4, 5, 6)
 
@@ -29,8 +34,11 @@ class RollPanel(PhasePanel):
         self.selected: str | None = CUBE_COLOURS[0]
         self.problem = ""
         link = self.app.context.dice
-        if link is not None and link.status is not None and link.status.state is RollState.PROPOSED:
-            self.take_proposal(link.status)
+        if link is not None and link.status is not None:
+            from app.dice_service import RollState
+
+            if link.status.state is RollState.PROPOSED:
+                self.take_proposal(link.status)
 
     # -- input -----------------------------------------------------------------------
     def take_proposal(self, status: DiceStatus) -> None:
@@ -45,6 +53,8 @@ class RollPanel(PhasePanel):
         self.selected = (open_dice or doubtful or [None])[0]
 
     def on_status(self, status: DiceStatus) -> None:
+        from app.dice_service import RollState
+
         if status.state is RollState.PROPOSED:
             self.take_proposal(status)
         self.redraw()
@@ -78,8 +88,13 @@ class RollPanel(PhasePanel):
     def confirm(self) -> None:
         dice = {c: v for c, v in self.values.items() if v is not None}
         link = self.app.context.dice
+        if link is None:
+            self.app.act({"type": "roll", "dice": dice})
+            return
+        from app.dice_service import InvalidDice
+
         try:
-            action = link.confirm(dice) if link is not None else {"type": "roll", "dice": dice}
+            action = link.confirm(dice)
         except InvalidDice as err:
             self.app.say(str(err), "error")
             self.redraw()
@@ -120,6 +135,8 @@ class RollPanel(PhasePanel):
         link = self.app.context.dice
         if link is None or not link.has_camera or not self.app.context.camera_view:
             return None
+        from app.ui.camera_view import CameraView
+
         return CameraView(link)
 
     def _dice_row(self) -> Widget:
