@@ -8,7 +8,8 @@
 2. Memory: resident set size of a process that has just played a whole
    two-player game on the screens by taps (tests/ui/play_game.py). Goal: under 200 MB.
    Beside it: RSS as rounds begin (growth per round), anonymous / file-backed / PSS, the
-   software OpenGL libraries' share, and the same game rolled with the camera (dice station).
+   software OpenGL libraries' share, the same game rolled with the camera (dice station), and
+   the same game with a frame drawn after every tap (the harness itself draws none).
 """
 
 from __future__ import annotations
@@ -96,6 +97,12 @@ def main() -> int:
         print(f"extra: RSS after the same game rolled with the button and the folder camera (dice station, "
               f"OpenCV, the configured reader): {camera['rss_mb']} MB")
         print_memory(camera, "camera")
+        drawn_home = home / "drawn"
+        drawn_home.mkdir()
+        drawn = whole_game(drawn_home, "drawn")
+        print(f"extra: RSS after the game with dice typed in and a frame drawn after every tap (as the running app "
+              f"does; software OpenGL here): {drawn['rss_mb']} MB")
+        print_memory(drawn, "frames drawn")
     return 0
 
 

@@ -1,8 +1,9 @@
 """Subprocess entry for the whole-game and restart tests (the whole app runs only in a subprocess).
 
-    python -m tests.ui.play_game full DIR SEED [learned] [camera]
+    python -m tests.ui.play_game full DIR SEED [learned] [camera] [drawn]
         play set-up to final scores by taps; print JSON (learned: cards picked from a full catalogue;
-        camera: every roll by the button on a MockFactory pin and the folder camera, then corrected)
+        camera: every roll by the button on a MockFactory pin and the folder camera, then corrected;
+        drawn: a frame drawn after every tap, as the running app does, for the memory benchmark)
     python -m tests.ui.play_game stop DIR SEED N    play into round N's actions, print JSON, wait to be killed
     python -m tests.ui.play_game resume DIR         start on the same journal; print the screen and state as JSON
 """
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kivy.base import EventLoop
 from kivy.uix.button import Button
 
 from app.games.macao import score
@@ -89,13 +91,23 @@ def camera_station(folder: Path) -> tuple[Any, Any, FakeClock]:
     return link, pins, clock
 
 
-def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = False) -> dict[str, Any]:
+class DrawingHarness(UiHarness):
+    """The harness that also draws a frame after each tap (Kivy's event loop), as the running app
+    does; here with software OpenGL, so slower and with the renderer's memory in the process."""
+
+    def idle(self) -> None:
+        super().idle()
+        EventLoop.idle()
+
+
+def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = False,
+              drawn: bool = False) -> dict[str, Any]:
     if learned:
         learn_every_card(folder, seed)
     link, pins, clock = camera_station(folder) if camera else (None, None, None)
     context = make_context(folder, dice=link)
     context.catalogue.load()
-    ui = UiHarness(context)
+    ui = (DrawingHarness if drawn else UiHarness)(context)
     player = TapPlayer(ui, seed, use_catalogue=learned,
                        camera=(link.station, pins, clock) if link is not None else None)
     player.seat_players()
@@ -213,7 +225,8 @@ def resume(folder: Path) -> None:
 def main(argv: list[str]) -> int:
     mode, folder = argv[0], Path(argv[1])
     if mode == "full":
-        print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in argv[3:], camera="camera" in argv[3:])),
+        print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in argv[3:], camera="camera" in argv[3:],
+                                   drawn="drawn" in argv[3:])),
               flush=True)
     elif mode == "stop":
         play_and_stop(folder, int(argv[2]), int(argv[3]))
