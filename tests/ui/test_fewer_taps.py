@@ -222,3 +222,19 @@ def test_game_end_numbers_in_one_tap_each(ui: UiHarness, table: Table) -> None:
     ui.tap(ui.tagged("save", second))
     assert ui.app.session.actions[-1] == {"type": "final", "player": second, "card_points": 21, "city_group": 1}
 
+
+
+def test_saving_one_players_scores_keeps_what_another_has_typed(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "final")
+    first, second = (p.colour for p in ui.app.session.state.players)
+    ui.tap(ui.tagged(f"{second}:card_points", "field"))
+    ui.tap(ui.tagged("final", 9))
+    ui.tap(ui.tagged("final", 1))
+    ui.tap(ui.tagged(f"{first}:card_points", "field"))
+    ui.tap(ui.tagged("final", 5))
+    ui.tap(ui.tagged("final", 0))
+    ui.tap(ui.tagged("save", first))
+    assert ui.tagged(f"{second}:card_points", "field").text == "9"
+    assert ui.tagged(f"{second}:city_group", "field").text == "1"
+    ui.tap(ui.tagged("save", second))
+    assert ui.app.session.actions[-1] == {"type": "final", "player": second, "card_points": 9, "city_group": 1}

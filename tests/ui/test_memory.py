@@ -16,9 +16,6 @@ import sys
 import weakref
 from pathlib import Path
 
-from kivy._metrics import dispatch_pixel_scale
-from kivy.uix.widget import Widget
-
 from app.ui.screens import SCREENS, screen_class
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness
@@ -52,34 +49,59 @@ print(json.dumps({"screen": ui.app.manager.current,
 """
 
 
-def live_counts() -> tuple[int, int]:
-    """(live widgets, live Python objects the collector tracks) after a full collection.
+# Counts live widgets and objects before and after twenty redraws of a game screen in round 2.
+# Run in a fresh process: earlier tests' apps and Kivy's bookkeeping of their dp-sized
+# properties would otherwise sway the count, depending on which tests ran before.
+REDRAWS = """
+import gc, json, sys
+from pathlib import Path
+from kivy.uix.widget import Widget
+from kivy._metrics import dispatch_pixel_scale
+from tests.ui.conftest import Table
+from tests.ui.harness import UiHarness, make_context
 
-    Kivy keeps a weak entry per sp/dp-sized property of every widget made (a Label has five)
-    and drops the dead ones only now and then, or when the pixel scale is dispatched: done
-    here, so the count is exact instead of depending on where Kivy's clean-up cycle stands."""
+def live_counts():
+    # Kivy keeps a weak entry per sp/dp-sized property of every widget made (a Label has five)
+    # and drops the dead ones only now and then, or when the pixel scale is dispatched: done
+    # here, so the count is exact instead of depending on where Kivy's clean-up cycle stands.
     dispatch_pixel_scale()
     gc.collect()
     objects = gc.get_objects()
     return sum(1 for o in objects if issubclass(type(o), Widget)), len(objects)
 
-
-def redraw(ui: UiHarness, times: int) -> None:
+def redraw(times):
     for _ in range(times):
         ui.app.refresh()
         ui.idle()
 
+ui = UiHarness(make_context(Path(sys.argv[1])))
+table = Table(ui)
+table.advance(lambda s: s.round == 2 and s.phase == "actions")
+redraw(3)  # caches that fill once (fonts, the rose's number textures) are full now
+before = live_counts()
+redraw(20)
+after = live_counts()
+print(json.dumps({"widgets": [before[0], after[0]], "objects": [before[1], after[1]]}))
+"""
 
-def test_redrawing_the_game_screen_leaves_nothing_behind(ui: UiHarness, table: Table) -> None:
-    table.advance(lambda s: s.round == 2 and s.phase == "actions")
-    redraw(ui, 3)  # caches that fill once (fonts, the rose's number textures) are full now
-    widgets_before, objects_before = live_counts()
-    redraw(ui, 20)
-    widgets_after, objects_after = live_counts()
+
+def _run_fresh(script: str, folder: Path) -> dict[str, object]:
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
+               KIVY_HOME=str(folder / "kivy"), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", script, str(folder)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_redrawing_the_game_screen_leaves_nothing_behind(tmp_path: Path) -> None:
+    counts = _run_fresh(REDRAWS, tmp_path)
+    widgets_before, widgets_after = counts["widgets"]
+    objects_before, objects_after = counts["objects"]
     assert widgets_after == widgets_before
     # Each redraw makes some 150 widgets of several hundred objects each; a leak of even one
     # widget's canvas rules per redraw would add thousands over twenty redraws.
-    assert objects_after - objects_before < 200, (objects_before, objects_after)
+    assert objects_after - objects_before < 200, counts
 
 
 def test_a_screen_that_was_left_lets_go_of_its_widgets(ui: UiHarness) -> None:
@@ -126,10 +148,5 @@ def test_screens_are_made_when_first_shown(ui: UiHarness) -> None:
 def test_a_game_with_dice_typed_in_loads_no_camera_libraries(tmp_path: Path) -> None:
     """OpenCV and numpy (some 30 MB) come only with a dice station; in a fresh process, since
     other tests here load them."""
-    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
-               KIVY_HOME=str(tmp_path / "kivy"), PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", DICE_BY_HAND, str(tmp_path)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report = _run_fresh(DICE_BY_HAND, tmp_path)
     assert report == {"screen": "score", "loaded": []}

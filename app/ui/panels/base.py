@@ -24,6 +24,9 @@ class PhasePanel:
 
     # Whether the players' windroses are shown beside this panel.
     shows_players = True
+    # Whether one panel serves its whole phase, keeping input across the actions it sends
+    # (the game end: one player's saved scores must not wipe another's half-typed ones).
+    spans_phase = False
 
     def __init__(self, screen: GameScreen) -> None:
         self.screen = screen

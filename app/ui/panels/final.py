@@ -23,6 +23,7 @@ class FinalPanel(PhasePanel):
     moves on from card points to city group; the player's entry goes to the rules with Save."""
 
     shows_players = False
+    spans_phase = True
 
     def __init__(self, screen: Any) -> None:
         super().__init__(screen)

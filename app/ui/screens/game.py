@@ -68,6 +68,8 @@ class GameScreen(BaseScreen):
 
     def _step_key(self) -> tuple[Any, ...]:
         state = self.app.session.state
+        if state.phase != "over" and panel_class(state.phase).spans_phase:
+            return (self.app.session.game_id, state.phase)
         return (self.app.session.game_id, state.phase, state.round, state.turn, len(self.app.session.actions))
 
     def current_panel(self) -> PhasePanel:
