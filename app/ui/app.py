@@ -74,8 +74,8 @@ class WindroseApp(App):
         translator.set_language(self.context.settings.language)
         self.manager = LazyScreenManager(lambda screen: screen(self, name=screen.screen_name),
                                          transition=NoTransition())
-        translator.on_change(lambda _language: self.refresh())
-        Window.bind(on_key_down=self._on_key_down, on_resize=lambda *_a: self.refresh_soon())
+        translator.on_change(self._language_changed)
+        Window.bind(on_key_down=self._on_key_down, on_resize=self._window_resized)
         if self.context.warnings:
             self.notice = Notice(" ".join(translator.message(getattr(w, "message", w)) for w in self.context.warnings),
                                  "error")
@@ -226,6 +226,15 @@ class WindroseApp(App):
         """Tell systemd the first screen is up and keep its watchdog fed from the UI clock."""
         self.notifier = announce_ready(Clock.schedule_interval)
 
+    def _language_changed(self, _language: str) -> None:
+        self.refresh()
+
+    def _window_resized(self, *_args: Any) -> None:
+        self.refresh_soon()
+
     def on_stop(self) -> None:
+        """Let go of the window and the translator (both outlive the app) and of the dice station."""
+        translator.remove_listener(self._language_changed)
+        Window.unbind(on_key_down=self._on_key_down, on_resize=self._window_resized)
         if self.context.dice is not None:
             self.context.dice.close()

@@ -42,6 +42,11 @@ class Translator:
     def on_change(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)
 
+    def remove_listener(self, listener: Callable[[str], None]) -> None:
+        """Forget a listener (an app that stops); unknown ones are ignored."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
     def gettext(self, text: str) -> str:
         return self._catalogue.gettext(text)
 

@@ -101,6 +101,7 @@ class UiHarness:
 
     def close(self) -> None:
         self.window.remove_widget(self.root)
+        self.app.on_stop()
         self.app.context.session.close()
 
     # -- finding -------------------------------------------------------------------

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from app.ui.screens import SCREENS, screen_class
 from tests.ui.conftest import Table
-from tests.ui.harness import UiHarness
+from tests.ui.harness import UiHarness, make_context
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -150,3 +150,26 @@ def test_a_game_with_dice_typed_in_loads_no_camera_libraries(tmp_path: Path) -> 
     other tests here load them."""
     report = _run_fresh(DICE_BY_HAND, tmp_path)
     assert report == {"screen": "score", "loaded": []}
+
+
+def test_a_stopped_app_is_not_called_back_by_the_translator_or_the_window(tmp_path: Path) -> None:
+    """The translator and Kivy's window outlive an app: a stopped app must not be redrawn by them
+    (it would reach for its closed journal), nor kept alive by their lists."""
+    from kivy.core.window import Window
+
+    from app.ui.i18n import translator
+
+    ui = UiHarness(make_context(tmp_path))
+    stopped = ui.app
+    calls: list[str] = []
+    stopped.refresh = lambda: calls.append("refresh")  # type: ignore[method-assign]
+    stopped.refresh_soon = lambda: calls.append("refresh_soon")  # type: ignore[method-assign]
+    translator.set_language("de")
+    assert calls == ["refresh"]  # the running app follows the language
+    translator.set_language("en")
+    ui.close()
+    calls.clear()
+    translator.set_language("de")
+    translator.set_language("en")
+    Window.dispatch("on_resize", *Window.size)
+    assert calls == []
