@@ -3,7 +3,10 @@
 One frame of the six Macao dice (any values) is read, the dice are named with
 the built-in colour models (a joint assignment, so only the order of hues and
 shades must be right), and each die's measured colour becomes that colour's
-model. The result is saved as JSON and handed to `read_dice`.
+model. The dice are found and measured by the reader that will read them (the learned
+one when its models load): the two measure body colour in different scales, so the file
+records its measure and each reader uses only a calibration made with its own.
+The result is saved as JSON and handed to `read_dice`.
 """
 
 from __future__ import annotations
@@ -15,13 +18,25 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.colour import ColourModel, assign_colours, cost_matrix, default_models
-from vision.frame import FrameError
+from vision.colour import (
+    CLASSICAL_MEASURE,
+    LEARNED_MEASURE,
+    ColourModel,
+    assign_colours,
+    assignment_margins,
+    cost_matrix,
+    default_models,
+)
+from vision.die import DieFace
+from vision.frame import FrameError, check_frame, is_blank
+from vision.learned import LearnedModels, find_faces
+from vision.learned_params import LearnedParams
 from vision.params import VisionParams
-from vision.reader import detect_faces
+from vision.reader import detect_faces, learned_models
 from vision.types import DIE_COLOURS
 
-CALIBRATION_VERSION = 1
+CALIBRATION_VERSION = 2  # 2 added "measure"; a version 1 file was made by the classical reader
+MEASURES = (LEARNED_MEASURE, CLASSICAL_MEASURE)
 
 
 class CalibrationError(ValueError):
@@ -30,12 +45,14 @@ class CalibrationError(ValueError):
 
 @dataclass(frozen=True)
 class Calibration:
-    """Colour models for the six dice, learnt under one table's light."""
+    """Colour models for the six dice, learnt under one table's light by one reader's colour measure."""
 
     models: dict[str, ColourModel]
+    measure: str = CLASSICAL_MEASURE  # the reader whose body-colour measure made the models
 
     def to_json(self) -> dict[str, object]:
-        return {"version": CALIBRATION_VERSION, "models": [self.models[name].to_json() for name in DIE_COLOURS]}
+        return {"version": CALIBRATION_VERSION, "measure": self.measure,
+                "models": [self.models[name].to_json() for name in DIE_COLOURS]}
 
 
 def default_calibration_path(params: VisionParams) -> Path:
@@ -46,8 +63,47 @@ def default_calibration_path(params: VisionParams) -> Path:
     return Path(base) / "windrose" / "calibration.json"
 
 
-def calibrate(frame: np.ndarray, params: VisionParams) -> Calibration:
-    """Learn colour models from one frame showing the six dice apart from each other (any values)."""
+def calibrate(frame: np.ndarray, params: VisionParams, learned: LearnedParams | None = None) -> Calibration:
+    """Learn colour models from one frame showing the six dice apart from each other (any values).
+
+    The dice are found and measured the way `read_dice` will read them: by the learned reader
+    when its models load (`learned` as in read_dice), else by the classical one.
+    """
+    chosen = learned_models(learned)
+    if isinstance(chosen, str):
+        return _calibrate_classical(frame, params)
+    return _calibrate_learned(frame, params, *chosen)
+
+
+def _calibrate_learned(frame: np.ndarray, params: VisionParams, models: LearnedModels,
+                       learned: LearnedParams) -> Calibration:
+    """The learned reader's six dice, measured by its `body_colours`, named by a sure joint assignment."""
+    try:
+        checked = check_frame(frame, params)
+    except FrameError as exc:
+        raise CalibrationError(str(exc)) from exc
+    if is_blank(checked, params):
+        raise CalibrationError("the frame has no contrast (blank, black or blown out); check the camera and the light")
+    faces = [face for face in find_faces(checked, params, "macao", models, learned) if face.reason != "maybe not a die"]
+    if len(faces) < len(DIE_COLOURS):
+        raise CalibrationError(
+            f"calibration needs the six dice clearly visible; found {len(faces)}. "
+            "Spread the dice apart in the tray and try again."
+        )
+    costs = cost_matrix(faces, default_models(params), params, learned.colour_lightness_floor)
+    assignment = assign_colours(costs, leave_out_cost=float("inf"))
+    unclear = [DIE_COLOURS[index] for index, margin in zip(assignment, assignment_margins(costs, assignment))
+               if index is not None and margin < learned.colour_margin_min]
+    if unclear:
+        raise CalibrationError(
+            f"could not tell the {' and '.join(unclear)} dice apart under this light; "
+            "brighten the tray evenly and try again."
+        )
+    return Calibration(models=_models_from(faces, assignment), measure=LEARNED_MEASURE)
+
+
+def _calibrate_classical(frame: np.ndarray, params: VisionParams) -> Calibration:
+    """The classical reader's blobs (clean reads first), measured and named as it reads them."""
     try:
         _, faces, _ = detect_faces(frame, params)
     except FrameError as exc:
@@ -62,15 +118,20 @@ def calibrate(frame: np.ndarray, params: VisionParams) -> Calibration:
         )
     # Six dice, six colours: every die gets one, however unlike the built-in model it looks.
     assignment = assign_colours(cost_matrix(clean, default_models(params), params), leave_out_cost=float("inf"))
+    return Calibration(models=_models_from(clean, assignment), measure=CLASSICAL_MEASURE)
+
+
+def _models_from(faces: list[DieFace], assignment: list[int | None]) -> dict[str, ColourModel]:
+    """Each named die's measured colour as its colour's model; pip polarity only from a clean read."""
     models: dict[str, ColourModel] = {}
-    for face, index in zip(clean, assignment):
+    for face, index in zip(faces, assignment):
         if index is None:
-            raise CalibrationError("could not tell the six dice's colours apart")
+            raise CalibrationError("could not tell the six dice's colours apart; spread them apart and try again")
         name = DIE_COLOURS[index]
         body = face.colour
         polarity = face.polarity if face.value is not None and not face.reason else ""
         models[name] = ColourModel(name, body.hue_deg, body.chroma, body.lightness, True, polarity)
-    return Calibration(models=models)
+    return models
 
 
 def save_calibration(calibration: Calibration, path: Path) -> None:
@@ -90,8 +151,12 @@ def load_calibration(path: Path) -> Calibration:
     except json.JSONDecodeError as exc:
         raise CalibrationError(f"{path}: not a calibration file (bad JSON at line {exc.lineno})") from exc
     try:
-        if data.get("version") != CALIBRATION_VERSION:
-            raise CalibrationError(f"{path}: calibration version {data.get('version')!r}, expected {CALIBRATION_VERSION}")
+        version = data.get("version")
+        if version not in (1, CALIBRATION_VERSION):
+            raise CalibrationError(f"{path}: calibration version {version!r}, expected {CALIBRATION_VERSION}")
+        measure = str(data["measure"]) if version == CALIBRATION_VERSION else CLASSICAL_MEASURE
+        if measure not in MEASURES:
+            raise CalibrationError(f"{path}: calibration measure {measure!r}, expected one of {', '.join(MEASURES)}")
         models = {model.name: model for model in (ColourModel.from_json(entry) for entry in data["models"])}
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CalibrationError):
@@ -99,4 +164,4 @@ def load_calibration(path: Path) -> Calibration:
         raise CalibrationError(f"{path}: calibration file is incomplete or malformed ({exc})") from exc
     if set(models) != set(DIE_COLOURS):
         raise CalibrationError(f"{path}: calibration must name the six colours {', '.join(DIE_COLOURS)}")
-    return Calibration(models=models)
+    return Calibration(models=models, measure=measure)

@@ -11,6 +11,7 @@ colour is a guess.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,7 +19,14 @@ from vision.die import DieFace
 from vision.params import VisionParams
 from vision.types import DIE_COLOURS
 
+if TYPE_CHECKING:
+    from vision.calibrate import Calibration
+
 NEUTRAL_COLOURS = ("black", "gray")
+# How a die's body colour was measured: the two readers measure it in different scales, so a
+# calibration is stored with its measure and used only by the reader that measures alike.
+LEARNED_MEASURE = "learned"
+CLASSICAL_MEASURE = "classical"
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,17 @@ def default_models(params: VisionParams) -> dict[str, ColourModel]:
     models = {name: ColourModel(name, hue, 2 * params.colour_chroma_neutral, 0.0, False) for name, hue in hues.items()}
     models.update({name: ColourModel(name, 0.0, 0.0, value, True) for name, value in lightness.items()})
     return models
+
+
+def colour_models(calibration: Calibration | None, measure: str,
+                  params: VisionParams) -> tuple[dict[str, ColourModel], str]:
+    """The colour models a reader with this `measure` uses, and a note when it cannot use the
+    calibration it was given (made by the other reader): then the built-in models."""
+    if calibration is None:
+        return default_models(params), ""
+    if calibration.measure != measure:
+        return default_models(params), f"calibration made by the {calibration.measure} reader not used: calibrate again"
+    return calibration.models, ""
 
 
 def colour_cost(face: DieFace, model: ColourModel, params: VisionParams, lightness_floor: float | None = None) -> float:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from vision.colour import assign_colours, assignment_margins, cost_matrix, default_models
+from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, check_frame, is_blank
 from vision.learned_params import LearnedParams
@@ -321,30 +321,16 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
              "light" if light_pips[i] else "dark") for i in range(count)]
 
 
-def read_with_model(
-    frame: object,
-    params: VisionParams,
-    expect: ExpectMode,
-    calibration: Calibration | None,
-    models: LearnedModels,
-    learned: LearnedParams,
-) -> DiceReading:
-    """Read the dice with the learned detector and classifier; same contract as read_dice.
+def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
+               learned: LearnedParams) -> list[DieFace]:
+    """The dice the detector and classifier find in a checked frame, each with its body colour
+    (`body_colours`); shared by the reader and the colour calibration, so both measure alike.
 
-    Colours (macao mode) come from the reader's own colour models and joint assignment.
+    In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die".
     """
-    started = time.perf_counter()
-    if expect not in ("macao", "any"):
-        return DiceReading(message=f"unknown expect mode {expect!r}; use 'macao' or 'any'")
-    try:
-        checked = check_frame(frame, params)
-    except FrameError as exc:
-        return DiceReading(message=str(exc), ms=_ms(started))
-    if is_blank(checked, params):
-        return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
     found = _suppress_duplicates(models.detector.detect(checked, learned), learned.duplicate_distance)
     if not found:
-        return DiceReading(message="no dice found", ms=_ms(started))
+        return []
     centres = np.array([(c.cx, c.cy) for c in found])
     sides = typical_sides(found, learned.side_spread)
     net = models.classifier
@@ -375,13 +361,41 @@ def read_with_model(
                                                            else "low confidence")
         box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
+    return faces
+
+
+def read_with_model(
+    frame: object,
+    params: VisionParams,
+    expect: ExpectMode,
+    calibration: Calibration | None,
+    models: LearnedModels,
+    learned: LearnedParams,
+) -> DiceReading:
+    """Read the dice with the learned detector and classifier; same contract as read_dice.
+
+    Colours (macao mode) come from the reader's own colour models and joint assignment; a
+    calibration is used only when it was made with this reader's colour measure.
+    """
+    started = time.perf_counter()
+    if expect not in ("macao", "any"):
+        return DiceReading(message=f"unknown expect mode {expect!r}; use 'macao' or 'any'")
+    try:
+        checked = check_frame(frame, params)
+    except FrameError as exc:
+        return DiceReading(message=str(exc), ms=_ms(started))
+    if is_blank(checked, params):
+        return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
+    faces = find_faces(checked, params, expect, models, learned)
+    if not faces:
+        return DiceReading(message="no dice found", ms=_ms(started))
     if expect == "any":
         dice = [_to_reading(face, None, face.reason) for face in faces]
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
-    models_by_colour = calibration.models if calibration is not None else default_models(params)
+    models_by_colour, calibration_note = colour_models(calibration, LEARNED_MEASURE, params)
     costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
-    assignment = assign_colours(costs, params.colour_max_cost) if faces else []
-    margins = assignment_margins(costs, assignment) if faces else []
+    assignment = assign_colours(costs, params.colour_max_cost)
+    margins = assignment_margins(costs, assignment)
     dice = []
     for face, colour_index, margin in zip(faces, assignment, margins):
         if colour_index is None:
@@ -391,6 +405,7 @@ def read_with_model(
     note = _unsure_note(dice)
     if len(dice) != len(DIE_COLOURS):
         note = "; ".join(filter(None, [f"found {len(dice)} of {len(DIE_COLOURS)} dice", note]))
+    note = "; ".join(filter(None, [note, calibration_note]))
     return DiceReading(dice=tuple(dice), ms=_ms(started), message=note)
 
 

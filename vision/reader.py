@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.colour import assign_colours, assignment_margins, cost_matrix, default_models
+from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
 from vision.debug import DebugSink, draw_faces, draw_readings
 from vision.die import DieFace, read_candidate
 from vision.frame import FrameError, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
@@ -144,7 +144,7 @@ def read_classical(
         if debug is not None:
             debug.add("read", draw_faces(frame, [(f, None, True) for f in faces]))
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_summary(dice))
-    models = calibration.models if calibration is not None else default_models(params)
+    models, calibration_note = colour_models(calibration, CLASSICAL_MEASURE, params)
     costs = cost_matrix(faces, models, params)
     assignment = assign_colours(costs, params.colour_max_cost) if faces else []
     margins = assignment_margins(costs, assignment) if faces else []
@@ -162,7 +162,8 @@ def read_classical(
         drawn.append((face, colour, True))
     if debug is not None:
         debug.add("read", draw_faces(frame, drawn))
-    return DiceReading(dice=tuple(dice), ms=_ms(started), message=_summary(dice, expected=len(DIE_COLOURS)))
+    message = "; ".join(filter(None, [_summary(dice, expected=len(DIE_COLOURS)), calibration_note]))
+    return DiceReading(dice=tuple(dice), ms=_ms(started), message=message)
 
 
 def detect_faces(
