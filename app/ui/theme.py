@@ -100,5 +100,15 @@ def on_player_text(colour: str) -> RGBA:
     return PLAYER_TEXT.get(colour, TEXT)
 
 
+def dimmed(colour: RGBA, share: float = 0.4) -> RGBA:
+    """A colour mixed into the disabled grey: still recognisable, clearly not tappable."""
+    return (
+        share * colour[0] + (1 - share) * DISABLED[0],
+        share * colour[1] + (1 - share) * DISABLED[1],
+        share * colour[2] + (1 - share) * DISABLED[2],
+        1.0,
+    )
+
+
 def cube_colour(colour: str) -> RGBA:
     return CUBE_COLOURS.get(colour, TEXT_DIM)

@@ -103,7 +103,9 @@ class BigButton(Button):
         }
         fill = self._fill or fills.get(self.role, theme.PANEL_LIGHT)
         if self.disabled:
-            self.background_color = theme.DISABLED
+            # A coloured button (a cube, a player) keeps a dimmed hint of its colour: a row of
+            # greyed cubes must still say which colour each one is.
+            self.background_color = theme.dimmed(self._fill) if self._fill else theme.DISABLED
             self.disabled_color = theme.TEXT_DIM
         else:
             self.background_color = fill

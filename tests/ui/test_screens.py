@@ -199,3 +199,17 @@ def test_score_screen_shows_the_cores_sheet_and_exports(ui: UiHarness, table: Ta
     ui.tap_text("Menu")
     ui.tap_text("Past games")
     assert "Statistics over 1 finished games" in ui.labels()
+
+
+def test_greyed_cube_buttons_still_show_their_colour(ui: UiHarness) -> None:
+    """A cube that cannot be picked is greyed, but a row of them must still say which is which."""
+    from app.ui import theme
+    from app.ui.widgets import cube_button
+
+    greyed = [cube_button(colour, lambda: None, disabled=True) for colour in CUBE_COLOURS]
+    backgrounds = [tuple(round(c, 3) for c in button.background_color) for button in greyed]
+    assert len(set(backgrounds)) == len(CUBE_COLOURS)
+    for colour, background in zip(CUBE_COLOURS, backgrounds):
+        assert background != tuple(theme.DISABLED) and background != tuple(theme.cube_colour(colour))
+    live = cube_button("red", lambda: None)
+    assert tuple(live.background_color) == tuple(theme.cube_colour("red"))
