@@ -109,6 +109,7 @@ class SceneOptions:
     cards: int | None = None  # game cards lying on the table (white with coloured print), random 0-2
     colour_spread: float | None = None  # per-channel variation of the dice paint, 0-0.12 (random)
     layout_seed: int | None = None  # another throw on the same table: dice and cubes from this seed
+    values: tuple[int, ...] | None = None  # the six dice's pips in DIE_COLOURS order (a given roll)
     gray_black_pips: bool | None = None
     tray: bool = True
 
@@ -558,7 +559,11 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     # come from their own stream: the same table, tray and light with another throw.
     lay = rng if options.layout_seed is None else np.random.default_rng([seed, 8, options.layout_seed])
     yaw = lay.uniform(0, 2 * math.pi, 6)
-    values = [int(v) for v in lay.integers(1, 7, 6)]
+    values = [int(v) for v in lay.integers(1, 7, 6)]  # drawn even when given: the layout stays the same
+    if options.values is not None:
+        if len(options.values) != 6 or any(v not in range(1, 7) for v in options.values):
+            raise ValueError(f"values must be six pips 1-6, got {options.values!r}")
+        values = [int(v) for v in options.values]
     cocked_index = int(lay.integers(6)) if cocked else -1
     glare_index = int(lay.integers(6)) if glare else -1
     flat = [i for i in range(6) if i != cocked_index]

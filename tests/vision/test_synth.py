@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -67,6 +68,20 @@ def test_drawn_pips_match_the_labelled_value(seed: int) -> None:
     frame, labels = render_scene(seed, CLEAN)
     for die in labels.dice:
         assert _bright_spots(frame, die.center, 0.47 * 40) == die.value, die
+
+
+def test_a_given_roll_is_drawn_on_the_same_table() -> None:
+    """A scene of chosen pips (a known roll for the app's camera game): same table and layout."""
+    chosen = (6, 1, 5, 2, 4, 3)
+    given = replace(CLEAN, values=chosen)
+    frame, labels = render_scene(2, given)
+    _, drawn = render_scene(2, CLEAN)
+    assert [d.value for d in labels.dice] == list(chosen)
+    assert [d.center for d in labels.dice] == [d.center for d in drawn.dice]
+    for die in labels.dice:
+        assert _bright_spots(frame, die.center, 0.47 * 40) == die.value, die
+    with pytest.raises(ValueError, match="six pips"):
+        render_scene(2, replace(CLEAN, values=(1, 2, 3)))
 
 
 def test_touching_pair_is_labelled() -> None:
