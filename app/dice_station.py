@@ -146,7 +146,7 @@ class DiceStation:
     def calibrate_now(self) -> Calibration:
         """Learn the dice colours from what the camera sees now; nothing is stored yet.
         CameraError or CalibrationError say why it failed."""
-        return calibrate(self.take_frame(), self.reader.params)
+        return calibrate(self.take_frame(), self.reader.params, self.reader.learned)
 
     def keep_calibration(self, calibration: Calibration) -> Path:
         """Store the calibration (atomically: a failed write leaves the old file) and read it
