@@ -10,6 +10,8 @@
    Beside it: RSS as rounds begin (growth per round), anonymous / file-backed / PSS, the
    software OpenGL libraries' share, the same game rolled with the camera (dice station), and
    the same game with a frame drawn after every tap (the harness itself draws none).
+3. Taps per round: cards typed, cards from the learned list, and rolls read by the camera from
+   synthetic scenes of the table's own dice (so corrections are the reader's real misses).
 """
 
 from __future__ import annotations
@@ -85,18 +87,25 @@ def main() -> int:
         print(f"RSS after a whole 2-player game played by taps: {result['rss_mb']} MB (goal < 200 MB)")
         print_memory(result, "dice typed in")
         print(f"cards typed in: median taps per round (rounds 1-12) {result['median_taps_per_round']}; "
-              f"taps by action type: {result['taps_by_kind']}")
+              f"split {result['median_taps_by_part']}; taps by action type: {result['taps_by_kind']}")
         learned_home = home / "learned"
         learned_home.mkdir()
         learned = whole_game(learned_home, "learned")
         print(f"cards picked from the learned catalogue: median taps per round {learned['median_taps_per_round']}; "
-              f"taps by action type: {learned['taps_by_kind']}")
+              f"split {learned['median_taps_by_part']}; taps by action type: {learned['taps_by_kind']}")
         camera_home = home / "camera"
         camera_home.mkdir()
         camera = whole_game(camera_home, "camera")
         print(f"extra: RSS after the same game rolled with the button and the folder camera (dice station, "
               f"OpenCV, the configured reader): {camera['rss_mb']} MB")
         print_memory(camera, "camera")
+        rendered_home = home / "rendered"
+        rendered_home.mkdir()
+        rendered = whole_game(rendered_home, "camera", "rendered")
+        print(f"camera rolls of the table's own dice (a synthetic scene of each roll, read by the reader): median "
+              f"taps per round {rendered['median_taps_per_round']}; rolls {rendered['camera_rolls']} took "
+              f"{rendered['taps_by_kind']['roll']} taps (button, corrections, confirm); "
+              f"split {rendered['median_taps_by_part']}")
         drawn_home = home / "drawn"
         drawn_home.mkdir()
         drawn = whole_game(drawn_home, "drawn")

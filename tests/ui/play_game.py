@@ -1,8 +1,9 @@
 """Subprocess entry for the whole-game and restart tests (the whole app runs only in a subprocess).
 
-    python -m tests.ui.play_game full DIR SEED [learned] [camera] [drawn]
+    python -m tests.ui.play_game full DIR SEED [learned] [camera [rendered]] [drawn]
         play set-up to final scores by taps; print JSON (learned: cards picked from a full catalogue;
         camera: every roll by the button on a MockFactory pin and the folder camera, then corrected;
+        rendered (with camera): the folder camera shows a synthetic scene of each roll the table makes;
         drawn: a frame drawn after every tap, as the running app does, for the memory benchmark)
     python -m tests.ui.play_game stop DIR SEED N    play into round N's actions, print JSON, wait to be killed
     python -m tests.ui.play_game resume DIR         start on the same journal; print the screen and state as JSON
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import statistics
@@ -20,7 +22,7 @@ from typing import Any
 from kivy.base import EventLoop
 from kivy.uix.button import Button
 
-from app.games.macao import score
+from app.games.macao import CUBE_COLOURS, score
 from tests.ui.harness import UiHarness, make_context
 from tests.ui.tap_player import FACTS, OVERHEAD, PARTS, TapPlayer
 
@@ -63,9 +65,29 @@ class FakeClock:
         return self.now
 
 
-def camera_station(folder: Path) -> tuple[Any, Any, FakeClock]:
-    """The real dice station on MockFactory pins and a folder camera replaying one shipped demo
-    roll (its resting frame held a while), ticked by the player with its own clock."""
+# Enough copies of a rendered roll that the settle detector sees it still over several frames.
+RENDERED_FRAMES = 12
+
+
+def stage_rendered_roll(frames: Path, seed: int, throw: int, dice: dict[str, int]) -> None:
+    """Every frame of the folder camera becomes one synthetic scene of the table's own roll
+    (the same table each time, another throw): the reader then reads what the table rolled."""
+    import cv2
+
+    from vision.synth import SceneOptions, render_scene
+    from vision.types import DIE_COLOURS
+
+    options = SceneOptions(width=1600, height=900, cocked=False, layout_seed=throw,
+                           values=tuple(dice[colour] for colour in DIE_COLOURS))
+    frame, _labels = render_scene(seed, options)
+    for index in range(RENDERED_FRAMES):
+        cv2.imwrite(str(frames / f"{index:03d}.png"), frame)
+
+
+def camera_station(folder: Path, rendered_seed: int | None = None) -> tuple[Any, Any, FakeClock]:
+    """The real dice station on MockFactory pins and a folder camera, ticked by the player with
+    its own clock. The camera replays one shipped demo roll (its resting frame held a while), or
+    with `rendered_seed` a synthetic scene of each roll the table makes (see stage_rendered_roll)."""
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
@@ -75,9 +97,12 @@ def camera_station(folder: Path) -> tuple[Any, Any, FakeClock]:
 
     frames = folder / "frames"
     frames.mkdir()
-    demo = sorted((ROOT / "app" / "assets" / "demo_frames").glob("roll1_*.jpg"))
-    for index, frame in enumerate(demo + [demo[-1]] * 15):
-        shutil.copyfile(frame, frames / f"{index:03d}.jpg")
+    if rendered_seed is None:
+        demo = sorted((ROOT / "app" / "assets" / "demo_frames").glob("roll1_*.jpg"))
+        for index, frame in enumerate(demo + [demo[-1]] * 15):
+            shutil.copyfile(frame, frames / f"{index:03d}.jpg")
+    else:
+        stage_rendered_roll(frames, rendered_seed, 0, {colour: 1 for colour in CUBE_COLOURS})
     override = folder / "config.toml"
     override.write_text(f'[camera]\nsource = "folder"\nfolder = "{frames}"\nloop = true\n')
     config = load_config(override, env={}, home=Path("/nonexistent"))
@@ -101,15 +126,18 @@ class DrawingHarness(UiHarness):
 
 
 def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = False,
-              drawn: bool = False) -> dict[str, Any]:
+              drawn: bool = False, rendered: bool = False) -> dict[str, Any]:
+    """`rendered`: with the camera, each roll is a synthetic scene of the table's own dice."""
     if learned:
         learn_every_card(folder, seed)
-    link, pins, clock = camera_station(folder) if camera else (None, None, None)
+    rendered_seed = 9100 + seed if rendered else None
+    link, pins, clock = camera_station(folder, rendered_seed) if camera else (None, None, None)
     context = make_context(folder, dice=link)
     context.catalogue.load()
     ui = (DrawingHarness if drawn else UiHarness)(context)
+    stage = None if rendered_seed is None else functools.partial(stage_rendered_roll, folder / "frames", rendered_seed)
     player = TapPlayer(ui, seed, use_catalogue=learned,
-                       camera=(link.station, pins, clock) if link is not None else None)
+                       camera=(link.station, pins, clock) if link is not None else None, stage_roll=stage)
     player.seat_players()
     smallest = [smallest_button(ui)]
     rss_by_round = {0: _rss_mb()}
@@ -226,7 +254,7 @@ def main(argv: list[str]) -> int:
     mode, folder = argv[0], Path(argv[1])
     if mode == "full":
         print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in argv[3:], camera="camera" in argv[3:],
-                                   drawn="drawn" in argv[3:])),
+                                   drawn="drawn" in argv[3:], rendered="rendered" in argv[3:])),
               flush=True)
     elif mode == "stop":
         play_and_stop(folder, int(argv[2]), int(argv[3]))

@@ -33,9 +33,10 @@ PARTS = (FACTS, ACTIONS, OVERHEAD)
 
 class TapPlayer:
     def __init__(self, ui: UiHarness, seed: int, players: int = 2, activity: float = 0.7,
-                 use_catalogue: bool = False, camera: Any = None) -> None:
+                 use_catalogue: bool = False, camera: Any = None, stage_roll: Any = None) -> None:
         self.ui = ui
         self.camera = camera  # (dice station, MockFactory, clock) to roll with the button and camera
+        self.stage_roll = stage_roll  # (throw, dice) -> None: puts the table's roll before the camera
         self.camera_rolls = 0
         self.use_catalogue = use_catalogue  # pick cards from the learned catalogue instead of typing them
         self.table = RandomTable(seed, players=players, activity=activity)
@@ -161,6 +162,8 @@ class TapPlayer:
     def roll_with_camera(self, action: dict[str, Any]) -> None:
         """Press the physical button, let the camera read, then correct the dice that differ."""
         station, pins, clock = self.camera
+        if self.stage_roll is not None:
+            self.stage_roll(self.camera_rolls + 1, action["dice"])
         pins.pin(17).drive_low()
         clock.now += 0.2
         pins.pin(17).drive_high()
