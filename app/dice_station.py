@@ -39,7 +39,8 @@ from vision.calibrate import (
 )
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
-from vision.reader import read_dice
+from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE
+from vision.reader import learned_models, read_dice
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.types import DiceReading
 
@@ -88,6 +89,16 @@ class TableReader:
     def __call__(self, frame: np.ndarray) -> DiceReading:
         return read_dice(frame, params=self.params, expect="macao", calibration=self.calibration,
                          learned=self.learned)
+
+    @property
+    def measure(self) -> str:
+        """Which reader reads (the learned one when its models load): its colour measure."""
+        return LEARNED_MEASURE if not isinstance(learned_models(self.learned), str) else CLASSICAL_MEASURE
+
+    @property
+    def calibration_applies(self) -> bool:
+        """A stored calibration is used only by the reader whose measure made it."""
+        return self.calibration is not None and self.calibration.measure == self.measure
 
 
 class SharedCamera:

@@ -21,7 +21,7 @@ from app.ui.dice_link import DiceLink
 from app.ui.i18n import translator
 from app.ui.screens.camera import ColourSwatch, doubtful_colours
 from tests.ui.harness import UiHarness, make_context
-from vision.calibrate import Calibration, load_calibration
+from vision.calibrate import Calibration, load_calibration, save_calibration
 from vision.colour import ColourModel
 from vision.synth import SceneOptions, render_scene
 
@@ -261,5 +261,24 @@ def test_a_broken_calibration_file_at_start_is_told_in_german(tmp_path: Path, mo
                                   "Kalibrierung gelten die voreingestellten Würfelfarben")
     finally:
         translator.set_language("en")
+        ui.close()
+        link.close()
+
+
+def test_a_calibration_of_the_other_reader_is_shown_as_not_in_use(tmp_path: Path, mock_factory: MockFactory) -> None:
+    """The learned reader measures colours in its own scale: a classical reader's file is not used,
+    and the screen says so instead of "calibrated for this table"."""
+    save_calibration(table_calibration(), tmp_path / "calibration.json")  # made by the classical reader
+    link = station_on(tmp_path, RESTING_DEMO_FRAME, mock_factory)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        reader = link.station.reader
+        assert reader.measure == "learned" and reader.calibration is not None
+        assert not reader.calibration_applies
+        ui.app.go("camera")
+        ui.idle()
+        assert text_on_screen(ui, "The stored calibration was made by the other dice reader")
+        assert not text_on_screen(ui, "calibrated for this table")
+    finally:
         ui.close()
         link.close()

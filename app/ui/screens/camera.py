@@ -137,6 +137,9 @@ class CameraScreen(BaseScreen):
         if station.reader.calibration is None:
             text = _("Dice colours: built in. To calibrate, lay the six dice apart in the tray and tap "
                      "Calibrate colours.")
+        elif not station.reader.calibration_applies:
+            text = _("Dice colours: built in. The stored calibration was made by the other dice reader; "
+                     "tap Calibrate colours to make a new one.")
         else:
             text = _("Dice colours: calibrated for this table. Calibrate again after the light changed.")
         return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=48)
