@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -53,19 +54,27 @@ def station_on(tmp_path: Path, frame: Path | None, mock_factory: MockFactory,
     return link
 
 
+@contextmanager
+def camera_screen(tmp_path: Path, frame: Path | None, mock_factory: MockFactory,
+                  calibration: Path | None = None) -> Iterator[tuple[UiHarness, DiceLink]]:
+    """The app on the camera check with a station replaying `frame` (see station_on); closed after."""
+    link = station_on(tmp_path, frame, mock_factory, calibration)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        ui.app.go("camera")
+        ui.idle()
+        yield ui, link
+    finally:
+        translator.set_language("en")
+        ui.close()
+        link.close()
+
+
 @pytest.fixture
 def screen(tmp_path: Path, mock_factory: MockFactory, request: pytest.FixtureRequest) -> Iterator[tuple[UiHarness, DiceLink]]:
     frame, calibration = getattr(request, "param", (RESTING_DEMO_FRAME, None))
-    link = station_on(tmp_path, frame, mock_factory, calibration)
-    ui = UiHarness(make_context(tmp_path, dice=link))
-    ui.app.go("camera")
-    ui.idle()
-    try:
-        yield ui, link
-    finally:
-        ui.close()
-        link.close()
-        translator.set_language("en")
+    with camera_screen(tmp_path, frame, mock_factory, calibration) as opened:
+        yield opened
 
 
 def swatches(ui: UiHarness) -> dict[str, ColourSwatch]:
@@ -133,11 +142,7 @@ def test_a_frame_without_six_dice_fails_plainly_and_keeps_the_old_file(
     cv2.imwrite(str(frame), picture())
     old = tmp_path / "calibration.json"
     old.write_text("left as it was\n")
-    link = station_on(tmp_path, frame, mock_factory)
-    ui = UiHarness(make_context(tmp_path, dice=link))
-    try:
-        ui.app.go("camera")
-        ui.idle()
+    with camera_screen(tmp_path, frame, mock_factory) as (ui, link):
         ui.tap_text("Calibrate colours")
         assert text_on_screen(ui, "Calibration failed: the six dice must lie apart in the tray")
         assert text_on_screen(ui, "The colours in use stay as they were.")
@@ -145,9 +150,6 @@ def test_a_frame_without_six_dice_fails_plainly_and_keeps_the_old_file(
         assert not swatches(ui) and not ui.buttons("Keep these colours")
         assert old.read_text() == "left as it was\n"
         assert link.station.reader.calibration is None
-    finally:
-        ui.close()
-        link.close()
 
 
 @pytest.mark.parametrize("screen", [(None, None)], indirect=True)
@@ -172,19 +174,12 @@ def test_a_calibration_that_cannot_be_saved_keeps_the_reader_as_it_was(
         tmp_path: Path, mock_factory: MockFactory) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the calibration's folder should be\n")
-    link = station_on(tmp_path, RESTING_DEMO_FRAME, mock_factory, calibration=blocker / "calibration.json")
-    ui = UiHarness(make_context(tmp_path, dice=link))
-    try:
-        ui.app.go("camera")
-        ui.idle()
+    with camera_screen(tmp_path, RESTING_DEMO_FRAME, mock_factory, blocker / "calibration.json") as (ui, link):
         ui.tap_text("Calibrate colours")
         ui.tap_text("Keep these colours")
         assert text_on_screen(ui, "The colours could not be saved (")
         assert link.station.reader.calibration is None
         assert blocker.read_text() == "a file where the calibration's folder should be\n"
-    finally:
-        ui.close()
-        link.close()
 
 
 def test_a_rendered_tray_scene_calibrates_too(tmp_path: Path, mock_factory: MockFactory) -> None:
@@ -193,18 +188,11 @@ def test_a_rendered_tray_scene_calibrates_too(tmp_path: Path, mock_factory: Mock
                                                    blur_sigma=0.0, tilt_deg=0.0, dim=False))
     frame = tmp_path / "scene.png"
     cv2.imwrite(str(frame), image)
-    link = station_on(tmp_path, frame, mock_factory)
-    ui = UiHarness(make_context(tmp_path, dice=link))
-    try:
-        ui.app.go("camera")
-        ui.idle()
+    with camera_screen(tmp_path, frame, mock_factory) as (ui, link):
         ui.tap_text("Calibrate colours")
         assert set(swatches(ui)) == set(CUBE_COLOURS)
         ui.tap_text("Keep these colours")
         assert load_calibration(tmp_path / "calibration.json") == link.station.reader.calibration
-    finally:
-        ui.close()
-        link.close()
 
 
 def test_calibration_speaks_german(screen: tuple[UiHarness, DiceLink]) -> None:
@@ -251,34 +239,19 @@ def test_a_doubtful_calibration_is_marked_and_can_still_be_kept(
 
 def test_a_broken_calibration_file_at_start_is_told_in_german(tmp_path: Path, mock_factory: MockFactory) -> None:
     (tmp_path / "calibration.json").write_text("{not json")
-    link = station_on(tmp_path, RESTING_DEMO_FRAME, mock_factory)
-    ui = UiHarness(make_context(tmp_path, dice=link))
-    try:
+    with camera_screen(tmp_path, RESTING_DEMO_FRAME, mock_factory) as (ui, link):
         translator.set_language("de")
-        ui.app.go("camera")
-        ui.idle()
         assert text_on_screen(ui, "calibration.json: not a calibration file (bad JSON at line 1); bis zur nächsten "
                                   "Kalibrierung gelten die voreingestellten Würfelfarben")
-    finally:
-        translator.set_language("en")
-        ui.close()
-        link.close()
 
 
 def test_a_calibration_of_the_other_reader_is_shown_as_not_in_use(tmp_path: Path, mock_factory: MockFactory) -> None:
     """The learned reader measures colours in its own scale: a classical reader's file is not used,
     and the screen says so instead of "calibrated for this table"."""
     save_calibration(table_calibration(), tmp_path / "calibration.json")  # made by the classical reader
-    link = station_on(tmp_path, RESTING_DEMO_FRAME, mock_factory)
-    ui = UiHarness(make_context(tmp_path, dice=link))
-    try:
+    with camera_screen(tmp_path, RESTING_DEMO_FRAME, mock_factory) as (ui, link):
         reader = link.station.reader
         assert reader.measure == "learned" and reader.calibration is not None
         assert not reader.calibration_applies
-        ui.app.go("camera")
-        ui.idle()
         assert text_on_screen(ui, "The stored calibration was made by the other dice reader")
         assert not text_on_screen(ui, "calibrated for this table")
-    finally:
-        ui.close()
-        link.close()
