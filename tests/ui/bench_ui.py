@@ -69,9 +69,12 @@ def startup_seconds(home: Path) -> float:
     return elapsed
 
 
-def whole_game(home: Path, *extra: str) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-m", "tests.ui.play_game", "full", str(home), "3", *extra], cwd=ROOT,
-                          env=_env(home), capture_output=True, text=True, timeout=900, check=True)
+def whole_game(home: Path, name: str, *extra: str) -> dict[str, Any]:
+    """A whole game by taps (tests/ui/play_game.py, seed 3) in its own folder `home/name`."""
+    folder = home / name
+    folder.mkdir()
+    done = subprocess.run([sys.executable, "-m", "tests.ui.play_game", "full", str(folder), "3", *extra], cwd=ROOT,
+                          env=_env(folder), capture_output=True, text=True, timeout=900, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -81,34 +84,24 @@ def main() -> int:
         times = [startup_seconds(home) for _ in range(RUNS)]
         print(f"start-up to first screen: median {statistics.median(times):.2f} s "
               f"(runs: {', '.join(f'{t:.2f}' for t in times)}; goal < 3 s)")
-        game_home = home / "game"
-        game_home.mkdir()
-        result = whole_game(game_home)
+        result = whole_game(home, "game")
         print(f"RSS after a whole 2-player game played by taps: {result['rss_mb']} MB (goal < 200 MB)")
         print_memory(result, "dice typed in")
         print(f"cards typed in: median taps per round (rounds 1-12) {result['median_taps_per_round']}; "
               f"split {result['median_taps_by_part']}; taps by action type: {result['taps_by_kind']}")
-        learned_home = home / "learned"
-        learned_home.mkdir()
-        learned = whole_game(learned_home, "learned")
+        learned = whole_game(home, "learned", "learned")
         print(f"cards picked from the learned catalogue: median taps per round {learned['median_taps_per_round']}; "
               f"split {learned['median_taps_by_part']}; taps by action type: {learned['taps_by_kind']}")
-        camera_home = home / "camera"
-        camera_home.mkdir()
-        camera = whole_game(camera_home, "camera")
+        camera = whole_game(home, "camera", "camera")
         print(f"extra: RSS after the same game rolled with the button and the folder camera (dice station, "
               f"OpenCV, the configured reader): {camera['rss_mb']} MB")
         print_memory(camera, "camera")
-        rendered_home = home / "rendered"
-        rendered_home.mkdir()
-        rendered = whole_game(rendered_home, "camera", "rendered")
+        rendered = whole_game(home, "rendered", "camera", "rendered")
         print(f"camera rolls of the table's own dice (a synthetic scene of each roll, read by the reader): median "
               f"taps per round {rendered['median_taps_per_round']}; rolls {rendered['camera_rolls']} took "
               f"{rendered['taps_by_kind']['roll']} taps (button, corrections, confirm); "
               f"split {rendered['median_taps_by_part']}")
-        drawn_home = home / "drawn"
-        drawn_home.mkdir()
-        drawn = whole_game(drawn_home, "drawn")
+        drawn = whole_game(home, "drawn", "drawn")
         print(f"extra: RSS after the game with dice typed in and a frame drawn after every tap (as the running app "
               f"does; software OpenGL here): {drawn['rss_mb']} MB")
         print_memory(drawn, "frames drawn")
