@@ -220,12 +220,18 @@ class DiceDetector:
 
 @dataclass(frozen=True)
 class LearnedModels:
+    """The detector, the classifier that picks the dice, and any further classifiers whose
+    probabilities are averaged with its own for the dice kept (an ensemble; measured held out
+    by vision.training.evaluate_learned, not shipped: see vision/training/README.md)."""
+
     detector: DiceDetector
     classifier: DiceNet
+    extra_classifiers: tuple[DiceNet, ...] = ()
 
     @classmethod
-    def load(cls, params: LearnedParams) -> LearnedModels:
-        return cls(DiceDetector.load(params.detector_path), DiceNet.load(params.classifier_path))
+    def load(cls, params: LearnedParams, extra_classifier_paths: tuple[str, ...] = ()) -> LearnedModels:
+        return cls(DiceDetector.load(params.detector_path), DiceNet.load(params.classifier_path),
+                   tuple(DiceNet.load(path) for path in extra_classifier_paths))
 
 
 def _suppress_duplicates(candidates: list[DieCandidate], distance: float) -> list[DieCandidate]:
@@ -342,6 +348,12 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         kept = kept[: len(DIE_COLOURS)]
     probabilities = upright.copy()
     probabilities[kept] = net.refine(crops[kept], upright[kept], learned.classifier_turns)
+    if models.extra_classifiers and kept:
+        # Each further classifier reads the kept dice in its own crop geometry; all vote equally.
+        readings = [probabilities[kept]] + [
+            extra.classify_at(checked, centres[kept], sides[kept], learned.classifier_turns)
+            for extra in models.extra_classifiers]
+        probabilities[kept] = np.mean(readings, axis=0)
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
     doubtful: list[int] = []
     if expect == "macao":

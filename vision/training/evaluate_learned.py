@@ -2,11 +2,13 @@
 same way `python -m vision evaluate` scores the classical reader; needs no torch.
 
     .venv/bin/python -m vision.training.evaluate_learned DATASET [--expect any|macao]
-        [--detector PATH --classifier PATH] [--bench]
+        [--detector PATH] [--classifier PATH [PATH ...]] [--bench]
 
 --detector/--classifier override the model files named in config.toml [vision.learned]
-(e.g. held-out models). --bench also prints the median reading time of a 1600x900
-frame (the dataset's first image resized), single thread, over 30 runs: wall-clock
+(e.g. held-out models); several --classifier paths make an ensemble (the first picks the
+dice, all of them average their probabilities for the dice kept); --value-min-probability
+overrides that threshold (for a sweep). --bench also prints the median reading time of a
+1600x900 frame (the dataset's first image resized), single thread, over 30 runs: wall-clock
 and thread CPU time (the latter is what a busy shared machine does not inflate).
 """
 
@@ -36,15 +38,23 @@ def main() -> None:
     parser.add_argument("dataset", type=Path)
     parser.add_argument("--expect", choices=("any", "macao"), default="any")
     parser.add_argument("--detector", default=None)
-    parser.add_argument("--classifier", default=None)
+    parser.add_argument("--classifier", nargs="+", default=None)
+    parser.add_argument("--value-min-probability", type=float, default=None,
+                        help="override [vision.learned] value_min_probability")
     parser.add_argument("--bench", action="store_true")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     params = load_vision_params()
     learned = load_learned_params()
-    overrides = {k: v for k, v in (("detector_path", args.detector), ("classifier_path", args.classifier)) if v}
+    overrides: dict[str, object] = {}
+    if args.detector:
+        overrides["detector_path"] = args.detector
+    if args.classifier:
+        overrides["classifier_path"] = args.classifier[0]
+    if args.value_min_probability is not None:
+        overrides["value_min_probability"] = args.value_min_probability
     learned = dataclasses.replace(learned, **overrides)
-    models = LearnedModels.load(learned)
+    models = LearnedModels.load(learned, tuple(args.classifier[1:]) if args.classifier else ())
 
     def read(frame: np.ndarray) -> DiceReading:
         return read_with_model(frame, params, args.expect, None, models, learned)

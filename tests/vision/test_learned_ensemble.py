@@ -1,0 +1,65 @@
+"""An ensemble of face classifiers (LearnedModels.extra_classifiers, measured with
+vision.training.evaluate_learned): the first classifier picks the dice, every classifier's
+probabilities for them are averaged."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vision.learned import DiceNet, LearnedModels, find_faces
+from vision.learned_params import load_learned_params
+from vision.params import REPO_ROOT, load_vision_params
+from vision.synth import SceneOptions, render_scene
+
+PARAMS = load_vision_params()
+LEARNED = load_learned_params()
+SCENE_SEED = 12
+
+
+@pytest.fixture(scope="module")
+def models() -> LearnedModels:
+    return LearnedModels.load(LEARNED)
+
+
+def _twin_at(tmp_path: Path, window_sides: float) -> Path:
+    """A copy of the shipped classifier whose metadata asks for crops of a wider window."""
+    source = REPO_ROOT / LEARNED.classifier_path
+    twin = tmp_path / "twin.onnx"
+    shutil.copyfile(source, twin)
+    meta = json.loads(source.with_suffix(".json").read_text(encoding="utf-8")) | {"window_sides": window_sides}
+    twin.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
+    return twin
+
+
+def test_a_classifier_averaged_with_itself_reads_as_it_alone(models: LearnedModels) -> None:
+    frame, _ = render_scene(SCENE_SEED, SceneOptions(cocked=False))
+    alone = find_faces(frame, PARAMS, "any", models, LEARNED)
+    doubled = find_faces(frame, PARAMS, "any", dataclasses.replace(models, extra_classifiers=(models.classifier,)),
+                         LEARNED)
+    assert len(alone) == len(doubled) > 0
+    for one, two in zip(alone, doubled):
+        assert (one.box, one.value) == (two.box, two.value)
+        assert one.confidence == pytest.approx(two.confidence, abs=1e-5)
+
+
+def test_a_second_geometry_changes_the_confidences_not_the_dice(models: LearnedModels, tmp_path: Path) -> None:
+    """The extra classifier cuts its own crops (here a wider window): the first classifier
+    still picks the dice, the extra one's reading moves their probabilities."""
+    frame, _ = render_scene(SCENE_SEED, SceneOptions(cocked=False))
+    twin = DiceNet.load(_twin_at(tmp_path, 2.0))
+    assert twin.window_sides == 2.0
+    alone = find_faces(frame, PARAMS, "any", models, LEARNED)
+    both = find_faces(frame, PARAMS, "any", dataclasses.replace(models, extra_classifiers=(twin,)), LEARNED)
+    assert [f.box for f in alone] == [f.box for f in both]
+    assert any(abs(a.confidence - b.confidence) > 1e-4 for a, b in zip(alone, both))
+
+
+def test_load_reads_each_extra_classifier_with_its_own_geometry(tmp_path: Path) -> None:
+    loaded = LearnedModels.load(LEARNED, (str(_twin_at(tmp_path, 2.0)),))
+    assert [net.window_sides for net in loaded.extra_classifiers] == [2.0]
+    assert loaded.classifier.window_sides != 2.0
