@@ -60,6 +60,7 @@ class WindroseApp(App):
         super().__init__(**kwargs)
         self.context = context
         self.notice = Notice()
+        self._shown_start_up_notice: Notice | None = None
         self._refresh_pending = False
 
     @property
@@ -77,8 +78,7 @@ class WindroseApp(App):
         translator.on_change(self._language_changed)
         Window.bind(on_key_down=self._on_key_down, on_resize=self._window_resized)
         if self.context.warnings:
-            self.notice = Notice(" ".join(translator.message(getattr(w, "message", w)) for w in self.context.warnings),
-                                 "error")
+            self.notice = self._shown_start_up_notice = self._start_up_notice()
         if self.context.dice is not None:
             self.context.dice.on_status(self._dice_status)
             self.context.dice.on_roll(self._dice_roll)
@@ -226,7 +226,13 @@ class WindroseApp(App):
         """Tell systemd the first screen is up and keep its watchdog fed from the UI clock."""
         self.notifier = announce_ready(Clock.schedule_interval)
 
+    def _start_up_notice(self) -> Notice:
+        """The start-up warnings in the table's language, as one notice."""
+        return Notice(" ".join(translator.message(getattr(w, "message", w)) for w in self.context.warnings), "error")
+
     def _language_changed(self, _language: str) -> None:
+        if self.notice is self._shown_start_up_notice:  # still on screen: in the new language
+            self.notice = self._shown_start_up_notice = self._start_up_notice()
         self.refresh()
 
     def _window_resized(self, *_args: Any) -> None:

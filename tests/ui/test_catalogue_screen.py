@@ -165,6 +165,11 @@ def test_start_up_notices_of_a_damaged_card_list_and_journal_show_in_german(tmp_
         assert "war nicht lesbar: die Datei ist keine SQLite-Datenbank" in notice
         assert "cards.json: Karte 1: die Art muss Amt, Gebäude oder Person sein, nicht 'tower'" in notice
         assert "ui-settings.json: unlesbare Einstellungen übergangen (" in notice
+        translator.set_language("en")  # switched while the notice is up: it follows
+        harness.idle()
+        assert any("cards.json: card 1: the kind must be office, building or person" in label
+                   for label in harness.labels())
+        assert not any(label.startswith("Die Datei mit den gespeicherten") for label in harness.labels())
     finally:
         translator.set_language("en")
         harness.close()
