@@ -7,8 +7,11 @@ import cv2
 import numpy as np
 
 
-def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A randomly re-lit, re-coloured, blurred and noisy copy of a BGR uint8 image."""
+def photometric(image: np.ndarray, rng: np.random.Generator, washout: float = 0.0) -> np.ndarray:
+    """A randomly re-lit, re-coloured, blurred and noisy copy of a BGR uint8 image.
+
+    `washout` is the share of copies pulled towards a light tone, as an over-exposed or
+    glossy face looks: pale body, light pips that barely stand out from it."""
     out = image.astype(np.float32)
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]  # die colours the sets do not hold
@@ -20,6 +23,10 @@ def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = (out - 128.0) * rng.uniform(0.6, 1.3) + 128.0 + rng.uniform(-45, 45)
     out = np.clip(out, 0, 255)
     out = 255.0 * (out / 255.0) ** rng.uniform(0.7, 1.4)
+    if washout and rng.random() < washout:  # no draw when off: the detector's seeded recipe stays as it was
+        keep = rng.uniform(0.35, 0.8)
+        tone = rng.uniform(195, 255) * rng.uniform(0.92, 1.0, 3).astype(np.float32)
+        out = out * keep + tone * (1.0 - keep)
     if rng.random() < 0.35:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
     if rng.random() < 0.6:

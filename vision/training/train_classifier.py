@@ -65,7 +65,8 @@ def mine_negatives(records: list[LabelledImage], images: list[np.ndarray], detec
 
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.random.Generator,
-               repeats: int, mined: list[list[tuple[float, float, float]]], crop_px: int) -> tuple[np.ndarray, np.ndarray]:
+               repeats: int, mined: list[list[tuple[float, float, float]]], crop_px: int,
+               washout: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
 
     def add(image: np.ndarray, cx: float, cy: float, side: float, label: int) -> None:
@@ -76,7 +77,7 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.r
         if rng.random() < 0.25:  # a smaller, softer die
             small = int(rng.integers(int(crop_px * 0.45), int(crop_px * 0.8)))
             crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA), (crop_px, crop_px))
-        crops.append(photometric(np.ascontiguousarray(crop), rng))
+        crops.append(photometric(np.ascontiguousarray(crop), rng, washout))
         labels.append(label)
 
     for record, image, hard in zip(records, images, mined):
@@ -165,6 +166,8 @@ def main() -> None:
     parser.add_argument("--min-probability", type=float, default=0.9)
     parser.add_argument("--width", type=int, default=16, help="channels of the first layer (the net's width)")
     parser.add_argument("--crop-px", type=int, default=40, help="crop side fed to the net (a multiple of 8)")
+    parser.add_argument("--washout", type=float, default=0.0,
+                        help="share of crops pulled towards a light tone (pale faces, faint light pips)")
     parser.add_argument("--label-smoothing", type=float, default=0.05)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (more thrash on a shared machine)")
     args = parser.parse_args()
@@ -182,13 +185,14 @@ def main() -> None:
     model = DiceClassifier(args.width, args.crop_px)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
-    epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px)]
+    epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout)]
     batch_size = args.batch
     steps_per_epoch = len(epochs_data[0][0]) // batch_size
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.epochs * steps_per_epoch)
     for epoch in range(args.epochs):
         started = time.time()
-        crops, labels = epochs_data.pop() if epochs_data else make_epoch(records, images, rng, args.repeats, mined, args.crop_px)
+        crops, labels = (epochs_data.pop() if epochs_data
+                          else make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout))
         order = rng.permutation(len(crops))[: steps_per_epoch * batch_size]
         model.train()
         total = 0.0
