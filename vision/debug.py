@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.types import DieReading
+
+if TYPE_CHECKING:
+    from vision.second_opinion import SecondOpinion
 
 # Drawing colours (BGR) for the annotated image; purely cosmetic.
 _DRAW_BGR: dict[str | None, tuple[int, int, int]] = {
@@ -23,6 +26,8 @@ _DRAW_BGR: dict[str | None, tuple[int, int, int]] = {
 }
 _REJECTED_BGR = (120, 120, 120)
 _PIP_BGR = (255, 0, 255)
+_AGREED_BGR = (60, 200, 60)
+_DECLINED_BGR = (0, 140, 255)
 
 
 @dataclass
@@ -74,6 +79,24 @@ def draw_faces(frame: np.ndarray, faces: list[tuple[object, str | None, bool]]) 
             cv2.circle(canvas, (int(round(px)), int(round(py))), 2 * thickness, _PIP_BGR, -1)
         value = face.value if face.value is not None else "?"  # type: ignore[attr-defined]
         label = f"{colour or ''} {value} {face.confidence:.2f} {face.reason}".strip()  # type: ignore[attr-defined]
+        cv2.putText(canvas, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, bgr, thickness,
+                    cv2.LINE_AA)
+    return canvas
+
+
+def draw_second_opinions(frame: np.ndarray, opinions: Sequence[SecondOpinion]) -> np.ndarray:
+    """Frame with each die the classical reader was asked about: its pips, the classifier's
+    value and probability, and what the classical reader said (green: agreed, now read;
+    orange: still unsure)."""
+    canvas = frame.copy()
+    thickness = max(1, round(max(frame.shape[:2]) / 800))
+    for opinion in opinions:
+        x, y, w, h = opinion.face.box
+        bgr = _AGREED_BGR if opinion.accepted else _DECLINED_BGR
+        cv2.rectangle(canvas, (x, y), (x + w, y + h), bgr, 2 * thickness)
+        for px, py in opinion.clearest.pips:
+            cv2.circle(canvas, (int(round(px)), int(round(py))), 2 * thickness, _PIP_BGR, -1)
+        label = f"{opinion.face.value} {opinion.face.confidence:.2f} {opinion.note}"
         cv2.putText(canvas, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, bgr, thickness,
                     cv2.LINE_AA)
     return canvas

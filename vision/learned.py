@@ -25,10 +25,12 @@ import cv2
 import numpy as np
 
 from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
+from vision.debug import DebugSink, draw_second_opinions
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, check_frame, is_blank
 from vision.learned_params import LearnedParams
 from vision.params import REPO_ROOT, VisionParams
+from vision.second_opinion import review_doubtful
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 
 if TYPE_CHECKING:
@@ -383,9 +385,12 @@ def read_with_model(
     calibration: Calibration | None,
     models: LearnedModels,
     learned: LearnedParams,
+    debug: DebugSink | None = None,
 ) -> DiceReading:
     """Read the dice with the learned detector and classifier; same contract as read_dice.
 
+    A die whose value the classifier doubts gets a second opinion from the classical pip
+    reader (vision/second_opinion.py); `debug` receives a picture of those asked, if any.
     Colours (macao mode) come from the reader's own colour models and joint assignment; a
     calibration is used only when it was made with this reader's colour measure.
     """
@@ -398,7 +403,9 @@ def read_with_model(
         return DiceReading(message=str(exc), ms=_ms(started))
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
-    faces = find_faces(checked, params, expect, models, learned)
+    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned), params, learned)
+    if debug is not None and opinions:
+        debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))
     if not faces:
         return DiceReading(message="no dice found", ms=_ms(started))
     if expect == "any":

@@ -40,6 +40,11 @@ class LearnedParams:
     colour_lightness_floor: float  # lightness is compared as the ratio (L + this) / (model L + this)
     colour_margin_min: float  # a die whose colour could be swapped for less extra cost than this is unsure
     colour_darker_percentile: float  # the hue comes from die pixels darker than this percentile (0-100)
+    second_opinion: bool  # a die whose value the classifier doubts is read again by the classical reader
+    second_opinion_min_probability: float  # ... when its top value has at least this probability (0-1)
+    second_opinion_side_scale_min: float  # the classical reader reads the die taking its side as the detector's
+    second_opinion_side_scale_max: float  # ... side times each of `tries` factors evenly spread from min to max
+    second_opinion_side_tries: int  # (1: the middle factor only)
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> LearnedParams:
@@ -66,6 +71,16 @@ class LearnedParams:
             raise ValueError("[vision.learned] key 'classifier_turns' must be 1, 2 or 4")
         if values["colour_band_sectors"] < 1:
             raise ValueError("[vision.learned] key 'colour_band_sectors' must be at least 1")
+        for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
+                     "second_opinion_min_probability"):
+            if values[name] > 1.0:
+                raise ValueError(f"[vision.learned] key '{name}' is a probability: 0 to 1, got {values[name]!r}")
+        low, high = values["second_opinion_side_scale_min"], values["second_opinion_side_scale_max"]
+        if not 0.0 < low <= high <= 2.0:
+            raise ValueError("[vision.learned] keys 'second_opinion_side_scale_min' and '..._max' must satisfy "
+                             f"0 < min <= max <= 2, got {low!r} and {high!r}")
+        if values["second_opinion_side_tries"] < 1:
+            raise ValueError("[vision.learned] key 'second_opinion_side_tries' must be at least 1")
         if values["detector_peak_window"] % 2 == 0:
             raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
         return cls(**values)

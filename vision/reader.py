@@ -104,7 +104,7 @@ def _read_learned(
 ) -> DiceReading:
     """The learned reader on the tray region; boxes in frame pixels."""
     if region is None:
-        reading = read_with_model(frame, params, expect, calibration, models, learned)
+        reading = read_with_model(frame, params, expect, calibration, models, learned, debug)
         checked = frame
     else:
         started = time.perf_counter()
@@ -113,7 +113,7 @@ def _read_learned(
             cut, (x0, y0) = cut_region(checked, params, region)
         except FrameError as exc:
             return DiceReading(message=str(exc), ms=_ms(started))
-        reading = read_with_model(cut, params, expect, calibration, models, learned)
+        reading = read_with_model(cut, params, expect, calibration, models, learned, debug)
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
         reading = dataclasses.replace(reading, dice=shifted, ms=_ms(started))
     if debug is not None and isinstance(checked, np.ndarray) and checked.ndim == 3 and checked.shape[2] == 3:

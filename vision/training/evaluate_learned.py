@@ -2,12 +2,13 @@
 same way `python -m vision evaluate` scores the classical reader; needs no torch.
 
     .venv/bin/python -m vision.training.evaluate_learned DATASET [--expect any|macao]
-        [--detector PATH] [--classifier PATH [PATH ...]] [--bench]
+        [--detector PATH] [--classifier PATH [PATH ...]] [--second-opinion on|off] [--bench]
 
 --detector/--classifier override the model files named in config.toml [vision.learned]
 (e.g. held-out models); several --classifier paths make an ensemble (the first picks the
 dice, all of them average their probabilities for the dice kept); --value-min-probability
-overrides that threshold (for a sweep). --bench also prints the median reading time of a
+overrides that threshold (for a sweep); --second-opinion on|off overrides whether the classical
+reader is asked about doubtful dice (before/after figures). --bench also prints the median reading time of a
 1600x900 frame (the dataset's first image resized), single thread, over 30 runs: wall-clock
 and thread CPU time (the latter is what a busy shared machine does not inflate).
 """
@@ -41,6 +42,8 @@ def main() -> None:
     parser.add_argument("--classifier", nargs="+", default=None)
     parser.add_argument("--value-min-probability", type=float, default=None,
                         help="override [vision.learned] value_min_probability")
+    parser.add_argument("--second-opinion", choices=("on", "off"), default=None,
+                        help="override [vision.learned] second_opinion")
     parser.add_argument("--bench", action="store_true")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -53,6 +56,8 @@ def main() -> None:
         overrides["classifier_path"] = args.classifier[0]
     if args.value_min_probability is not None:
         overrides["value_min_probability"] = args.value_min_probability
+    if args.second_opinion is not None:
+        overrides["second_opinion"] = args.second_opinion == "on"
     learned = dataclasses.replace(learned, **overrides)
     models = LearnedModels.load(learned, tuple(args.classifier[1:]) if args.classifier else ())
 
