@@ -91,12 +91,14 @@ def launch(argv: list[str]) -> int:
 
 
 def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
+    from app.heap import keep_heap_trimmed
     from app.journal import JournalError
     from app.session import Session
     from app.ui.app import UiContext, WindroseApp
     from app.ui.catalogue import CardCatalogue
     from app.ui.settings_store import SettingsStore, UiSettings
 
+    keep_heap_trimmed()
     try:
         session = Session.open(db_path)
     except JournalError as err:

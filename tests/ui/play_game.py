@@ -23,6 +23,7 @@ from kivy.base import EventLoop
 from kivy.uix.button import Button
 
 from app.games.macao import CUBE_COLOURS, score
+from app.heap import keep_heap_trimmed
 from tests.ui.harness import UiHarness, make_context
 from tests.ui.tap_player import FACTS, OVERHEAD, PARTS, TapPlayer
 
@@ -252,6 +253,7 @@ def resume(folder: Path) -> None:
 
 def main(argv: list[str]) -> int:
     mode, folder = argv[0], Path(argv[1])
+    keep_heap_trimmed()  # as the app's start-up does (app.ui.launch.run_app)
     if mode == "full":
         print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in argv[3:], camera="camera" in argv[3:],
                                    drawn="drawn" in argv[3:], rendered="rendered" in argv[3:])),
