@@ -52,7 +52,7 @@ class SecondOpinion:
             return f"2nd: {values[0]} agrees ({len(values)}/{len(self.classical)})"
         if values:
             return "2nd: reads " + "/".join(str(v) for v in sorted(set(values)))
-        return "2nd: not sure"
+        return f"2nd: not sure ({self.clearest.reason})" if self.clearest.reason else "2nd: not sure"
 
 
 def side_scales(learned: LearnedParams) -> np.ndarray:
