@@ -69,12 +69,13 @@ def startup_seconds(home: Path) -> float:
     return elapsed
 
 
-def whole_game(home: Path, name: str, *extra: str) -> dict[str, Any]:
+def whole_game(home: Path, name: str, *extra: str, env: dict[str, str] | None = None) -> dict[str, Any]:
     """A whole game by taps (tests/ui/play_game.py, seed 3) in its own folder `home/name`."""
     folder = home / name
     folder.mkdir()
     done = subprocess.run([sys.executable, "-m", "tests.ui.play_game", "full", str(folder), "3", *extra], cwd=ROOT,
-                          env=_env(folder), capture_output=True, text=True, timeout=900, check=True)
+                          env={**_env(folder), **(env or {})}, capture_output=True, text=True, timeout=900,
+                          check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -105,6 +106,10 @@ def main() -> int:
         print(f"extra: RSS after the game with dice typed in and a frame drawn after every tap (as the running app "
               f"does; software OpenGL here): {drawn['rss_mb']} MB")
         print_memory(drawn, "frames drawn")
+        # Mesa's software rasteriser keeps scene memory per thread (one per core); a Pi draws on its GPU.
+        one_thread = whole_game(home, "drawn1", "drawn", env={"LP_NUM_THREADS": "0"})
+        print(f"extra: the same with the software rasteriser on the main thread only (LP_NUM_THREADS=0): "
+              f"{one_thread['rss_mb']} MB")
     return 0
 
 
