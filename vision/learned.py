@@ -30,7 +30,7 @@ from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, check_frame, is_blank
 from vision.learned_params import LearnedParams
 from vision.params import REPO_ROOT, VisionParams
-from vision.second_opinion import review_doubtful
+from vision.second_opinion import DOUBTFUL_VALUE, review_doubtful
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 
 if TYPE_CHECKING:
@@ -372,7 +372,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
         reason = "maybe not a die" if i in doubtful else ("" if confidence >= learned.value_min_probability
-                                                           else "low confidence")
+                                                           else DOUBTFUL_VALUE)
         box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
     return faces

@@ -3,10 +3,13 @@
 The classifier (vision/learned.py) reports a die unsure when its top value is less
 likely than `value_min_probability`. Many such dice show their pips plainly; the
 classical reader (vision/die.py: pips of either polarity checked against the six
-layouts) is an independent method, so when it reads the same die confidently AND
-names the classifier's own top value, the value is taken. It never changes a value:
-a disagreement, or a classical reading that is unsure, leaves the die unsure. Only
-doubtful dice are read a second time, so a frame of sure dice costs nothing extra.
+layouts) is an independent method. It reads the die at a few die sizes around the
+detector's (its reading depends on the size it assumes); when at least one reading is
+confident and every confident one names the classifier's own top value, the value is
+taken. It never changes a value: a disagreement, or no confident classical reading,
+leaves the die unsure. Only doubtful dice are read again, so a frame of sure dice costs
+nothing extra. The two readers share the detector's box, so a box centred off the face
+can fool both (see vision/training/README.md).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.segment import Candidate
 
-# The reason find_faces gives a die whose value alone is in doubt (not its being a die).
+# The reason vision.learned.find_faces gives a die whose value alone is in doubt (not its being a die).
 DOUBTFUL_VALUE = "low confidence"
 
 
