@@ -8,6 +8,7 @@ shrink below TOUCH_MIN.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 RGBA = tuple[float, float, float, float]
 
@@ -65,6 +66,8 @@ CUBE_OUTLINE = _hex("d0d4d9")
 
 TOUCH_MIN = 48
 BUTTON_HEIGHT = 56
+# The tallest a row of touch targets grows where a portrait screen has height to spare.
+TOUCH_ROOMY = 96
 TOP_BAR_HEIGHT = 56
 GAP = 6
 
@@ -90,6 +93,14 @@ text_scale = TextScale()
 def font(base: int = FONT_NORMAL) -> float:
     """Font size in pixels for a base size, after the user's text scale."""
     return text_scale.font(base)
+
+
+def touch_row(roomy: bool, height: int = TOUCH_MIN, tallest: int = TOUCH_ROOMY) -> dict[str, Any]:
+    """Size hints of a row of touch targets: `height` high; with `roomy` (portrait) it takes a
+    share of the spare height instead, from `height` up to `tallest`."""
+    if roomy:
+        return {"size_hint_y": 1, "size_hint_min_y": height, "size_hint_max_y": tallest, "height": height}
+    return {"size_hint_y": None, "height": height}
 
 
 def player_colour(colour: str) -> RGBA:

@@ -125,9 +125,10 @@ class ActionsPanel(PhasePanel):
         player = self.state.player(who)
         options = self.app.session.options(who)
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        supply = BoxLayout(size_hint_y=None, height=44, spacing=theme.GAP)
+        roomy = self.screen.portrait()
+        supply = BoxLayout(size_hint_y=None, height=56 if roomy else 44, spacing=theme.GAP)
         supply.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=80))
-        supply.add_widget(CubeRow(player.supply, cube_size=40, height=44))
+        supply.add_widget(CubeRow(player.supply, cube_size=52 if roomy else 40, height=supply.height))
         supply.add_widget(TextLabel(_("{gold} gold, {jokers} jokers").format(gold=player.gold, jokers=player.jokers),
                                     size=theme.FONT_SMALL, size_hint_x=0.6))
         root.add_widget(supply)
@@ -146,37 +147,42 @@ class ActionsPanel(PhasePanel):
         return blocked_button(text, reason, self.blocked, **kwargs)
 
     def _action_buttons(self, who: str, player: Any, options: Any) -> Widget:
-        # Three columns keep every action on screen at once (no scrolling, no hidden buttons).
-        grid = GridLayout(cols=3, spacing=theme.GAP)
-        small = theme.FONT_SMALL
+        # Three columns keep every action on screen at once (no scrolling, no hidden buttons); in
+        # portrait two wide columns whose buttons grow into the height the screen has.
+        roomy = self.screen.portrait()
+        grid = GridLayout(cols=2 if roomy else 3, spacing=theme.GAP)
+        look: dict[str, Any] = {"size": theme.FONT_SMALL}
+        if roomy:
+            look = {"size": theme.FONT_NORMAL, **theme.touch_row(True, theme.BUTTON_HEIGHT, tallest=120)}
         for card in options.activate:
             grid.add_widget(self._button(_("Activate {card}: {cost}").format(card=card.name, cost=_cubes(card.cost)),
                                          card, lambda i=card.index: self.send({"type": "activate", "player": who, "card": i}),
-                                         size=small, tag=("activate", card.index)))
-        grid.add_widget(self._button(_("City quarter"), options.quarter, lambda: self.open("quarter"), size=small,
+                                         **look, tag=("activate", card.index)))
+        grid.add_widget(self._button(_("City quarter"), options.quarter, lambda: self.open("quarter"), **look,
                                      tag=("action", "take_quarter")))
-        grid.add_widget(self._button(_("Wall: 1, 3, 5... cubes"), options.wall, lambda: self.open("wall"), size=small,
+        grid.add_widget(self._button(_("Wall: 1, 3, 5... cubes"), options.wall, lambda: self.open("wall"), **look,
                                      tag=("action", "wall")))
-        grid.add_widget(self._button(_("Ship: 1 cube a space"), options.ship, lambda: self.open("ship"), size=small,
+        grid.add_widget(self._button(_("Ship: 1 cube a space"), options.ship, lambda: self.open("ship"), **look,
                                      tag=("action", "ship")))
         if options.deliver:  # the rules list the goods on the ship that can be delivered now
-            grid.add_widget(BigButton(_("Deliver a good"), on_tap=lambda: self.open("deliver"), size=small,
+            grid.add_widget(BigButton(_("Deliver a good"), on_tap=lambda: self.open("deliver"), **look,
                                       tag=("action", "deliver")))
         prestige = options.buy_prestige
         grid.add_widget(self._button(_("Prestige: {price} gold for {gain}").format(price=prestige.price, gain=prestige.gain),
-                                     prestige, lambda: self.send({"type": "buy_prestige", "player": who}), size=small,
+                                     prestige, lambda: self.send({"type": "buy_prestige", "player": who}), **look,
                                      tag=("action", "buy_prestige")))
-        grid.add_widget(self._button(_("Use a joker"), options.joker, lambda: self.open("joker"), size=small,
+        grid.add_widget(self._button(_("Use a joker"), options.joker, lambda: self.open("joker"), **look,
                                      tag=("action", "joker")))
         if options.card_effects:
             usable = next((e for e in options.card_effects if e.ok), options.card_effects[0])
-            grid.add_widget(self._button(_("Card effect"), usable, lambda: self.open("effect"), size=small,
+            grid.add_widget(self._button(_("Card effect"), usable, lambda: self.open("effect"), **look,
                                          tag=("action", "card_effect")))
         box = BoxLayout(orientation="vertical", spacing=theme.GAP)
         box.add_widget(grid)
         box.add_widget(self._button(_("End of turn"), options.end_turn,
                                     lambda: self.send({"type": "end_turn", "player": who}),
-                                    role="ok", size=theme.FONT_LARGE, tag=("action", "end_turn")))
+                                    role="ok", size=theme.FONT_LARGE, tag=("action", "end_turn"),
+                                    **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=96)))
         return box
 
     # -- forms -------------------------------------------------------------------------------

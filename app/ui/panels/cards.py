@@ -24,11 +24,15 @@ from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.panels.card_tile import GOLD_HEX, PRESTIGE_HEX, tribute_label
-from app.ui.widgets import BigButton, CubeRow, Panel, TextLabel, Tile, cube_button, segmented
+from app.ui.widgets import BigButton, CubeRow, Panel, TextLabel, Tile, cube_button, fit_stack, segmented
 
 MAX_COST = 4
 TRIBUTE_VALUES = (0, 1, 2)
 TRIBUTE_PAIRS = tuple((gold, prestige) for gold in TRIBUTE_VALUES for prestige in TRIBUTE_VALUES)
+# The pairs the base game's cards print (gold, prestige): the pad shows these; the other four,
+# which a promo or home-made card may carry, are one "Other" tap away.
+USUAL_TRIBUTES = ((0, 0), (0, 1), (1, 1), (1, 2), (2, 2))
+OTHER_TRIBUTES = tuple(pair for pair in TRIBUTE_PAIRS if pair not in USUAL_TRIBUTES)
 
 
 @dataclass
@@ -83,7 +87,9 @@ class CardEntryPanel(PhasePanel):
         else:
             self.slots = [CardDraft("office"), CardDraft("office")] + [CardDraft("building") for _ in range(4)]
         self.selected = 0
+        self.other_tributes = False  # the tribute pad shows the four pairs no base-game card prints
         self._offer_undone_cards()
+        self._settle_tribute_pad()
 
     def _offer_undone_cards(self) -> None:
         """After Undo took these cards back, show them again to correct, instead of an empty form."""
@@ -134,7 +140,18 @@ class CardEntryPanel(PhasePanel):
     # -- editing -----------------------------------------------------------------
     def select(self, index: int) -> None:
         self.selected = index
+        self._settle_tribute_pad()
         self.redraw()
+
+    def toggle_other_tributes(self) -> None:
+        self.other_tributes = not self.other_tributes
+        self.redraw()
+
+    def _settle_tribute_pad(self) -> None:
+        """The pad shows the usual pairs, unless the selected card already has one of the others:
+        then those, so its pair is seen lit."""
+        slot = self.slots[self.selected]
+        self.other_tributes = slot.tribute_tapped and (slot.gold, slot.prestige) in OTHER_TRIBUTES
 
     def _edited(self) -> CardDraft:
         """The selected slot, about to change by hand: a card filled from the catalogue
@@ -172,6 +189,7 @@ class CardEntryPanel(PhasePanel):
         slot.tribute_tapped = True
         if slot.cost:
             self._next_open_slot()
+        self._settle_tribute_pad()
         self.redraw()
 
     def toggle_effect(self, tag: str) -> None:
@@ -194,6 +212,7 @@ class CardEntryPanel(PhasePanel):
         slot.effects = list(card.get("effects", []))
         slot.from_catalogue = True
         self._next_open_slot()
+        self._settle_tribute_pad()
         self.redraw()
 
     def _next_open_slot(self) -> None:
@@ -209,8 +228,9 @@ class CardEntryPanel(PhasePanel):
         root.add_widget(self._slot_row())
         portrait = self.screen.portrait()
         middle = BoxLayout(orientation="vertical" if portrait else "horizontal", spacing=theme.GAP)
-        middle.add_widget(self._editor())
-        middle.add_widget(self._known_cards())
+        # In portrait the form's rows grow taller and the known cards take the width below them.
+        middle.add_widget(self._editor(roomy=portrait))
+        middle.add_widget(self._known_cards(roomy=portrait))
         root.add_widget(middle)
         root.add_widget(self._footer())
         return root
@@ -227,7 +247,7 @@ class CardEntryPanel(PhasePanel):
         portrait = self.screen.portrait()
         rows = 2 if portrait and columns > 3 else 1
         grid = GridLayout(cols=(columns + rows - 1) // rows, spacing=theme.GAP, size_hint_y=None,
-                          height=104 * rows)
+                          height=(120 if portrait else 104) * rows)
         for i, slot in enumerate(self.slots):
             lit = i == self.selected
             key = (slot.kind, tuple(slot.cost), slot.gold, slot.prestige, slot.tribute_tapped, slot.name,
@@ -249,37 +269,51 @@ class CardEntryPanel(PhasePanel):
                                       size_hint_y=None, height=22))
         return tile
 
-    def _editor(self) -> Widget:
+    def _editor(self, roomy: bool) -> Widget:
         slot = self.slots[self.selected]
         box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP)
-        box.add_widget(self.memo("palette", (), self._palette))
-        box.add_widget(TextLabel(_("Tribute last ([color={g}]gold[/color] [color={p}]prestige[/color]): "
-                                   "it moves on to the next card").format(g=GOLD_HEX, p=PRESTIGE_HEX),
-                                 size=theme.FONT_SMALL, markup=True, color=theme.TEXT_DIM, size_hint_y=None,
+        box.add_widget(self.memo("palette", roomy, lambda: self._palette(roomy)))
+        if self.other_tributes:
+            hint = _("Pairs no base-game card prints (a promo card, say)")
+        else:
+            hint = _("Tribute last ([color={g}]gold[/color] [color={p}]prestige[/color]): "
+                     "it moves on to the next card").format(g=GOLD_HEX, p=PRESTIGE_HEX)
+        box.add_widget(TextLabel(hint, size=theme.FONT_SMALL, markup=True, color=theme.TEXT_DIM, size_hint_y=None,
                                  height=20))
         lit = (slot.gold, slot.prestige) if slot.tribute_tapped else None
-        box.add_widget(self.memo("tribute", lit, lambda: self._tribute_row(lit)))
-        details = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH_MIN)
+        box.add_widget(self.memo("tribute", (lit, self.other_tributes, roomy),
+                                 lambda: self._tribute_row(lit, roomy)))
+        details = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, tallest=72))
         if slot.kind != "office":
-            details.add_widget(segmented(("building", "person"), slot.kind, self.set_kind,
-                                         labels={"building": _("Building"), "person": _("Person")}, group="kind",
-                                         height=theme.TOUCH_MIN))
+            kind = segmented(("building", "person"), slot.kind, self.set_kind,
+                             labels={"building": _("Building"), "person": _("Person")}, group="kind")
+            for button in kind.children:
+                button.size_hint_y = 1  # as tall as the row, which grows in portrait
+            details.add_widget(kind)
             for tag, title in ((NO_TABLEAU_PENALTY, _("Abbot")), (DOUBLE_JOKERS, _("Jester"))):
                 details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
-                                             size=theme.FONT_SMALL, size_hint_x=0.6, tag=("effect", tag),
-                                             height=theme.TOUCH_MIN, on_tap=lambda t=tag: self.toggle_effect(t)))
-        box.add_widget(details)
-        box.add_widget(Widget())  # on a taller screen the rows stay together at the top
-        return box
+                                             size=theme.FONT_SMALL, size_hint_x=0.6, size_hint_y=1, tag=("effect", tag),
+                                             on_tap=lambda t=tag: self.toggle_effect(t)))
+        if slot.kind != "office" or not roomy:  # an office has no kind to pick: portrait gives its row away
+            box.add_widget(details)
+        if not roomy:
+            box.add_widget(Widget())  # on a taller screen the rows stay together at the top
+        return fit_stack(box) if roomy else box
 
-    def _tribute_row(self, lit: tuple[int, int] | None) -> Widget:
-        """Every tribute a card can print, gold then prestige in their printed colours: one tap."""
-        row = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH_MIN)
-        for gold, prestige in TRIBUTE_PAIRS:
+    def _tribute_row(self, lit: tuple[int, int] | None, roomy: bool) -> Widget:
+        """The tribute pairs the base game's cards print, gold then prestige in their printed
+        colours: one tap each; "Other" swaps in the four pairs only a promo card may carry."""
+        row = BoxLayout(spacing=3, **theme.touch_row(roomy))
+        pairs = OTHER_TRIBUTES if self.other_tributes else USUAL_TRIBUTES
+        for gold, prestige in pairs:
             text = f"[color={GOLD_HEX}]{gold}[/color] [color={PRESTIGE_HEX}]{prestige}[/color]"
             row.add_widget(BigButton(text, markup=True, role="selected" if lit == (gold, prestige) else "normal",
-                                     size=theme.FONT_LARGE, height=theme.TOUCH_MIN, tag=("tribute", gold, prestige),
+                                     size=theme.FONT_HUGE if roomy else theme.FONT_LARGE, size_hint_y=1,
+                                     tag=("tribute", gold, prestige),
                                      on_tap=lambda g=gold, p=prestige: self.set_tribute(g, p)))
+        row.add_widget(BigButton(_("Usual") if self.other_tributes else _("Other"), size=theme.FONT_SMALL,
+                                 size_hint_x=0.8, size_hint_y=1, tag=("tribute", "more"),
+                                 on_tap=self.toggle_other_tributes))
         return row
 
     def _name_input(self) -> Widget:
@@ -291,24 +325,24 @@ class CardEntryPanel(PhasePanel):
         name.bind(text=lambda _w, text: setattr(slot, "name", text))
         return name
 
-    def _palette(self) -> Widget:
-        palette = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH_MIN)
+    def _palette(self, roomy: bool) -> Widget:
+        palette = BoxLayout(spacing=3, **theme.touch_row(roomy))
         for colour in CUBE_COLOURS:
-            palette.add_widget(cube_button(colour, lambda c=colour: self.add_cube(c), text="+", height=theme.TOUCH_MIN))
-        palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6, height=theme.TOUCH_MIN))
+            palette.add_widget(cube_button(colour, lambda c=colour: self.add_cube(c), text="+", size_hint_y=1))
+        palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6, size_hint_y=1))
         return palette
 
-    def _known_cards(self) -> Widget:
+    def _known_cards(self, roomy: bool) -> Widget:
         slot = self.slots[self.selected]
         office = slot.kind == "office"
         typed = () if slot.from_catalogue else tuple(slot.cost)
-        box = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.6)
+        box = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=1 if roomy else 0.6)
         box.add_widget(self._name_input())
-        box.add_widget(self.memo("known", (office, typed, len(self.app.context.catalogue)),
-                                 lambda: self._known_list(office, list(typed))))
+        box.add_widget(self.memo("known", (office, typed, len(self.app.context.catalogue), roomy),
+                                 lambda: self._known_list(office, list(typed), roomy)))
         return box
 
-    def _known_list(self, office: bool, typed: list[str]) -> Widget:
+    def _known_list(self, office: bool, typed: list[str], roomy: bool) -> Widget:
         """Known cards of the slot's kind that the cost typed so far can still be; exact costs first."""
         kinds = ("office",) if office else ("building", "person")
         probe = CardDraft("office" if office else "building", cost=typed)
@@ -325,7 +359,7 @@ class CardEntryPanel(PhasePanel):
                      else _("None: a new card. Its name (optional) keeps it for next time."))
             box.add_widget(TextLabel(empty, size=theme.FONT_SMALL, color=theme.TEXT_DIM))
             return box
-        grid = GridLayout(cols=2, spacing=3, size_hint_y=None)
+        grid = GridLayout(cols=3 if roomy else 2, spacing=3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         names = [card["name"] for card in known]
         for card in known:
@@ -333,7 +367,8 @@ class CardEntryPanel(PhasePanel):
             label = card["name"] if names.count(card["name"]) == 1 else f"{card['name']} ({translator.gettext(card['kind'])})"
             grid.add_widget(BigButton(label, on_tap=lambda c=card: self.pick_known(c),
                                       tag=("known", card["kind"], card["name"]),
-                                      size=theme.FONT_SMALL, height=theme.TOUCH_MIN))
+                                      size=theme.FONT_NORMAL if roomy else theme.FONT_SMALL,
+                                      height=theme.BUTTON_HEIGHT + 8 if roomy else theme.TOUCH_MIN))
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(grid)
         box.add_widget(scroll)
@@ -347,7 +382,8 @@ class CardEntryPanel(PhasePanel):
                 for card in action.get("cards", []) + action.get("office", [])}
 
     def _footer(self) -> Widget:
-        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None,
+                        height=theme.BUTTON_HEIGHT + (16 if self.screen.portrait() else 0))
         tribute = self.tribute_preview()
         if self.setup:
             text = _("The cards for the first pick")
@@ -358,5 +394,5 @@ class CardEntryPanel(PhasePanel):
         row.add_widget(TextLabel(text, size=theme.FONT_NORMAL, bold=tribute is not None))
         ready = all(slot.complete for slot in self.slots)
         row.add_widget(BigButton(_("Cards are right") if ready else _("Every card needs cost and tribute"),
-                                 role="ok", disabled=not ready, on_tap=self.confirm, size_hint_x=0.7))
+                                 role="ok", disabled=not ready, on_tap=self.confirm, size_hint_x=0.7, size_hint_y=1))
         return row

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from app.games.macao import CUBE_COLOURS, effective_pips
@@ -107,10 +108,12 @@ class RollPanel(PhasePanel):
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
         link = self.app.context.dice
         status = link.status if link is not None else None
-        top = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        roomy = self.screen.portrait()
+        top = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=80))
         rolling = link is not None and link.rolling
         top.add_widget(BigButton(_("Roll (button or space bar)") if not rolling else _("Rolling..."),
-                                 role="accent", on_tap=self.on_roll_button, disabled=link is None or link.station is None))
+                                 role="accent", on_tap=self.on_roll_button, disabled=link is None or link.station is None,
+                                 size_hint_y=1))
         root.add_widget(top)
         if status is not None:
             root.add_widget(TextLabel(translator.gettext(status.note).format(**status.params),
@@ -121,13 +124,14 @@ class RollPanel(PhasePanel):
         view = self._camera_view()
         if view is not None:
             root.add_widget(view)
-        root.add_widget(self._dice_row())
-        root.add_widget(self._pips_row())
+        root.add_widget(self._dice_row(roomy))
+        root.add_widget(self._pips_row(roomy))
         ready = all(v is not None for v in self.values.values())
         root.add_widget(BigButton(_("Dice are right") if ready else _("Every die needs a number"),
-                                  role="ok", disabled=not ready, on_tap=self.confirm))
+                                  role="ok", disabled=not ready, on_tap=self.confirm,
+                                  **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=80)))
         if view is None:
-            root.add_widget(Widget())
+            root.add_widget(Widget(size_hint_y=0.3 if roomy else 1))
         return root
 
     def _camera_view(self) -> Widget | None:
@@ -139,8 +143,8 @@ class RollPanel(PhasePanel):
 
         return CameraView(link)
 
-    def _dice_row(self) -> Widget:
-        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=92)
+    def _dice_row(self, roomy: bool) -> Widget:
+        row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, 92, tallest=140))
         for colour in CUBE_COLOURS:
             value = self.values[colour]
             die = DieWidget(colour, value or 0)
@@ -152,14 +156,21 @@ class RollPanel(PhasePanel):
             row.add_widget(die)
         return row
 
-    def _pips_row(self) -> Widget:
-        return self.memo("pips", self.selected is None, self._make_pips_row)
+    def _pips_row(self, roomy: bool) -> Widget:
+        return self.memo("pips", (self.selected is None, roomy), lambda: self._make_pips_row(roomy))
 
-    def _make_pips_row(self) -> Widget:
-        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+    def _make_pips_row(self, roomy: bool) -> Widget:
+        """The numbers 1-6: one row, or in portrait two rows of three big keys."""
+        if roomy:
+            row: BoxLayout | GridLayout = GridLayout(cols=3, spacing=theme.GAP,
+                                                     **theme.touch_row(True, 2 * theme.BUTTON_HEIGHT, tallest=220))
+            key: dict[str, Any] = {"size": theme.FONT_HUGE, "size_hint_y": 1}
+        else:
+            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+            key = {"size": theme.FONT_LARGE}
         for pips in PIPS:
             row.add_widget(BigButton(str(pips), on_tap=lambda p=pips: self.set_value(p), tag=("pips", pips),
-                                     disabled=self.selected is None, size=theme.FONT_LARGE))
+                                     disabled=self.selected is None, **key))
         return row
 
 
@@ -177,7 +188,12 @@ class ChooseDicePanel(PhasePanel):
         if state.round >= 8:
             root.add_widget(TextLabel(_("From round 8, high dice count as 1 (shown under the die)."),
                                       size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=24))
-        grid = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=110)
+        roomy = self.screen.portrait()
+        if roomy:  # two rows of three dice, as big as the width allows
+            grid: BoxLayout | GridLayout = GridLayout(cols=3, spacing=theme.GAP,
+                                                      **theme.touch_row(True, 2 * 110, tallest=2 * 270))
+        else:
+            grid = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=110)
         for colour in CUBE_COLOURS:
             pips = state.dice.get(colour, 0)
             die = DieWidget(colour, pips)
@@ -193,7 +209,7 @@ class ChooseDicePanel(PhasePanel):
             else _("Each die brings as many cubes as it shows, to that sector."),
             size=theme.FONT_SMALL))
         root.add_widget(chosen)
-        root.add_widget(Widget())
+        root.add_widget(Widget(size_hint_y=0.2 if roomy else 1))
         return root
 
     def tap(self, who: str, colour: str) -> None:

@@ -23,6 +23,10 @@ ROUND_PART = {
     "roll": "dice", "choose_dice": "dice",
     "actions": "actions",
 }
+# The players' part of the body's height in portrait, beside the phase panel's 1.
+PORTRAIT_PLAYERS_SHARE = 0.62
+# A player cell's height above its rose when the counters stand over it (badge and counter rows).
+STACKED_HEADER = 92
 
 
 def panel_class(phase: str) -> type[PhasePanel]:
@@ -105,7 +109,9 @@ class GameScreen(BaseScreen):
         body.add_widget(body_widget)
         players = self._players(state, expect.player, portrait)
         if portrait:
-            players.size_hint_y = 0.55
+            # About three eighths of the height: with two players each rose gets a full half-width
+            # column (counters above it); with three or four, a 2x2 grid of rose-beside-counters.
+            players.size_hint_y = PORTRAIT_PLAYERS_SHARE
         else:
             players.size_hint_x = 0.5
         body.add_widget(players)
@@ -206,13 +212,10 @@ class GameScreen(BaseScreen):
             counters.add_widget(TextLabel(f"[b][color={tint}]{value}[/color][/b] {caption}", size=theme.FONT_SMALL,
                                           markup=True, color=theme.TEXT_DIM))
         info.add_widget(counters)
-        # Tall cells (two players) list the counters one per line; short ones pack them two by two.
-        cell.bind(height=lambda _c, height: setattr(counters, "cols", 1 if height > 150 else 2))
         cell.add_widget(info)
         rose = WindroseWidget(colour, player.windrose, size_hint_x=None)
-        # The rose is as big as the cell is high, but leaves the counters at least 45% of the width.
-        cell.bind(size=lambda _c, size: setattr(rose, "width", max(40.0, min(size[1] - 8, size[0] * 0.55))))
         cell.add_widget(rose)
+        cell.bind(size=lambda _c, size: _arrange_cell(cell, info, counters, rose, size[0], size[1]))
         return cell, rose
 
     def on_roll_button(self) -> None:
@@ -220,3 +223,30 @@ class GameScreen(BaseScreen):
         if handler is not None:
             handler()
 
+
+
+def _arrange_cell(cell: Panel, info: Widget, counters: GridLayout, rose: WindroseWidget,
+                  width: float, height: float) -> None:
+    """Lay a player's cell out the way that gives the bigger rose: beside the counters (a wide
+    cell, as in landscape) or under them (a tall one, as two players in portrait)."""
+    beside = max(40.0, min(height - 8, width * 0.55))  # leaves the counters at least 45% of the width
+    under = min(width - 8, height - STACKED_HEADER)
+    if under > beside:
+        cell.orientation = "vertical"
+        info.size_hint_y, info.height = None, STACKED_HEADER - 8
+        counters.cols = 4 if width > 420 else 2
+        _counter_font(counters, theme.FONT_NORMAL)
+        rose.size_hint = (1, 1)
+        return
+    cell.orientation = "horizontal"
+    info.size_hint_y = 1
+    # Tall cells list the counters one per line; short ones pack them two by two.
+    counters.cols = 1 if height > 150 else 2
+    _counter_font(counters, theme.FONT_SMALL)
+    rose.size_hint = (None, 1)
+    rose.width = beside
+
+
+def _counter_font(counters: GridLayout, base: int) -> None:
+    for label in counters.children:
+        label.font_size = theme.font(base)
