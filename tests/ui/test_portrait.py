@@ -1,0 +1,150 @@
+"""Portrait 720x1280 and the tribute pad, driven by taps: the game screen gives its height to what
+players touch and read, and the pad shows the five tribute pairs base-game cards print.
+
+Sizes are measured on the laid-out widgets (positions and sizes, not pixels), the same state
+at the 800x480 baseline beside portrait.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.button import Button
+
+from app.ui.i18n import translator
+from app.ui.widgets import DieWidget
+from tests.ui.conftest import Table
+from tests.ui.harness import UiHarness
+
+PORTRAIT = (720, 1280)
+BASELINE = (800, 480)
+PRINTED_PAIRS = {(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)}
+OTHER_PAIRS = {(1, 0), (2, 0), (0, 2), (2, 1)}
+
+
+def _panel(ui: UiHarness) -> Any:
+    return ui.app.manager.get_screen("game").current_panel()
+
+
+def _at_size(ui: UiHarness, size: tuple[int, int]) -> None:
+    ui.window.size = size
+    ui.idle()
+    ui.app.refresh()
+    ui.idle()
+
+
+def _pairs_on_pad(ui: UiHarness) -> set[tuple[int, int]]:
+    return {w.tag[1:] for w in ui.walk()
+            if isinstance(getattr(w, "tag", None), tuple) and w.tag[0] == "tribute" and w.tag[1] != "more"}
+
+
+def _rose_sides(ui: UiHarness) -> list[float]:
+    """The diameter each player's rose is drawn at (the smaller side of its widget)."""
+    return [min(rose.size) for rose in ui.app.manager.get_screen("game").roses.values()]
+
+
+# -- the tribute pad ------------------------------------------------------------------------------
+
+def test_the_pad_shows_the_printed_pairs_and_the_other_four_one_tap_away(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "reveal")
+    assert _pairs_on_pad(ui) == PRINTED_PAIRS
+    ui.tap(ui.tagged("cube", "red"))
+    ui.tap(ui.tagged("tribute", "more"))
+    assert _pairs_on_pad(ui) == OTHER_PAIRS
+    assert "Pairs no base-game card prints (a promo card, say)" in ui.labels()
+    ui.tap(ui.tagged("tribute", 2, 0))
+    panel = _panel(ui)
+    assert (panel.slots[0].gold, panel.slots[0].prestige, panel.selected) == (2, 0, 1)
+    assert _pairs_on_pad(ui) == PRINTED_PAIRS  # the next card starts on the usual pairs again
+    ui.tap(ui.tagged("slot", 0))  # back to the card with the unusual pair: its pair is shown lit
+    assert _pairs_on_pad(ui) == OTHER_PAIRS
+    assert ui.tagged("tribute", 2, 0).role == "selected"
+    ui.tap(ui.tagged("tribute", "more"))
+    assert _pairs_on_pad(ui) == PRINTED_PAIRS
+    for index in range(1, 6):
+        ui.tap(ui.tagged("slot", index))
+        ui.tap(ui.tagged("cube", "gray"))
+        ui.tap(ui.tagged("tribute", 1, 2))
+    ui.tap_text("Cards are right")
+    reveal = ui.app.session.actions[-1]
+    assert reveal["type"] == "reveal"
+    assert [c["tribute"] for c in reveal["office"] + reveal["cards"]] == [[2, 0]] + [[1, 2]] * 5
+
+
+def test_the_pad_toggle_speaks_german(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "reveal")
+    translator.set_language("de")
+    try:
+        ui.app.refresh()
+        ui.idle()
+        assert ui.tagged("tribute", "more").text == "Andere"
+        ui.tap(ui.tagged("tribute", "more"))
+        assert ui.tagged("tribute", "more").text == "Übliche"
+        assert "Paare, die keine Karte des Grundspiels trägt (etwa eine Promokarte)" in ui.labels()
+    finally:
+        translator.set_language("en")
+
+
+# -- portrait layout ------------------------------------------------------------------------------
+
+def test_two_players_in_portrait_get_roses_far_bigger_than_at_the_baseline(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "actions")
+    baseline_roses = _rose_sides(ui)
+    baseline_action = ui.tagged("action", "take_quarter").height
+    baseline_end = ui.tagged("action", "end_turn").height
+    _at_size(ui, PORTRAIT)
+    portrait_roses = _rose_sides(ui)
+    assert len(portrait_roses) == 2
+    assert min(portrait_roses) >= 300 > max(baseline_roses)
+    assert ui.tagged("action", "take_quarter").height >= 1.5 * baseline_action
+    assert ui.tagged("action", "end_turn").height > baseline_end
+    # Every action button stays inside the screen, above the players' cells.
+    lowest_cell = max(rose.top for rose in ui.app.manager.get_screen("game").roses.values())
+    for button in ui.find(Button):
+        assert 0 <= button.y and button.top <= PORTRAIT[1]
+        if (getattr(button, "tag", None) or ("",))[0] in ("action", "activate"):
+            assert button.y > lowest_cell
+
+
+def test_four_players_in_portrait_sit_in_a_two_by_two_grid(ui: UiHarness) -> None:
+    table = Table(ui, players=4)
+    table.advance(lambda s: s.phase == "actions")
+    _at_size(ui, PORTRAIT)
+    roses = list(ui.app.manager.get_screen("game").roses.values())
+    assert len({round(rose.x) for rose in roses}) == 2 and len({round(rose.y) for rose in roses}) == 2
+    assert min(_rose_sides(ui)) >= 170
+
+
+def test_dice_and_number_keys_are_taller_in_portrait(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "roll")
+    baseline_key = ui.tagged("pips", 3).height
+    baseline_die = min(min(d.size) for d in ui.find(DieWidget))
+    _at_size(ui, PORTRAIT)
+    assert ui.tagged("pips", 3).height >= 1.5 * baseline_key
+    assert min(min(d.size) for d in ui.find(DieWidget)) > baseline_die
+    ui.tap(ui.tagged("pips", 4))  # the big keys still type: the first die now shows 4
+    assert _panel(ui).values["red"] == 4
+
+
+def test_portrait_card_form_has_tall_keys_and_a_full_width_known_list(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "reveal")
+    ui.app.context.catalogue.learn([{"name": "Harbour", "kind": "building", "cost": ["red"], "tribute": [1, 2]}])
+    _at_size(ui, BASELINE)
+    baseline_tribute = ui.tagged("tribute", 1, 1).height
+    _at_size(ui, PORTRAIT)
+    assert ui.tagged("tribute", 1, 1).height >= 1.5 * baseline_tribute
+    assert ui.tagged("cube", "red").height >= 1.5 * baseline_tribute
+    ui.tap(ui.tagged("slot", 2))
+    known = ui.tagged("known", "building", "Harbour")
+    assert known.parent.width >= 0.9 * PORTRAIT[0]
+    ui.tap(known)
+    assert _panel(ui).slots[2].name == "Harbour"
+
+
+def test_the_baseline_card_form_keeps_its_sizes(ui: UiHarness, table: Table) -> None:
+    """800x480 is the baseline: the tribute pad, palette and kind row stay one finger high."""
+    table.advance(lambda s: s.phase == "reveal")
+    ui.tap(ui.tagged("slot", 2))
+    heights = {ui.tagged("tribute", 1, 1).height, ui.tagged("cube", "red").height, ui.tagged("kind", "person").height}
+    assert heights == {48}
+    assert ui.tagged("tribute", 1, 1).top <= BASELINE[1]
