@@ -197,18 +197,21 @@ class ActionsPanel(PhasePanel):
             box.add_widget(TextLabel(title, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
         for part in parts:
             box.add_widget(part)
-        box.add_widget(Widget())
-        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH_MIN if compact else theme.BUTTON_HEIGHT)
-        row.add_widget(BigButton(_("Cancel"), on_tap=self.close, height=row.height))
+        roomy = self.screen.portrait()
+        box.add_widget(Widget(size_hint_y=0.3 if roomy else 1))  # in portrait the parts' keys take most of it
+        buttons = ({"size_hint_y": None, "height": theme.TOUCH_MIN} if compact
+                   else theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=80))
+        row = BoxLayout(spacing=theme.GAP, **buttons)
+        row.add_widget(BigButton(_("Cancel"), on_tap=self.close, size_hint_y=1))
         row.add_widget(BigButton(_("Confirm"), role="ok", disabled=not ready, on_tap=on_confirm, tag=("confirm", True),
-                                 height=row.height))
+                                 size_hint_y=1))
         box.add_widget(row)
         return box
 
     def _palette(self, on_pick: Any, counts: dict[str, int] | None = None, chosen: list[str] | None = None) -> Widget:
         """Six cube buttons; with `counts`, each shows how many are left to pick and greys at 0;
         with `chosen`, each shows how many of its colour are chosen so far."""
-        row = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH_MIN)
+        row = BoxLayout(spacing=3, **theme.touch_row(self.screen.portrait()))
         for colour in CUBE_COLOURS:
             left = None if counts is None else counts.get(colour, 0)
             if left is not None:
@@ -217,8 +220,8 @@ class ActionsPanel(PhasePanel):
                 picked = chosen.count(colour) if chosen is not None else 0
                 text = str(picked) if picked else "+"
             row.add_widget(cube_button(colour, lambda c=colour: on_pick(c), text=text, disabled=left == 0,
-                                       height=theme.TOUCH_MIN))
-        row.add_widget(BigButton(_("Clear"), on_tap=lambda: on_pick(None), size_hint_x=1.5, height=theme.TOUCH_MIN))
+                                       size_hint_y=1))
+        row.add_widget(BigButton(_("Clear"), on_tap=lambda: on_pick(None), size_hint_x=1.5, size_hint_y=1))
         return row
 
     def _left_in_supply(self, player: Any) -> dict[str, int]:
@@ -254,11 +257,13 @@ class ActionsPanel(PhasePanel):
         state = self.state
         tiles = [g for g in GOODS] + ["joker"]
         left = {g: state.tiles_left.get(g, 0) for g in GOODS} | {"joker": state.jokers_left}
-        tile_grid = GridLayout(cols=5, spacing=3, size_hint_y=None, height=2 * theme.TOUCH_MIN + 3)
+        roomy = self.screen.portrait()
+        tile_grid = GridLayout(cols=5, spacing=3,
+                               **theme.touch_row(roomy, 2 * theme.TOUCH_MIN + 3, 2 * theme.TOUCH_ROOMY + 3))
         for tile in tiles:
             tile_grid.add_widget(BigButton(
                 f"{translator.gettext(tile)} ({left[tile]})", role="selected" if tile == self.tile else "normal",
-                disabled=left[tile] == 0, size=theme.FONT_SMALL, height=theme.TOUCH_MIN, tag=("tile", tile),
+                disabled=left[tile] == 0, size=theme.FONT_SMALL, size_hint_y=1, tag=("tile", tile),
                 on_tap=lambda t=tile: self._pick_tile(who, t)))
         parts = [
             TextLabel(_("The cubes printed on the quarter:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
@@ -291,7 +296,8 @@ class ActionsPanel(PhasePanel):
             hint = _("Tap the cubes you pay ({chosen} chosen)").format(chosen=len(self.pay))
         parts = [
             TextLabel(_("Spaces"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            number_pad(self.spaces, self._set_spaces, low=1, high=max(1, limit), key="spaces"),
+            number_pad(self.spaces, self._set_spaces, low=1, high=max(1, limit), key="spaces",
+                       roomy=self.screen.portrait()),
             TextLabel(hint, size=theme.FONT_SMALL, size_hint_y=None, height=22),
             self._palette(self._pick_pay, self._left_in_supply(player)),
             CubeRow(self.pay, cube_size=32),
@@ -326,10 +332,12 @@ class ActionsPanel(PhasePanel):
 
     def _value_grid(self) -> Widget:
         """One tap for the printed value (0-19; a larger one can be added with a correction)."""
-        grid = GridLayout(cols=10, spacing=3, size_hint_y=None, height=2 * theme.TOUCH_MIN + 3)
+        roomy = self.screen.portrait()
+        grid = GridLayout(cols=10, spacing=3,
+                          **theme.touch_row(roomy, 2 * theme.TOUCH_MIN + 3, 2 * theme.TOUCH_ROOMY + 3))
         for value in range(20):
             grid.add_widget(BigButton(str(value), role="selected" if value == self.value else "normal",
-                                      height=theme.TOUCH_MIN, tag=("value", value),
+                                      size_hint_y=1, tag=("value", value),
                                       on_tap=lambda v=value: self._pick_value(v)))
         return grid
 
@@ -343,11 +351,11 @@ class ActionsPanel(PhasePanel):
 
     def _joker_form(self, who: str, player: Any, options: Any) -> Widget:
         double = options.joker.double
-        row = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row = BoxLayout(spacing=3, **theme.touch_row(self.screen.portrait(), theme.BUTTON_HEIGHT))
         for colour in CUBE_COLOURS:
-            row.add_widget(cube_button(colour, lambda c=colour: self._joker_pick(c, double)))
+            row.add_widget(cube_button(colour, lambda c=colour: self._joker_pick(c, double), size_hint_y=1))
         row.add_widget(BigButton(_("3 gold"), on_tap=lambda: self._joker_pick("gold", double), size_hint_x=1.5,
-                                 tag=("cube", "gold")))
+                                 size_hint_y=1, tag=("cube", "gold")))
         hint = _("Tap up to two: cubes or 3 gold each.") if double else _("Tap one: a cube or 3 gold.")
         chosen = ", ".join(translator.gettext(t) for t in self.take) or "-"
         parts = [

@@ -42,8 +42,9 @@ class FinalPanel(PhasePanel):
         for title in ("", _("Card points"), _("Largest city group"), ""):
             head.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center"))
         root.add_widget(head)
+        roomy = self.screen.portrait()
         for player in self.state.players:
-            row = Panel(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH_MIN + 8, padding=4)
+            row = Panel(spacing=theme.GAP, padding=4, **theme.touch_row(roomy, theme.TOUCH_MIN + 8, tallest=88))
             row.add_widget(PlayerBadge(player.colour, player.name))
             if player.final is not None:
                 cards, group = player.final
@@ -55,18 +56,20 @@ class FinalPanel(PhasePanel):
                 for index, name in enumerate(FIELDS):
                     lit = self.field == (player.colour, index)
                     row.add_widget(BigButton(str(entry[index]), role="selected" if lit else "normal",
-                                             size=theme.FONT_LARGE, height=theme.TOUCH_MIN,
+                                             size=theme.FONT_LARGE, size_hint_y=1,
                                              tag=(f"{player.colour}:{name}", "field"),
                                              on_tap=lambda c=player.colour, i=index: self._select(c, i)))
-                row.add_widget(BigButton(_("Save"), role="ok", tag=("save", player.colour), height=theme.TOUCH_MIN,
+                row.add_widget(BigButton(_("Save"), role="ok", tag=("save", player.colour), size_hint_y=1,
                                          on_tap=lambda c=player.colour, e=entry: self._save(c, e)))
             root.add_widget(row)
         if self.field is not None:
             colour, index = self.field
             value = self.entries.setdefault(colour, [0, 0])[index]
+            # The same twenty keys (0-18 and "19+"): two rows of ten, or in portrait four of five.
+            columns, rows = (PAD_COLUMNS // 2, 4) if roomy else (PAD_COLUMNS, 2)
             root.add_widget(number_pad(value, self._type, low=0, high=MAX_VALUE, key="final",
-                                       width=PAD_COLUMNS, rows=2))
-        root.add_widget(Widget())
+                                       width=columns, rows=rows, roomy=roomy))
+        root.add_widget(Widget(size_hint_y=0.3 if roomy else 1))
         return root
 
     def _select(self, colour: str, index: int) -> None:

@@ -24,18 +24,19 @@ class SetupCubesPanel(PhasePanel):
     def build(self, expect: Any) -> Widget:
         who = expect.player
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
+        roomy = self.screen.portrait()
         for title, field, chosen in (
             (_("1 cube on sector 1"), "one", self.one),
             (_("2 cubes on sector 2"), "two", None),
         ):
             root.add_widget(TextLabel(title, size=theme.FONT_NORMAL, size_hint_y=None, height=30))
-            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=64)
+            row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, 64, tallest=140))
             for colour in CUBE_COLOURS:
                 text = translator.gettext(colour) if chosen != colour else "[ " + translator.gettext(colour) + " ]"
                 row.add_widget(cube_button(colour, lambda c=colour, f=field: self._pick(who, f, c), text=text,
-                                           size=theme.FONT_SMALL, height=64, group=field))
+                                           size=theme.FONT_SMALL, size_hint_y=1, group=field))
             root.add_widget(row)
-        root.add_widget(Widget())
+        root.add_widget(Widget(size_hint_y=0.5 if roomy else 1))
         return root
 
     def _pick(self, who: str, field: str, colour: str) -> None:
