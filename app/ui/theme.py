@@ -66,8 +66,10 @@ CUBE_OUTLINE = _hex("d0d4d9")
 
 TOUCH_MIN = 48
 BUTTON_HEIGHT = 56
-# The tallest a row of touch targets grows where a portrait screen has height to spare.
+# The tallest a row of touch targets grows where the screen has height to spare.
 TOUCH_ROOMY = 96
+# A window at least this high has height to spare (portrait, 1280x720); 800x480 has none.
+ROOMY_HEIGHT = 640
 TOP_BAR_HEIGHT = 56
 GAP = 6
 
@@ -96,8 +98,8 @@ def font(base: int = FONT_NORMAL) -> float:
 
 
 def touch_row(roomy: bool, height: int = TOUCH_MIN, tallest: int = TOUCH_ROOMY) -> dict[str, Any]:
-    """Size hints of a row of touch targets: `height` high; with `roomy` (portrait) it takes a
-    share of the spare height instead, from `height` up to `tallest`."""
+    """Size hints of a row of touch targets: `height` high; with `roomy` (a tall window) it takes
+    a share of the spare height instead, from `height` up to `tallest`."""
     if roomy:
         return {"size_hint_y": 1, "size_hint_min_y": height, "size_hint_max_y": tallest, "height": height}
     return {"size_hint_y": None, "height": height}

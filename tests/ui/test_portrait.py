@@ -1,4 +1,4 @@
-"""Portrait 720x1280 and the tribute pad, driven by taps: the game screen gives its height to what
+"""Portrait 720x1280 (and 1280x720) and the tribute pad, driven by taps: the game screen gives its height to what
 players touch and read, and the pad shows the five tribute pairs base-game cards print.
 
 Sizes are measured on the laid-out widgets (positions and sizes, not pixels), the same state
@@ -18,6 +18,7 @@ from tests.ui.harness import UiHarness
 
 PORTRAIT = (720, 1280)
 BASELINE = (800, 480)
+WIDE = (1280, 720)
 PRINTED_PAIRS = {(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)}
 OTHER_PAIRS = {(1, 0), (2, 0), (0, 2), (2, 1)}
 
@@ -119,6 +120,9 @@ def test_dice_and_number_keys_are_taller_in_portrait(ui: UiHarness, table: Table
     table.advance(lambda s: s.phase == "roll")
     baseline_key = ui.tagged("pips", 3).height
     baseline_die = min(min(d.size) for d in ui.find(DieWidget))
+    _at_size(ui, WIDE)  # 1280x720 has height to spare too: one row of taller keys
+    assert ui.tagged("pips", 3).height >= 1.5 * baseline_key
+    assert ui.tagged("pips", 3).y == ui.tagged("pips", 6).y
     _at_size(ui, PORTRAIT)
     assert ui.tagged("pips", 3).height >= 1.5 * baseline_key
     assert min(min(d.size) for d in ui.find(DieWidget)) > baseline_die

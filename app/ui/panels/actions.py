@@ -125,7 +125,7 @@ class ActionsPanel(PhasePanel):
         player = self.state.player(who)
         options = self.app.session.options(who)
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        roomy = self.screen.portrait()
+        roomy = self.screen.roomy()
         supply = BoxLayout(size_hint_y=None, height=56 if roomy else 44, spacing=theme.GAP)
         supply.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=80))
         supply.add_widget(CubeRow(player.supply, cube_size=52 if roomy else 40, height=supply.height))
@@ -147,10 +147,10 @@ class ActionsPanel(PhasePanel):
         return blocked_button(text, reason, self.blocked, **kwargs)
 
     def _action_buttons(self, who: str, player: Any, options: Any) -> Widget:
-        # Three columns keep every action on screen at once (no scrolling, no hidden buttons); in
-        # portrait two wide columns whose buttons grow into the height the screen has.
-        roomy = self.screen.portrait()
-        grid = GridLayout(cols=2 if roomy else 3, spacing=theme.GAP)
+        # Three columns keep every action on screen at once (no scrolling, no hidden buttons), two
+        # wide ones in portrait; on a tall window the buttons grow into the height it has.
+        roomy = self.screen.roomy()
+        grid = GridLayout(cols=2 if self.screen.portrait() else 3, spacing=theme.GAP)
         look: dict[str, Any] = {"size": theme.FONT_SMALL}
         if roomy:
             look = {"size": theme.FONT_NORMAL, **theme.touch_row(True, theme.BUTTON_HEIGHT, tallest=120)}
@@ -197,7 +197,7 @@ class ActionsPanel(PhasePanel):
             box.add_widget(TextLabel(title, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
         for part in parts:
             box.add_widget(part)
-        roomy = self.screen.portrait()
+        roomy = self.screen.roomy()
         box.add_widget(Widget(size_hint_y=0.3 if roomy else 1))  # in portrait the parts' keys take most of it
         buttons = ({"size_hint_y": None, "height": theme.TOUCH_MIN} if compact
                    else theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=80))
@@ -211,7 +211,7 @@ class ActionsPanel(PhasePanel):
     def _palette(self, on_pick: Any, counts: dict[str, int] | None = None, chosen: list[str] | None = None) -> Widget:
         """Six cube buttons; with `counts`, each shows how many are left to pick and greys at 0;
         with `chosen`, each shows how many of its colour are chosen so far."""
-        row = BoxLayout(spacing=3, **theme.touch_row(self.screen.portrait()))
+        row = BoxLayout(spacing=3, **theme.touch_row(self.screen.roomy()))
         for colour in CUBE_COLOURS:
             left = None if counts is None else counts.get(colour, 0)
             if left is not None:
@@ -257,7 +257,7 @@ class ActionsPanel(PhasePanel):
         state = self.state
         tiles = [g for g in GOODS] + ["joker"]
         left = {g: state.tiles_left.get(g, 0) for g in GOODS} | {"joker": state.jokers_left}
-        roomy = self.screen.portrait()
+        roomy = self.screen.roomy()
         tile_grid = GridLayout(cols=5, spacing=3,
                                **theme.touch_row(roomy, 2 * theme.TOUCH_MIN + 3, 2 * theme.TOUCH_ROOMY + 3))
         for tile in tiles:
@@ -297,7 +297,7 @@ class ActionsPanel(PhasePanel):
         parts = [
             TextLabel(_("Spaces"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
             number_pad(self.spaces, self._set_spaces, low=1, high=max(1, limit), key="spaces",
-                       roomy=self.screen.portrait()),
+                       roomy=self.screen.roomy()),
             TextLabel(hint, size=theme.FONT_SMALL, size_hint_y=None, height=22),
             self._palette(self._pick_pay, self._left_in_supply(player)),
             CubeRow(self.pay, cube_size=32),
@@ -332,7 +332,7 @@ class ActionsPanel(PhasePanel):
 
     def _value_grid(self) -> Widget:
         """One tap for the printed value (0-19; a larger one can be added with a correction)."""
-        roomy = self.screen.portrait()
+        roomy = self.screen.roomy()
         grid = GridLayout(cols=10, spacing=3,
                           **theme.touch_row(roomy, 2 * theme.TOUCH_MIN + 3, 2 * theme.TOUCH_ROOMY + 3))
         for value in range(20):
@@ -351,7 +351,7 @@ class ActionsPanel(PhasePanel):
 
     def _joker_form(self, who: str, player: Any, options: Any) -> Widget:
         double = options.joker.double
-        row = BoxLayout(spacing=3, **theme.touch_row(self.screen.portrait(), theme.BUTTON_HEIGHT))
+        row = BoxLayout(spacing=3, **theme.touch_row(self.screen.roomy(), theme.BUTTON_HEIGHT))
         for colour in CUBE_COLOURS:
             row.add_widget(cube_button(colour, lambda c=colour: self._joker_pick(c, double), size_hint_y=1))
         row.add_widget(BigButton(_("3 gold"), on_tap=lambda: self._joker_pick("gold", double), size_hint_x=1.5,

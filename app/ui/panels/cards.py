@@ -228,9 +228,10 @@ class CardEntryPanel(PhasePanel):
         root.add_widget(self._slot_row())
         portrait = self.screen.portrait()
         middle = BoxLayout(orientation="vertical" if portrait else "horizontal", spacing=theme.GAP)
-        # In portrait the form's rows grow taller and the known cards take the width below them.
-        middle.add_widget(self._editor(roomy=portrait))
-        middle.add_widget(self._known_cards(roomy=portrait))
+        # On a tall window the form's rows grow taller; in portrait the known cards take the
+        # whole width below the form.
+        middle.add_widget(self._editor(self.screen.roomy(), portrait))
+        middle.add_widget(self._known_cards(portrait))
         root.add_widget(middle)
         root.add_widget(self._footer())
         return root
@@ -269,7 +270,8 @@ class CardEntryPanel(PhasePanel):
                                       size_hint_y=None, height=22))
         return tile
 
-    def _editor(self, roomy: bool) -> Widget:
+    def _editor(self, roomy: bool, stacked: bool) -> Widget:
+        """The selected card's form; `stacked` (portrait) when the known cards are below it."""
         slot = self.slots[self.selected]
         box = Panel(orientation="vertical", padding=theme.GAP, spacing=theme.GAP)
         box.add_widget(self.memo("palette", roomy, lambda: self._palette(roomy)))
@@ -294,11 +296,11 @@ class CardEntryPanel(PhasePanel):
                 details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
                                              size=theme.FONT_SMALL, size_hint_x=0.6, size_hint_y=1, tag=("effect", tag),
                                              on_tap=lambda t=tag: self.toggle_effect(t)))
-        if slot.kind != "office" or not roomy:  # an office has no kind to pick: portrait gives its row away
+        if slot.kind != "office" or not stacked:  # an office has no kind to pick: portrait gives its row away
             box.add_widget(details)
-        if not roomy:
-            box.add_widget(Widget())  # on a taller screen the rows stay together at the top
-        return fit_stack(box) if roomy else box
+        if not stacked:
+            box.add_widget(Widget())  # the rows stay together at the top
+        return fit_stack(box) if stacked else box
 
     def _tribute_row(self, lit: tuple[int, int] | None, roomy: bool) -> Widget:
         """The tribute pairs the base game's cards print, gold then prestige in their printed
@@ -333,6 +335,7 @@ class CardEntryPanel(PhasePanel):
         return palette
 
     def _known_cards(self, roomy: bool) -> Widget:
+        """The name field and the known cards; `roomy` (portrait): full width, bigger buttons."""
         slot = self.slots[self.selected]
         office = slot.kind == "office"
         typed = () if slot.from_catalogue else tuple(slot.cost)

@@ -108,7 +108,7 @@ class RollPanel(PhasePanel):
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
         link = self.app.context.dice
         status = link.status if link is not None else None
-        roomy = self.screen.portrait()
+        roomy = self.screen.roomy()
         top = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=80))
         rolling = link is not None and link.rolling
         top.add_widget(BigButton(_("Roll (button or space bar)") if not rolling else _("Rolling..."),
@@ -125,7 +125,7 @@ class RollPanel(PhasePanel):
         if view is not None:
             root.add_widget(view)
         root.add_widget(self._dice_row(roomy))
-        root.add_widget(self._pips_row(roomy))
+        root.add_widget(self._pips_row(roomy, self.screen.portrait()))
         ready = all(v is not None for v in self.values.values())
         root.add_widget(BigButton(_("Dice are right") if ready else _("Every die needs a number"),
                                   role="ok", disabled=not ready, on_tap=self.confirm,
@@ -156,18 +156,18 @@ class RollPanel(PhasePanel):
             row.add_widget(die)
         return row
 
-    def _pips_row(self, roomy: bool) -> Widget:
-        return self.memo("pips", (self.selected is None, roomy), lambda: self._make_pips_row(roomy))
+    def _pips_row(self, roomy: bool, portrait: bool) -> Widget:
+        return self.memo("pips", (self.selected is None, roomy, portrait), lambda: self._make_pips_row(roomy, portrait))
 
-    def _make_pips_row(self, roomy: bool) -> Widget:
-        """The numbers 1-6: one row, or in portrait two rows of three big keys."""
-        if roomy:
+    def _make_pips_row(self, roomy: bool, portrait: bool) -> Widget:
+        """The numbers 1-6: one row (taller on a tall window), or in portrait two rows of three big keys."""
+        if portrait:
             row: BoxLayout | GridLayout = GridLayout(cols=3, spacing=theme.GAP,
                                                      **theme.touch_row(True, 2 * theme.BUTTON_HEIGHT, tallest=220))
             key: dict[str, Any] = {"size": theme.FONT_HUGE, "size_hint_y": 1}
         else:
-            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-            key = {"size": theme.FONT_LARGE}
+            row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=110))
+            key = {"size": theme.FONT_HUGE if roomy else theme.FONT_LARGE, "size_hint_y": 1}
         for pips in PIPS:
             row.add_widget(BigButton(str(pips), on_tap=lambda p=pips: self.set_value(p), tag=("pips", pips),
                                      disabled=self.selected is None, **key))
@@ -188,12 +188,12 @@ class ChooseDicePanel(PhasePanel):
         if state.round >= 8:
             root.add_widget(TextLabel(_("From round 8, high dice count as 1 (shown under the die)."),
                                       size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=24))
-        roomy = self.screen.portrait()
-        if roomy:  # two rows of three dice, as big as the width allows
+        roomy = self.screen.roomy()
+        if self.screen.portrait():  # two rows of three dice, as big as the width allows
             grid: BoxLayout | GridLayout = GridLayout(cols=3, spacing=theme.GAP,
                                                       **theme.touch_row(True, 2 * 110, tallest=2 * 270))
         else:
-            grid = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=110)
+            grid = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, 110, tallest=170))
         for colour in CUBE_COLOURS:
             pips = state.dice.get(colour, 0)
             die = DieWidget(colour, pips)

@@ -42,7 +42,7 @@ class FinalPanel(PhasePanel):
         for title in ("", _("Card points"), _("Largest city group"), ""):
             head.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center"))
         root.add_widget(head)
-        roomy = self.screen.portrait()
+        roomy = self.screen.roomy()
         for player in self.state.players:
             row = Panel(spacing=theme.GAP, padding=4, **theme.touch_row(roomy, theme.TOUCH_MIN + 8, tallest=88))
             row.add_widget(PlayerBadge(player.colour, player.name))
@@ -66,7 +66,7 @@ class FinalPanel(PhasePanel):
             colour, index = self.field
             value = self.entries.setdefault(colour, [0, 0])[index]
             # The same twenty keys (0-18 and "19+"): two rows of ten, or in portrait four of five.
-            columns, rows = (PAD_COLUMNS // 2, 4) if roomy else (PAD_COLUMNS, 2)
+            columns, rows = (PAD_COLUMNS // 2, 4) if self.screen.portrait() else (PAD_COLUMNS, 2)
             root.add_widget(number_pad(value, self._type, low=0, high=MAX_VALUE, key="final",
                                        width=columns, rows=rows, roomy=roomy))
         root.add_widget(Widget(size_hint_y=0.3 if roomy else 1))

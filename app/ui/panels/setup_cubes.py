@@ -24,7 +24,7 @@ class SetupCubesPanel(PhasePanel):
     def build(self, expect: Any) -> Widget:
         who = expect.player
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        roomy = self.screen.portrait()
+        roomy = self.screen.roomy()
         for title, field, chosen in (
             (_("1 cube on sector 1"), "one", self.one),
             (_("2 cubes on sector 2"), "two", None),

@@ -46,6 +46,11 @@ class BaseScreen(Screen):
     def portrait() -> bool:
         return Window.height > Window.width
 
+    @staticmethod
+    def roomy() -> bool:
+        """Whether the window has height to spare for taller touch targets (portrait, 1280x720)."""
+        return Window.height >= theme.ROOMY_HEIGHT
+
     def title_bar(self, title: str, back_to: str | None = "start") -> BoxLayout:
         """A top bar with the screen title and, unless this is home, a Back button."""
         bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP, padding=(0, 0, 0, 0))
