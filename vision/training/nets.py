@@ -13,7 +13,9 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 class DiceClassifier(nn.Module):
     """crop (3 x S x S, BGR 0-1, S a multiple of 8) -> 7 logits: not a die, 1..6."""
 
-    def __init__(self, width: int = 16, crop_px: int = 40) -> None:
+    def __init__(self, width: int = 16, crop_px: int = 40, pooled_head: bool = False) -> None:
+        """`pooled_head`: the head sees the features' mean and maximum over the crop rather than
+        every cell in place, so a pip counts the same wherever on the face it lies."""
         super().__init__()
         if crop_px % 8:
             raise ValueError(f"crop_px must be a multiple of 8, got {crop_px}")
@@ -24,12 +26,16 @@ class DiceClassifier(nn.Module):
             _conv(2 * w, 3 * w), _conv(3 * w, 3 * w), nn.MaxPool2d(2),  # S/8
             _conv(3 * w, 4 * w),
         )
-        cells = (crop_px // 8) ** 2
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * w * cells, 96), nn.ReLU(inplace=True),
+        self.pooled_head = pooled_head
+        inputs = 2 * 4 * w if pooled_head else 4 * w * (crop_px // 8) ** 2
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(inputs, 96), nn.ReLU(inplace=True),
                                   nn.Linear(96, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x))
+        features = self.features(x)
+        if self.pooled_head:
+            features = torch.cat([features.mean(dim=(2, 3), keepdim=True), features.amax(dim=(2, 3), keepdim=True)], 1)
+        return self.head(features)
 
 
 class DiceHeatmapNet(nn.Module):

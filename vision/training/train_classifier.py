@@ -166,6 +166,8 @@ def main() -> None:
     parser.add_argument("--min-probability", type=float, default=0.9)
     parser.add_argument("--width", type=int, default=16, help="channels of the first layer (the net's width)")
     parser.add_argument("--crop-px", type=int, default=40, help="crop side fed to the net (a multiple of 8)")
+    parser.add_argument("--pooled-head", action="store_true",
+                        help="head on the features' mean and maximum over the crop (not every cell in place)")
     parser.add_argument("--washout", type=float, default=0.0,
                         help="share of crops pulled towards a light tone (pale faces, faint light pips)")
     parser.add_argument("--label-smoothing", type=float, default=0.05)
@@ -182,7 +184,7 @@ def main() -> None:
     if args.negatives_from is not None:
         mined = mine_negatives(records, images, args.negatives_from, args.mine_score)
         print(f"mined {sum(map(len, mined))} negatives with {args.negatives_from}", flush=True)
-    model = DiceClassifier(args.width, args.crop_px)
+    model = DiceClassifier(args.width, args.crop_px, args.pooled_head)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
     epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout)]
