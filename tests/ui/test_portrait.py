@@ -7,14 +7,19 @@ at the 800x480 baseline beside portrait.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from gpiozero.pins.mock import MockFactory
 from kivy.uix.button import Button
 
+from app.ui import theme
+from app.ui.camera_view import CameraView
 from app.ui.i18n import translator
 from app.ui.widgets import DieWidget
 from tests.ui.conftest import Table
-from tests.ui.harness import UiHarness
+from tests.ui.harness import UiHarness, make_context
+from tests.ui.test_dice_camera import FakeClock, folder_station
 
 PORTRAIT = (720, 1280)
 BASELINE = (800, 480)
@@ -152,3 +157,19 @@ def test_the_baseline_card_form_keeps_its_sizes(ui: UiHarness, table: Table) -> 
     heights = {ui.tagged("tribute", 1, 1).height, ui.tagged("cube", "red").height, ui.tagged("kind", "person").height}
     assert heights == {48}
     assert ui.tagged("tribute", 1, 1).top <= BASELINE[1]
+
+
+def test_with_a_camera_the_spare_height_goes_to_the_live_picture(tmp_path: Path, mock_factory: MockFactory) -> None:
+    clock = FakeClock()
+    link = folder_station(tmp_path, mock_factory, clock)
+    ui = UiHarness(make_context(tmp_path, dice=link), size=PORTRAIT)
+    try:
+        Table(ui).advance(lambda s: s.phase == "roll")
+        link.station.service.tick(clock.now)  # opens the folder camera
+        ui.idle()
+        view = ui.find(CameraView)[0]
+        assert view.height >= 340  # 2x3 number keys here would leave it about 300
+        assert ui.tagged("pips", 3).height == theme.BUTTON_HEIGHT  # the keys keep their baseline height
+    finally:
+        ui.close()
+        link.close()

@@ -108,7 +108,9 @@ class RollPanel(PhasePanel):
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
         link = self.app.context.dice
         status = link.status if link is not None else None
-        roomy = self.screen.roomy()
+        view = self._camera_view()
+        # Spare height goes to the live picture when there is one, else to taller keys and dice.
+        roomy = self.screen.roomy() and view is None
         top = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=80))
         rolling = link is not None and link.rolling
         top.add_widget(BigButton(_("Roll (button or space bar)") if not rolling else _("Rolling..."),
@@ -121,11 +123,10 @@ class RollPanel(PhasePanel):
         else:
             root.add_widget(TextLabel(_("No camera: tap a die, then its number."), size=theme.FONT_SMALL,
                                       color=theme.TEXT_DIM, size_hint_y=None, height=26))
-        view = self._camera_view()
         if view is not None:
             root.add_widget(view)
         root.add_widget(self._dice_row(roomy))
-        root.add_widget(self._pips_row(roomy, self.screen.portrait()))
+        root.add_widget(self._pips_row(roomy, roomy and self.screen.portrait()))
         ready = all(v is not None for v in self.values.values())
         root.add_widget(BigButton(_("Dice are right") if ready else _("Every die needs a number"),
                                   role="ok", disabled=not ready, on_tap=self.confirm,
@@ -162,8 +163,8 @@ class RollPanel(PhasePanel):
     def _make_pips_row(self, roomy: bool, portrait: bool) -> Widget:
         """The numbers 1-6: one row (taller on a tall window), or in portrait two rows of three big keys."""
         if portrait:
-            row: BoxLayout | GridLayout = GridLayout(cols=3, spacing=theme.GAP,
-                                                     **theme.touch_row(True, 2 * theme.BUTTON_HEIGHT, tallest=220))
+            row: BoxLayout | GridLayout = GridLayout(
+                cols=3, spacing=theme.GAP, **theme.touch_row(roomy, 2 * theme.BUTTON_HEIGHT + theme.GAP, tallest=220))
             key: dict[str, Any] = {"size": theme.FONT_HUGE, "size_hint_y": 1}
         else:
             row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=110))
