@@ -280,14 +280,16 @@ def fit_stack(box: BoxLayout) -> BoxLayout:
     """Give a vertical box the least and the most height its rows can take (Kivy does not add up
     its children's bounds), so a parent sharing spare height gives it neither less nor more."""
     least = most = sum(box.padding[1::2]) + box.spacing * max(0, len(box.children) - 1)
+    bounded = True
     for child in box.children:
         if child.size_hint_y is None:
             least += child.height
             most += child.height
         else:
             least += child.size_hint_min_y or 0
-            most += child.size_hint_max_y if child.size_hint_max_y is not None else 10_000
-    box.size_hint_min_y, box.size_hint_max_y = least, most
+            bounded = bounded and child.size_hint_max_y is not None
+            most += child.size_hint_max_y or 0
+    box.size_hint_min_y, box.size_hint_max_y = least, most if bounded else None
     return box
 
 

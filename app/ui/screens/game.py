@@ -224,7 +224,6 @@ class GameScreen(BaseScreen):
             handler()
 
 
-
 def _arrange_cell(cell: Panel, info: Widget, counters: GridLayout, rose: WindroseWidget,
                   width: float, height: float) -> None:
     """Lay a player's cell out the way that gives the bigger rose: beside the counters (a wide
@@ -248,5 +247,6 @@ def _arrange_cell(cell: Panel, info: Widget, counters: GridLayout, rose: Windros
 
 
 def _counter_font(counters: GridLayout, base: int) -> None:
+    """The counters' text size: larger where they stand over a big rose."""
     for label in counters.children:
         label.font_size = theme.font(base)

@@ -35,20 +35,21 @@ class NewGameScreen(BaseScreen):
         root.add_widget(self.title_bar(_("New game")))
         body = BoxLayout(orientation="vertical" if self.portrait() else "horizontal",
                          padding=theme.GAP * 2, spacing=theme.GAP * 2)
+        roomy = self.roomy()  # a tall window: taller seat rows and buttons
         seats = BoxLayout(orientation="vertical", spacing=theme.GAP)
         seats.add_widget(TextLabel(_("Tap a colour to seat a player; type a name if you like."),
                                    size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=32))
         for colour in PLAYER_COLOURS:
-            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=72 if roomy else theme.BUTTON_HEIGHT)
             seated = colour in self.seated
             label = (_("Seated") if seated else _("Add")) + ": " + translator.gettext(colour)
             toggle = player_button(colour, label, on_tap=lambda c=colour: self._toggle(c), size_hint_x=0.45,
-                                   tag=("seat", colour))
+                                   size_hint_y=1, tag=("seat", colour))
             toggle.opacity = 1.0 if seated else 0.55
             row.add_widget(toggle)
             entry = TextInput(text=self.names.get(colour, ""), hint_text=self.name_of(colour), multiline=False,
                               font_size=theme.font(theme.FONT_NORMAL), disabled=not seated,
-                              write_tab=False, padding=(10, 14))
+                              write_tab=False, padding=(10, 24 if roomy else 14))
             entry.bind(text=lambda _w, text, c=colour: self.names.__setitem__(c, text.strip()))
             row.add_widget(entry)
             seats.add_widget(row)
@@ -59,16 +60,18 @@ class NewGameScreen(BaseScreen):
         wall.add_widget(TextLabel(_("Starting wall stack, top first (tap to move to the top)"),
                                   size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=40))
         for colour in self.seated:
-            wall.add_widget(player_button(colour, self.name_of(colour), height=44,
+            wall.add_widget(player_button(colour, self.name_of(colour), height=64 if roomy else 44,
                                           on_tap=lambda c=colour: self._to_top(c)))
         wall.add_widget(BoxLayout())
-        wall.add_widget(BigButton(_("Shuffle the stack"), on_tap=self._shuffle, disabled=len(self.seated) < 2))
+        wall.add_widget(BigButton(_("Shuffle the stack"), on_tap=self._shuffle, disabled=len(self.seated) < 2,
+                                  height=72 if roomy else theme.BUTTON_HEIGHT))
         if self.problem:
             wall.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER,
                                       size_hint_y=None, height=48))
         ready = 2 <= len(self.seated) <= 4
         wall.add_widget(BigButton(_("Start the game") if ready else _("Seat 2 to 4 players"),
-                                  role="ok", disabled=not ready, on_tap=self._start))
+                                  role="ok", disabled=not ready, on_tap=self._start,
+                                  height=80 if roomy else theme.BUTTON_HEIGHT))
         body.add_widget(wall)
         root.add_widget(body)
 

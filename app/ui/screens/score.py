@@ -7,6 +7,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
 from app.ui import theme
 from app.ui.charts import Bar, BarChart
@@ -19,15 +20,19 @@ CARDS_COLOUR = theme.WARN
 CITY_COLOUR = theme.OK
 
 
-def breakdown_table(sheet: Any) -> GridLayout:
+def breakdown_table(sheet: Any, roomy: bool = False) -> GridLayout:
+    """The score per player and part; `roomy` (a tall window): taller rows, larger numbers."""
     columns = (_("Player"), _("Track"), _("Punish"), _("Cards"), _("City"), _("Total"))
-    grid = GridLayout(cols=len(columns), spacing=2, size_hint_y=None, height=34 * (len(sheet.rows) + 1))
+    row_height = 52 if roomy else 34
+    grid = GridLayout(cols=len(columns), spacing=2, size_hint_y=None, height=row_height * (len(sheet.rows) + 1))
     for title in columns:
         grid.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, halign="center", color=theme.TEXT_DIM))
     for row in sheet.rows:
-        grid.add_widget(PlayerBadge(row.colour, f"{row.rank}. {row.name}", size=theme.FONT_SMALL))
+        grid.add_widget(PlayerBadge(row.colour, f"{row.rank}. {row.name}",
+                                    size=theme.FONT_NORMAL if roomy else theme.FONT_SMALL))
         for value in (row.prestige, -row.punish_points, row.card_points, row.city_points, row.total):
-            grid.add_widget(TextLabel(str(value), size=theme.FONT_NORMAL, halign="center"))
+            grid.add_widget(TextLabel(str(value), size=theme.FONT_LARGE if roomy else theme.FONT_NORMAL,
+                                      halign="center"))
     return grid
 
 
@@ -67,12 +72,17 @@ class ScoreScreen(BaseScreen):
         body = BoxLayout(orientation="vertical", padding=theme.GAP * 2, spacing=theme.GAP)
         body.add_widget(TextLabel(winner_text(sheet), size=theme.FONT_LARGE, bold=True,
                                   size_hint_y=None, height=64, halign="center"))
-        body.add_widget(breakdown_table(sheet))
-        body.add_widget(BarChart(score_bars(sheet)))
+        body.add_widget(breakdown_table(sheet, self.roomy()))
+        chart = BarChart(score_bars(sheet))
+        if self.roomy():  # rows about a bar and a half high, not the whole of a tall window
+            chart.size_hint_max_y = 120 * len(sheet.rows)
+        body.add_widget(chart)
         legend = BoxLayout(size_hint_y=None, height=26)
         for title, colour in ((_("Track"), TRACK_COLOUR), (_("Cards"), CARDS_COLOUR), (_("City"), CITY_COLOUR)):
             legend.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=colour, halign="center"))
         body.add_widget(legend)
+        if self.roomy():
+            body.add_widget(Widget())  # Export and New game stay at the bottom
         if self.app.notice.text:
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=26))
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)

@@ -28,16 +28,17 @@ class StartScreen(BaseScreen):
         for later in self._notices_since_start():
             root.add_widget(Paragraph(later, size=theme.FONT_SMALL, halign="center", color=theme.WARN, grow=True))
         grid = GridLayout(cols=1 if self.portrait() else 2, spacing=theme.GAP * 2)
+        tall = 104 if self.roomy() else 72  # a tall window has room for bigger buttons
         unfinished = self._unfinished_game()
         if unfinished is not None:
             game_id, label = unfinished
-            grid.add_widget(BigButton(label, role="ok", size=theme.FONT_LARGE, height=72,
+            grid.add_widget(BigButton(label, role="ok", size=theme.FONT_LARGE, height=tall,
                                       on_tap=lambda: self._resume(game_id)))
-        grid.add_widget(BigButton(_("New game"), role="accent", size=theme.FONT_LARGE, height=72,
+        grid.add_widget(BigButton(_("New game"), role="accent", size=theme.FONT_LARGE, height=tall,
                                   on_tap=lambda: self.app.go("new_game")))
-        grid.add_widget(BigButton(_("Past games"), height=72, on_tap=lambda: self.app.go("past_games")))
-        grid.add_widget(BigButton(_("Settings"), height=72, on_tap=lambda: self.app.go("settings")))
-        grid.add_widget(BigButton(_("Camera check"), height=72, on_tap=lambda: self.app.go("camera")))
+        grid.add_widget(BigButton(_("Past games"), height=tall, on_tap=lambda: self.app.go("past_games")))
+        grid.add_widget(BigButton(_("Settings"), height=tall, on_tap=lambda: self.app.go("settings")))
+        grid.add_widget(BigButton(_("Camera check"), height=tall, on_tap=lambda: self.app.go("camera")))
         root.add_widget(grid)
         root.add_widget(BoxLayout())
 
