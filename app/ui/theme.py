@@ -70,6 +70,9 @@ BUTTON_HEIGHT = 56
 TOUCH_ROOMY = 96
 # A window at least this high has height to spare (portrait, 1280x720); 800x480 has none.
 ROOMY_HEIGHT = 640
+# A portrait window at least this high (720x1280, not a 480x800 panel) has room for keys laid
+# out in more rows: two columns of actions, the number keys 1-6 in two rows.
+TALL_PORTRAIT_HEIGHT = 1000
 TOP_BAR_HEIGHT = 56
 GAP = 6
 

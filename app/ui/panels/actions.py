@@ -148,9 +148,9 @@ class ActionsPanel(PhasePanel):
 
     def _action_buttons(self, who: str, player: Any, options: Any) -> Widget:
         # Three columns keep every action on screen at once (no scrolling, no hidden buttons), two
-        # wide ones in portrait; on a tall window the buttons grow into the height it has.
+        # wide ones on a tall portrait window; on any tall window the buttons grow into its height.
         roomy = self.screen.roomy()
-        grid = GridLayout(cols=2 if self.screen.portrait() else 3, spacing=theme.GAP)
+        grid = GridLayout(cols=2 if self.screen.tall_portrait() else 3, spacing=theme.GAP)
         look: dict[str, Any] = {"size": theme.FONT_SMALL}
         if roomy:
             look = {"size": theme.FONT_NORMAL, **theme.touch_row(True, theme.BUTTON_HEIGHT, tallest=120)}

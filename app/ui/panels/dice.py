@@ -126,7 +126,7 @@ class RollPanel(PhasePanel):
         if view is not None:
             root.add_widget(view)
         root.add_widget(self._dice_row(roomy))
-        root.add_widget(self._pips_row(roomy, roomy and self.screen.portrait()))
+        root.add_widget(self._pips_row(roomy, roomy and self.screen.tall_portrait()))
         ready = all(v is not None for v in self.values.values())
         root.add_widget(BigButton(_("Dice are right") if ready else _("Every die needs a number"),
                                   role="ok", disabled=not ready, on_tap=self.confirm,
@@ -157,14 +157,14 @@ class RollPanel(PhasePanel):
             row.add_widget(die)
         return row
 
-    def _pips_row(self, roomy: bool, portrait: bool) -> Widget:
-        return self.memo("pips", (self.selected is None, roomy, portrait), lambda: self._make_pips_row(roomy, portrait))
+    def _pips_row(self, roomy: bool, two_rows: bool) -> Widget:
+        return self.memo("pips", (self.selected is None, roomy, two_rows), lambda: self._make_pips_row(roomy, two_rows))
 
-    def _make_pips_row(self, roomy: bool, portrait: bool) -> Widget:
-        """The numbers 1-6: one row (taller on a tall window), or in portrait two rows of three big keys."""
-        if portrait:
+    def _make_pips_row(self, roomy: bool, two_rows: bool) -> Widget:
+        """The numbers 1-6: one row (taller on a tall window), or two rows of three big keys."""
+        if two_rows:
             row: BoxLayout | GridLayout = GridLayout(
-                cols=3, spacing=theme.GAP, **theme.touch_row(roomy, 2 * theme.BUTTON_HEIGHT + theme.GAP, tallest=220))
+                cols=3, spacing=theme.GAP, **theme.touch_row(True, 2 * theme.BUTTON_HEIGHT + theme.GAP, tallest=220))
             key: dict[str, Any] = {"size": theme.FONT_HUGE, "size_hint_y": 1}
         else:
             row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=110))

@@ -51,6 +51,11 @@ class BaseScreen(Screen):
         """Whether the window has height to spare for taller touch targets (portrait, 1280x720)."""
         return Window.height >= theme.ROOMY_HEIGHT
 
+    @classmethod
+    def tall_portrait(cls) -> bool:
+        """A portrait window high enough for keys in more rows (720x1280, not 480x800)."""
+        return cls.portrait() and Window.height >= theme.TALL_PORTRAIT_HEIGHT
+
     def title_bar(self, title: str, back_to: str | None = "start") -> BoxLayout:
         """A top bar with the screen title and, unless this is home, a Back button."""
         bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP, padding=(0, 0, 0, 0))
