@@ -12,13 +12,14 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 from kivy.uix.button import Button
+from kivy.uix.scrollview import ScrollView
 
 from app.ui import theme
 from app.ui.camera_view import CameraView
 from app.ui.i18n import translator
 from app.ui.widgets import DieWidget
 from tests.ui.conftest import Table
-from tests.ui.harness import UiHarness, make_context
+from tests.ui.harness import UiHarness, make_context, parents
 from tests.ui.test_dice_camera import FakeClock, folder_station
 
 PORTRAIT = (720, 1280)
@@ -173,3 +174,25 @@ def test_with_a_camera_the_spare_height_goes_to_the_live_picture(tmp_path: Path,
     finally:
         ui.close()
         link.close()
+
+
+def _overlapping_buttons(ui: UiHarness) -> list[tuple[str, str]]:
+    """Pairs of buttons on screen whose boxes overlap (a layout squeezed below its minimum)."""
+    buttons = [b for b in ui.find(Button) if not any(isinstance(p, ScrollView) for p in parents(b))]
+    found = []
+    for index, first in enumerate(buttons):
+        for second in buttons[index + 1:]:
+            if first.x < second.right - 1 and second.x < first.right - 1 and \
+                    first.y < second.top - 1 and second.y < first.top - 1:
+                found.append((first.text, second.text))
+    return found
+
+
+def test_a_small_portrait_panel_keeps_every_button_apart(ui: UiHarness, table: Table) -> None:
+    """480x800 (a 7-inch panel turned): the stacked layout still fits without overlaps."""
+    for phase in ("reveal", "roll", "actions"):
+        table.advance(lambda s, phase=phase: s.phase == phase)
+        for size in ((480, 800), PORTRAIT):
+            _at_size(ui, size)
+            assert _overlapping_buttons(ui) == [], (phase, size)
+            assert all(0 <= b.y and b.top <= size[1] for b in ui.find(Button)), (phase, size)
