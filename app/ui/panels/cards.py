@@ -290,7 +290,7 @@ class CardEntryPanel(PhasePanel):
             kind = segmented(("building", "person"), slot.kind, self.set_kind,
                              labels={"building": _("Building"), "person": _("Person")}, group="kind")
             for button in kind.children:
-                button.size_hint_y = 1  # as tall as the row, which grows in portrait
+                button.size_hint_y = 1  # as tall as the row, which grows on a tall window
             details.add_widget(kind)
             for tag, title in ((NO_TABLEAU_PENALTY, _("Abbot")), (DOUBLE_JOKERS, _("Jester"))):
                 details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
