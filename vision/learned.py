@@ -14,6 +14,7 @@ a JSON file beside it (same name, .json) with the geometry it was trained for.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import time
@@ -36,6 +37,8 @@ from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
 
+# The reason find_faces gives a candidate filling up the six in macao mode that the classifier doubts is a die.
+NOT_SURE_A_DIE = "maybe not a die"
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 CLASS_NAMES: tuple[str, ...] = ("not a die", "1", "2", "3", "4", "5", "6")
 
@@ -205,8 +208,13 @@ class DiceDetector:
     def detect(self, frame: np.ndarray, params: LearnedParams) -> list[DieCandidate]:
         """Die candidates in frame pixels, best first."""
         heat, sides, scale = self.maps(frame, params.detector_long_side)
-        window = np.ones((params.detector_peak_window, params.detector_peak_window), np.uint8)
-        peaks = (heat >= cv2.dilate(heat, window)) & (heat >= params.detector_min_score)
+        return self.peaks(heat, sides, scale, params.detector_min_score, params.detector_peak_window)
+
+    def peaks(self, heat: np.ndarray, sides: np.ndarray, scale: float, min_score: float,
+              window_cells: int) -> list[DieCandidate]:
+        """The heatmap's local maxima of at least `min_score` as candidates in frame pixels, best first."""
+        window = np.ones((window_cells, window_cells), np.uint8)
+        peaks = (heat >= cv2.dilate(heat, window)) & (heat >= min_score)
         found = []
         rows, cols = np.nonzero(peaks)
         for row, col in zip(rows, cols):
@@ -218,6 +226,22 @@ class DiceDetector:
             cx = float((weights * xx).sum() / total + 0.5) * self.stride / scale
             found.append(DieCandidate(cx, cy, float(sides[row, col]) / scale, float(heat[row, col])))
         return sorted(found, key=lambda c: -c.score)
+
+    def look_beside(self, heat: np.ndarray, sides: np.ndarray, scale: float, found: list[DieCandidate],
+                    params: LearnedParams) -> list[DieCandidate]:
+        """Weaker candidates once the heat of the dice already `found` is spent.
+
+        Two touching dice often make one ridge of heat whose top is one die: the other is
+        only a shoulder of it, not a peak of its own. With a disc around each found die
+        cleared, that shoulder becomes a peak; so does a die the detector sees only faintly.
+        """
+        spent = np.ones_like(heat)
+        cell = self.stride / scale  # frame pixels per heatmap cell
+        for c in found:
+            radius = max(1, int(round(params.macao_look_beside_spent_radius * c.side / cell)))
+            cv2.circle(spent, (int(c.cx / cell), int(c.cy / cell)), radius, 0.0, -1)
+        return self.peaks(heat * spent, sides, scale, params.macao_look_beside_min_score,
+                          params.detector_peak_window)
 
 
 @dataclass(frozen=True)
@@ -255,14 +279,52 @@ def _polar_grid(size: int, window_sides: float, sectors: int) -> tuple[np.ndarra
     return radius.reshape(-1), sector.reshape(-1)
 
 
-def typical_sides(found: list[DieCandidate], spread: float) -> np.ndarray:
-    """Each candidate's side held near the frame's typical die side (the median side of the
-    stronger half of the candidates): dice on one table are about one size, and one
-    side guessed too large or small would cut a misleading crop."""
+def typical_side(found: list[DieCandidate]) -> float:
+    """The frame's typical die side: the median side of the stronger half of the candidates.
+
+    Dice on one table are about one size, and one side guessed too large or small would cut
+    a misleading crop, so each crop's side is held near this one."""
     sides = np.array([c.side for c in found])
     scores = np.array([c.score for c in found])
-    typical = float(np.median(sides[scores >= np.median(scores)]))
-    return np.clip(sides, typical / spread, typical * spread)
+    return float(np.median(sides[scores >= np.median(scores)]))
+
+
+def body_centre(frame: np.ndarray, cx: float, cy: float, side: float, learned: LearnedParams) -> tuple[float, float]:
+    """The centre of the die body around (cx, cy): the centroid of the region of the colour
+    found at that point (pips closed over), connected to it, within a die side of it.
+
+    A weak detector peak (a die touching another, a faint one) can sit off the face's
+    centre, on or beside one pip, and a crop centred there shows one pip. The point is kept
+    when no die-sized region of one colour surrounds it (a pale die on a pale table).
+    """
+    height, width = frame.shape[:2]
+    half = int(np.ceil(side))
+    x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
+    x1, y1 = min(width, int(cx) + half + 1), min(height, int(cy) + half + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return cx, cy
+    lab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab).astype(np.float32)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    distance = np.hypot(xx - cx, yy - cy) / side
+    seed = lab[distance <= learned.body_seed_radius]
+    if len(seed) == 0:
+        return cx, cy
+    # The seed's own colour: its pixels nearest the median (a pip in the seed is left out).
+    gap = np.linalg.norm(seed - np.median(seed, axis=0), axis=1)
+    colour = np.median(seed[gap <= np.median(gap)], axis=0)
+    similar = (np.linalg.norm(lab - colour, axis=2) <= learned.body_colour_tolerance) & (distance <= 1.0)
+    pip = max(3, int(side * learned.body_pip_close) | 1)
+    closed = cv2.morphologyEx(similar.astype(np.uint8), cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip, pip)))
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(closed, connectivity=4)
+    at = labels[min(int(cy) - y0, y1 - y0 - 1), min(int(cx) - x0, x1 - x0 - 1)]
+    if at == 0:
+        return cx, cy
+    area = stats[at, cv2.CC_STAT_AREA] / side ** 2
+    nx, ny = centroids[at][0] + x0, centroids[at][1] + y0
+    if not learned.body_min_area <= area <= learned.body_max_area or np.hypot(nx - cx, ny - cy) > learned.body_max_shift * side:
+        return cx, cy
+    return float(nx), float(ny)
 
 
 def _row_percentiles(values: np.ndarray, percentile: float) -> np.ndarray:
@@ -317,7 +379,10 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
     shade = np.where(np.isnan(shade), median, shade)
     die_pixels = pixels[:, die]
     cut = np.percentile(die_pixels[:, :, 0], learned.colour_darker_percentile, axis=1)
-    darker = die_pixels[:, :, 0] <= cut[:, None]
+    # Only pixels near the centre name the hue: further out a dark table or shadow can be
+    # the darker part of a pale (washed-out) die; dark pips are left out as in the band.
+    darker = (die_pixels[:, :, 0] <= cut[:, None]) & (radius[die] <= learned.colour_hue_radius)[None, :]
+    darker &= ~(far & ~light_pips[:, None])[:, die]
     a = _row_percentiles(np.where(darker, die_pixels[:, :, 1], np.nan), 50.0) - 128.0
     b = _row_percentiles(np.where(darker, die_pixels[:, :, 2], np.nan), 50.0) - 128.0
     # White pips are a white reference in the frame: lightness is scaled so that they read as
@@ -336,14 +401,36 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
 
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die".
     """
-    found = _suppress_duplicates(models.detector.detect(checked, learned), learned.duplicate_distance)
+    detector, net = models.detector, models.classifier
+    heat, side_map, scale = detector.maps(checked, learned.detector_long_side)
+    found = _suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
+                                                learned.detector_peak_window), learned.duplicate_distance)
     if not found:
         return []
-    centres = np.array([(c.cx, c.cy) for c in found])
-    sides = typical_sides(found, learned.side_spread)
-    net = models.classifier
-    crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
+    typical = typical_side(found)
+    # The six Macao dice are one size: macao mode may hold the crops nearer the typical side.
+    spread = learned.macao_side_spread if expect == "macao" else learned.side_spread
+
+    def read_upright(candidates: list[DieCandidate]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        centres = np.array([(c.cx, c.cy) for c in candidates])
+        sides = np.clip([c.side for c in candidates], typical / spread, typical * spread)
+        crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
+        return centres, sides, crops
+
+    centres, sides, crops = read_upright(found)
     upright = net.classify(crops, 1)
+    sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
+    if expect == "macao" and sure_count < len(DIE_COLOURS):
+        # Fewer than six dice: look again beside those found (a touching die, a faint one).
+        beside = [dataclasses.replace(c, **dict(zip(("cx", "cy"), body_centre(checked, c.cx, c.cy, typical, learned))))
+                  for c in detector.look_beside(heat, side_map, scale, found, learned)]
+        beside = _suppress_duplicates(found + beside, learned.duplicate_distance)[len(found):]
+        if beside:
+            more_centres, more_sides, more_crops = read_upright(beside)
+            found = found + beside
+            centres, sides = np.concatenate([centres, more_centres]), np.concatenate([sides, more_sides])
+            crops = np.concatenate([crops, more_crops])
+            upright = np.concatenate([upright, net.classify(more_crops, 1)])
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
     kept = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
     if expect == "macao":  # exactly six dice on the table: the six likeliest
@@ -371,7 +458,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         c, p = found[i], probabilities[i]
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
-        reason = "maybe not a die" if i in doubtful else ("" if confidence >= learned.value_min_probability
+        reason = NOT_SURE_A_DIE if i in doubtful else ("" if confidence >= learned.value_min_probability
                                                            else DOUBTFUL_VALUE)
         box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
@@ -413,7 +500,11 @@ def read_with_model(
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
     models_by_colour, calibration_note = colour_models(calibration, LEARNED_MEASURE, params)
     costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
-    assignment = assign_colours(costs, params.colour_max_cost)
+    # A candidate filling up the six that may be no die at all is cheaper to leave without a
+    # colour: it takes one only when that colour clearly suits it, not from a die that is sure.
+    leave_out = np.array([learned.macao_doubtful_leave_out_cost if face.reason == NOT_SURE_A_DIE
+                          else params.colour_max_cost for face in faces])
+    assignment = assign_colours(costs, leave_out)
     margins = assignment_margins(costs, assignment)
     dice = []
     for face, colour_index, margin in zip(faces, assignment, margins):

@@ -26,9 +26,19 @@ class LearnedParams:
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
     die_min_probability: float  # P(die) needed to keep a candidate at all
     macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure
+    macao_look_beside_min_score: float  # macao mode, fewer than six dice: heatmap peaks this high count once ...
+    macao_look_beside_spent_radius: float  # ... discs of this many die sides around the found dice are cleared
+    body_seed_radius: float  # die sides: the colour around a weak candidate's centre is taken this near it ...
+    body_colour_tolerance: float  # ... the die body is the connected region within this Lab distance of it ...
+    body_pip_close: float  # ... its pips closed over (die sides) ...
+    body_min_area: float  # ... and its centroid is the die's centre when the region covers this many ...
+    body_max_area: float  # ... to this many squared die sides
+    body_max_shift: float  # ... and lies within this many die sides of the candidate
+    macao_doubtful_leave_out_cost: float  # macao mode: a doubtful filler stays without a colour at this cost
     value_min_probability: float  # P(value) needed to report a value, else unsure
     duplicate_distance: float  # candidates closer than this many die sides are one die
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
+    macao_side_spread: float  # ... this factor in macao mode (the six dice are one size)
     classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
     colour_face_radius: float  # die sides from the centre: the disc whose pips give the polarity
     colour_band_inner: float  # die sides from the centre: the band along the top face's edges ...
@@ -39,6 +49,7 @@ class LearnedParams:
     colour_white_lightness: float  # lightness (0-255) are scaled so the frame's light pips read this
     colour_lightness_floor: float  # lightness is compared as the ratio (L + this) / (model L + this)
     colour_margin_min: float  # a die whose colour could be swapped for less extra cost than this is unsure
+    colour_hue_radius: float  # die sides from the centre: only pixels this near name the hue
     colour_darker_percentile: float  # the hue comes from die pixels darker than this percentile (0-100)
     second_opinion: bool  # a die whose value the classifier doubts is read again by the classical reader
     second_opinion_min_probability: float  # ... when its top value has at least this probability (0-1)
@@ -72,13 +83,16 @@ class LearnedParams:
         if values["colour_band_sectors"] < 1:
             raise ValueError("[vision.learned] key 'colour_band_sectors' must be at least 1")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
-                     "second_opinion_min_probability"):
+                     "second_opinion_min_probability", "macao_look_beside_min_score"):
             if values[name] > 1.0:
                 raise ValueError(f"[vision.learned] key '{name}' is a probability: 0 to 1, got {values[name]!r}")
         low, high = values["second_opinion_side_scale_min"], values["second_opinion_side_scale_max"]
         if not 0.0 < low <= high <= 2.0:
             raise ValueError("[vision.learned] keys 'second_opinion_side_scale_min' and '..._max' must satisfy "
                              f"0 < min <= max <= 2, got {low!r} and {high!r}")
+        for name in ("side_spread", "macao_side_spread"):
+            if values[name] < 1.0:
+                raise ValueError(f"[vision.learned] key '{name}' is a factor of at least 1, got {values[name]!r}")
         if values["second_opinion_side_tries"] < 1:
             raise ValueError("[vision.learned] key 'second_opinion_side_tries' must be at least 1")
         if values["detector_peak_window"] % 2 == 0:
