@@ -194,7 +194,11 @@ class Tour:
             link.station.service.tick(0.1)
             self.app.refresh()  # a new live view shows the newest picture at once
             yield from self.shot("camera-check")
-            self.app.manager.get_screen("camera").on_calibrate()
+            camera = self.app.manager.get_screen("camera")
+            camera.on_calibrate()
+            if camera.calibration_job is not None:
+                camera.calibration_job.join(timeout=60)
+            yield  # the result reaches the screen through the UI clock
             yield from self.shot("camera-calibration")
         finally:
             self.app.go("start")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,6 +82,15 @@ def swatches(ui: UiHarness) -> dict[str, ColourSwatch]:
     return {swatch.colour: swatch for swatch in ui.find(ColourSwatch)}
 
 
+def finish_calibration(ui: UiHarness) -> None:
+    """Let the calibration's worker thread end and its result reach the screen."""
+    job = ui.app.manager.get_screen("camera").calibration_job
+    if job is not None:
+        job.join(timeout=60)
+        assert not job.is_alive(), "the calibration worker did not end"
+    ui.idle()
+
+
 def text_on_screen(ui: UiHarness, words: str) -> bool:
     return any(words in label for label in ui.labels())
 
@@ -93,6 +103,7 @@ def test_calibrate_shows_six_colours_and_keep_writes_the_file_the_reader_then_us
     assert station.reader.calibration is None
     assert text_on_screen(ui, "Dice colours: built in.")
     ui.tap_text("Calibrate colours")
+    finish_calibration(ui)
     assert set(swatches(ui)) == set(CUBE_COLOURS)
     assert all(s.polarity in ("light", "dark", "") for s in swatches(ui).values())
     assert text_on_screen(ui, "These are the colours the camera found. Keep them?")
@@ -113,10 +124,12 @@ def test_discard_leaves_the_old_calibration_file_and_reader_alone(
         screen: tuple[UiHarness, DiceLink], tmp_path: Path) -> None:
     ui, link = screen
     ui.tap_text("Calibrate colours")
+    finish_calibration(ui)
     ui.tap_text("Keep these colours")
     path = tmp_path / "calibration.json"
     old_bytes, old_calibration = path.read_bytes(), link.station.reader.calibration
     ui.tap_text("Calibrate colours")
+    finish_calibration(ui)
     assert len(swatches(ui)) == 6
     ui.tap_text("Discard")
     assert text_on_screen(ui, "Calibration discarded: the colours in use stay as they were.")
@@ -144,6 +157,7 @@ def test_a_frame_without_six_dice_fails_plainly_and_keeps_the_old_file(
     old.write_text("left as it was\n")
     with camera_screen(tmp_path, frame, mock_factory) as (ui, link):
         ui.tap_text("Calibrate colours")
+        finish_calibration(ui)
         assert text_on_screen(ui, "Calibration failed: the six dice must lie apart in the tray")
         assert text_on_screen(ui, "The colours in use stay as they were.")
         assert any(re.search(reader_words, label) for label in ui.labels())  # the reader's own words
@@ -157,6 +171,7 @@ def test_without_a_camera_calibration_says_so(screen: tuple[UiHarness, DiceLink]
     ui, link = screen
     assert link.status.state is RollState.CAMERA_UNAVAILABLE
     ui.tap_text("Calibrate colours")
+    finish_calibration(ui)
     assert text_on_screen(ui, f"The camera is not available (image folder '{tmp_path / 'frames'}' does not exist)")
     assert text_on_screen(ui, "so nothing was calibrated.")
     assert not (tmp_path / "calibration.json").exists()
@@ -166,6 +181,7 @@ def test_a_camera_that_fails_on_the_frame_is_reported(screen: tuple[UiHarness, D
     ui, link = screen
     shutil.rmtree(tmp_path / "frames")  # the image vanishes between the check and the frame
     ui.tap_text("Calibrate colours")
+    finish_calibration(ui)
     assert text_on_screen(ui, "The camera gave no picture (")
     assert not (tmp_path / "calibration.json").exists()
 
@@ -176,6 +192,7 @@ def test_a_calibration_that_cannot_be_saved_keeps_the_reader_as_it_was(
     blocker.write_text("a file where the calibration's folder should be\n")
     with camera_screen(tmp_path, RESTING_DEMO_FRAME, mock_factory, blocker / "calibration.json") as (ui, link):
         ui.tap_text("Calibrate colours")
+        finish_calibration(ui)
         ui.tap_text("Keep these colours")
         assert text_on_screen(ui, "The colours could not be saved (")
         assert link.station.reader.calibration is None
@@ -190,6 +207,7 @@ def test_a_rendered_tray_scene_calibrates_too(tmp_path: Path, mock_factory: Mock
     cv2.imwrite(str(frame), image)
     with camera_screen(tmp_path, frame, mock_factory) as (ui, link):
         ui.tap_text("Calibrate colours")
+        finish_calibration(ui)
         assert set(swatches(ui)) == set(CUBE_COLOURS)
         ui.tap_text("Keep these colours")
         assert load_calibration(tmp_path / "calibration.json") == link.station.reader.calibration
@@ -202,10 +220,52 @@ def test_calibration_speaks_german(screen: tuple[UiHarness, DiceLink]) -> None:
     german = translator.gettext("Calibrate colours")
     assert german != "Calibrate colours"
     ui.tap_text(german)
+    finish_calibration(ui)
     names = {colour: s.children[-1].text for colour, s in swatches(ui).items()}  # the name label comes first
     assert names["red"] == translator.gettext("red") != "red"
     ui.tap_text(translator.gettext("Discard"))
     assert text_on_screen(ui, translator.gettext("Calibration discarded: the colours in use stay as they were."))
+
+
+def test_the_screen_keeps_drawing_while_the_colours_are_measured(screen: tuple[UiHarness, DiceLink]) -> None:
+    """The picture is measured on a worker thread: meanwhile the screen says so and a second
+    tap cannot start another measurement; the result shows once the worker is done."""
+    ui, link = screen
+    release = threading.Event()
+    measure = link.station.calibrate_now
+    calls = []
+
+    def held_measure() -> Calibration:
+        calls.append(1)
+        release.wait(timeout=60)
+        return measure()
+
+    link.station.calibrate_now = held_measure
+    ui.tap_text("Calibrate colours")
+    assert text_on_screen(ui, "Measuring the six dice's colours")
+    assert ui.button("Calibrate colours").disabled
+    ui.app.manager.get_screen("camera").on_calibrate()  # a second tap on the way
+    assert len(calls) == 1
+    release.set()
+    finish_calibration(ui)
+    assert set(swatches(ui)) == set(CUBE_COLOURS)
+    assert not text_on_screen(ui, "Measuring")
+
+
+def test_a_result_that_arrives_after_the_table_left_is_dropped(screen: tuple[UiHarness, DiceLink]) -> None:
+    ui, link = screen
+    release = threading.Event()
+    measure = link.station.calibrate_now
+    link.station.calibrate_now = lambda: (release.wait(timeout=60), measure())[1]
+    ui.tap_text("Calibrate colours")
+    ui.app.go("start")
+    release.set()
+    finish_calibration(ui)
+    assert ui.app.manager.current == "start"
+    ui.app.go("camera")
+    ui.idle()
+    assert swatches(ui) == {}
+    assert ui.button("Calibrate colours").disabled is False
 
 
 def table_calibration(**changes: tuple[float, float]) -> Calibration:
@@ -230,6 +290,7 @@ def test_a_doubtful_calibration_is_marked_and_can_still_be_kept(
     found = table_calibration(red=(4, 90))  # a gray thing was taken for the red die
     monkeypatch.setattr(link.station, "calibrate_now", lambda: found)
     ui.tap_text("Calibrate colours")
+    finish_calibration(ui)
     assert {colour for colour, swatch in swatches(ui).items() if swatch.doubtful} == {"red"}
     assert swatches(ui)["red"].children[0].text == "doubtful"
     assert text_on_screen(ui, "Some colours look wrong (red): are the six dice apart and fully in view?")

@@ -5,15 +5,19 @@ Calibration is two taps: "Calibrate colours" learns the six dice's colours from
 the picture the camera has now and shows them; "Keep these colours" stores them
 (the reader uses them from the next roll on), "Discard" keeps the old ones.
 A failure says what went wrong and never touches the stored calibration.
+The picture is taken and measured on a worker thread (on a Pi a full-size still and its
+reading take about a second), so the screen keeps drawing meanwhile.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
@@ -80,6 +84,7 @@ class CalibrationStep:
     said: Message | None = None
     failed: bool = False
     detail: str = ""  # the reader's own (English) words on a failure, for whoever fixes the set-up
+    measuring: bool = False  # the worker thread is still taking and reading the picture
 
 
 class CameraScreen(BaseScreen):
@@ -88,10 +93,13 @@ class CameraScreen(BaseScreen):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.step = CalibrationStep()
+        self.calibration_job: threading.Thread | None = None  # the latest measurement's worker
 
     def prepare(self) -> None:
-        """Coming to the screen starts afresh: an earlier result or pending calibration is dropped."""
-        self.step = CalibrationStep()
+        """Coming to the screen starts afresh: an earlier result or pending calibration is dropped
+        (a measurement still running goes on and shows its result here)."""
+        if not self.step.measuring:
+            self.step = CalibrationStep()
 
     def build(self, root: BoxLayout) -> None:
         root.add_widget(self.title_bar(_("Camera check")))
@@ -161,7 +169,7 @@ class CameraScreen(BaseScreen):
         row.add_widget(BigButton(_("Test roll"), role="accent", on_tap=self.on_roll_button))
         row.add_widget(BigButton(_("Adapt to the light again"),
                                  on_tap=lambda: link.station.service.relock_exposure()))
-        row.add_widget(BigButton(_("Calibrate colours"), on_tap=self.on_calibrate))
+        row.add_widget(BigButton(_("Calibrate colours"), on_tap=self.on_calibrate, disabled=self.step.measuring))
         return row
 
     def _reading(self, status: DiceStatus | None) -> Widget:
@@ -181,8 +189,11 @@ class CameraScreen(BaseScreen):
             self.refresh()
 
     def on_calibrate(self) -> None:
-        """Learn the colours from the camera's picture now; shown for Keep/Discard, nothing stored yet."""
+        """Learn the colours from the camera's picture, on a worker thread; the result is shown
+        for Keep/Discard, nothing is stored yet."""
         link = self.app.context.dice
+        if self.calibration_running:
+            return
         self.step = CalibrationStep()
         if link is None or link.station is None:
             return
@@ -192,18 +203,41 @@ class CameraScreen(BaseScreen):
             self._failed(Message(N_("The camera is not available ({reason}), so nothing was calibrated."),
                                  {"reason": reason}))
         else:
-            try:
-                self.step.found = link.station.calibrate_now()
-            except CameraError as exc:
-                self._failed(Message(N_("The camera gave no picture ({reason}), so nothing was calibrated."),
-                                     {"reason": str(exc)}))
-            except CalibrationError as exc:
-                self._failed(Message(N_("Calibration failed: the six dice must lie apart in the tray, each "
-                                        "fully in view.")), detail=str(exc))
-            else:
-                self.step.doubtful = tuple(doubtful_colours(self.step.found, link.station.reader.params))
-                self.step.said = Message(N_("These are the colours the camera found. Keep them?"))
+            step = self.step = CalibrationStep(said=Message(N_("Measuring the six dice's colours ...")),
+                                               measuring=True)
+            self.calibration_job = threading.Thread(target=self._measure, args=(link.station, step),
+                                                    name="calibration", daemon=True)
+            self.calibration_job.start()
         self.refresh()
+
+    @property
+    def calibration_running(self) -> bool:
+        return self.calibration_job is not None and self.calibration_job.is_alive()
+
+    def _measure(self, station: Any, step: CalibrationStep) -> None:
+        """Worker thread: take the picture and learn the colours; the outcome goes to the UI thread."""
+        try:
+            outcome: Calibration | Exception = station.calibrate_now()
+        except (CameraError, CalibrationError) as exc:
+            outcome = exc
+        Clock.schedule_once(lambda _dt: self._measured(station, step, outcome))
+
+    def _measured(self, station: Any, step: CalibrationStep, outcome: Calibration | Exception) -> None:
+        """Show what the measurement found, unless the table has started afresh meanwhile."""
+        if self.step is not step:
+            return
+        if isinstance(outcome, CameraError):
+            self._failed(Message(N_("The camera gave no picture ({reason}), so nothing was calibrated."),
+                                 {"reason": str(outcome)}))
+        elif isinstance(outcome, CalibrationError):
+            self._failed(Message(N_("Calibration failed: the six dice must lie apart in the tray, each "
+                                    "fully in view.")), detail=str(outcome))
+        else:
+            self.step = CalibrationStep(found=outcome,
+                                        doubtful=tuple(doubtful_colours(outcome, station.reader.params)),
+                                        said=Message(N_("These are the colours the camera found. Keep them?")))
+        if self.manager is not None and self.manager.current == self.name:  # a table that left starts afresh
+            self.refresh()
 
     def on_keep(self) -> None:
         link = self.app.context.dice
