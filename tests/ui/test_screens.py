@@ -215,3 +215,19 @@ def test_greyed_cube_buttons_still_show_their_colour(ui: UiHarness) -> None:
         assert background != tuple(theme.DISABLED) and background != tuple(theme.cube_colour(colour))
     live = cube_button("red", lambda: None)
     assert tuple(live.background_color) == tuple(theme.cube_colour("red"))
+
+
+def test_player_counters_say_one_card_not_one_cards(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "take_card")  # the first draft: the set-up pick's one card each
+    ui.app.refresh()
+    ui.idle()
+    state = ui.app.session.state
+    assert {len(state.player(p.colour).tableau) for p in state.players} == {1}
+    counters = [text for text in ui.labels() if text.endswith(("[/b] card", "[/b] cards"))]
+    assert counters and all(text.endswith("[/color][/b] card") for text in counters), counters
+    translator.set_language("de")
+    ui.idle()
+    try:
+        assert any(text.endswith("[/color][/b] Karte") for text in ui.labels())
+    finally:
+        translator.set_language("en")

@@ -207,7 +207,7 @@ class GameScreen(BaseScreen):
             (player.gold, _("gold"), "f5d92e"),
             (player.prestige, _("prestige"), "f2f2f2"),
             (player.punish, _("punish"), "ff6b6b"),
-            (len(player.tableau), _("cards"), "f2f2f2"),
+            (len(player.tableau), _("card") if len(player.tableau) == 1 else _("cards"), "f2f2f2"),
         ):
             counters.add_widget(TextLabel(f"[b][color={tint}]{value}[/color][/b] {caption}", size=theme.FONT_SMALL,
                                           markup=True, color=theme.TEXT_DIM))
