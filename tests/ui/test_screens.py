@@ -200,7 +200,7 @@ def test_score_screen_shows_the_cores_sheet_and_exports(ui: UiHarness, table: Ta
     assert any(text.startswith("Saved in ") for text in ui.labels())
     ui.tap_text("Menu")
     ui.tap_text("Past games")
-    assert "Statistics over 1 finished games" in ui.labels()
+    assert "Statistics over 1 finished game" in ui.labels()
 
 
 def test_greyed_cube_buttons_still_show_their_colour(ui: UiHarness) -> None:

@@ -57,7 +57,8 @@ class PastGamesScreen(BaseScreen):
 
     def _statistics(self, game_ids: list[int]) -> BoxLayout:
         box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
-        box.add_widget(TextLabel(_("Statistics over {n} finished games").format(n=len(game_ids)),
+        box.add_widget(TextLabel((_("Statistics over {n} finished game") if len(game_ids) == 1
+                                  else _("Statistics over {n} finished games")).format(n=len(game_ids)),
                                  size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
         results = []
         for game_id in game_ids:
