@@ -47,6 +47,12 @@ def put_file(ui: UiHarness, name: str, text: str) -> Path:
     return path
 
 
+def test_one_known_card_is_said_in_the_singular(ui: UiHarness) -> None:
+    ui.app.context.catalogue.learn([TOWER])
+    open_settings(ui)
+    assert on_screen(ui, "1 known card") and not on_screen(ui, "1 known cards")
+
+
 def test_export_writes_the_card_list_into_the_exports_folder(ui: UiHarness) -> None:
     catalogue = own_cards(ui)
     open_settings(ui)

@@ -129,7 +129,8 @@ class ActionsPanel(PhasePanel):
         supply = BoxLayout(size_hint_y=None, height=56 if roomy else 44, spacing=theme.GAP)
         supply.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=80))
         supply.add_widget(CubeRow(player.supply, cube_size=52 if roomy else 40, height=supply.height))
-        supply.add_widget(TextLabel(_("{gold} gold, {jokers} jokers").format(gold=player.gold, jokers=player.jokers),
+        money = _("{gold} gold, {jokers} joker") if player.jokers == 1 else _("{gold} gold, {jokers} jokers")
+        supply.add_widget(TextLabel(money.format(gold=player.gold, jokers=player.jokers),
                                     size=theme.FONT_SMALL, size_hint_x=0.6))
         root.add_widget(supply)
         body = {

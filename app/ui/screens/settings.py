@@ -126,7 +126,7 @@ class SettingsScreen(BaseScreen):
     def _card_list_row(self) -> BoxLayout:
         row = BoxLayout(spacing=theme.GAP)
         count = len(self.app.context.catalogue)
-        row.add_widget(TextLabel(_("{n} known cards").format(n=count), size=theme.FONT_SMALL))
+        row.add_widget(TextLabel((_("{n} known card") if count == 1 else _("{n} known cards")).format(n=count), size=theme.FONT_SMALL))
         row.add_widget(BigButton(_("Export card list"), on_tap=self.on_export, size=theme.FONT_SMALL))
         row.add_widget(BigButton(_("Import card list"), on_tap=self.on_choose_import, size=theme.FONT_SMALL))
         return row
