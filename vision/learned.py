@@ -408,12 +408,11 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     if not found:
         return []
     typical = typical_side(found)
-    # The six Macao dice are one size: macao mode may hold the crops nearer the typical side.
-    spread = learned.macao_side_spread if expect == "macao" else learned.side_spread
 
     def read_upright(candidates: list[DieCandidate]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Centres, crop sides (held within side_spread of the typical side) and crops."""
         centres = np.array([(c.cx, c.cy) for c in candidates])
-        sides = np.clip([c.side for c in candidates], typical / spread, typical * spread)
+        sides = np.clip([c.side for c in candidates], typical / learned.side_spread, typical * learned.side_spread)
         crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
         return centres, sides, crops
 

@@ -38,7 +38,6 @@ class LearnedParams:
     value_min_probability: float  # P(value) needed to report a value, else unsure
     duplicate_distance: float  # candidates closer than this many die sides are one die
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
-    macao_side_spread: float  # ... this factor in macao mode (the six dice are one size)
     classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
     colour_face_radius: float  # die sides from the centre: the disc whose pips give the polarity
     colour_band_inner: float  # die sides from the centre: the band along the top face's edges ...
@@ -83,16 +82,21 @@ class LearnedParams:
         if values["colour_band_sectors"] < 1:
             raise ValueError("[vision.learned] key 'colour_band_sectors' must be at least 1")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
-                     "second_opinion_min_probability", "macao_look_beside_min_score"):
+                     "second_opinion_min_probability"):
             if values[name] > 1.0:
                 raise ValueError(f"[vision.learned] key '{name}' is a probability: 0 to 1, got {values[name]!r}")
         low, high = values["second_opinion_side_scale_min"], values["second_opinion_side_scale_max"]
         if not 0.0 < low <= high <= 2.0:
             raise ValueError("[vision.learned] keys 'second_opinion_side_scale_min' and '..._max' must satisfy "
                              f"0 < min <= max <= 2, got {low!r} and {high!r}")
-        for name in ("side_spread", "macao_side_spread"):
-            if values[name] < 1.0:
-                raise ValueError(f"[vision.learned] key '{name}' is a factor of at least 1, got {values[name]!r}")
+        if values["side_spread"] < 1.0:
+            raise ValueError(f"[vision.learned] key 'side_spread' is a factor of at least 1, got {values['side_spread']!r}")
+        if values["macao_look_beside_min_score"] > 1.0:
+            raise ValueError("[vision.learned] key 'macao_look_beside_min_score' is a heatmap score: 0 to 1 "
+                             f"(1: never look again), got {values['macao_look_beside_min_score']!r}")
+        if values["body_min_area"] > values["body_max_area"]:
+            raise ValueError("[vision.learned] key 'body_min_area' must not exceed 'body_max_area', got "
+                             f"{values['body_min_area']!r} and {values['body_max_area']!r}")
         if values["second_opinion_side_tries"] < 1:
             raise ValueError("[vision.learned] key 'second_opinion_side_tries' must be at least 1")
         if values["detector_peak_window"] % 2 == 0:
