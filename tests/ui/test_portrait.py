@@ -196,3 +196,17 @@ def test_a_small_portrait_panel_keeps_every_button_apart(ui: UiHarness, table: T
             _at_size(ui, size)
             assert _overlapping_buttons(ui) == [], (phase, size)
             assert all(0 <= b.y and b.top <= size[1] for b in ui.find(Button)), (phase, size)
+
+
+def test_past_games_in_portrait_list_as_high_as_its_games(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "over")
+    ui.app.go("past_games")
+    _at_size(ui, PORTRAIT)
+    try:
+        screen = ui.app.manager.get_screen("past_games")
+        games = next(w for w in screen.walk() if isinstance(w, ScrollView))
+        assert games.height <= 90, games.height  # one game's tile, not half the window
+        heading = next(w for w in screen.walk() if getattr(w, "text", None) == "Statistics over 1 finished game")
+        assert heading.top >= PORTRAIT[1] - 250, heading.top  # the statistics right below it
+    finally:
+        _at_size(ui, BASELINE)

@@ -8,6 +8,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
 
 from app.ui import theme
 from app.ui.charts import Bar, BarChart
@@ -51,6 +52,8 @@ class PastGamesScreen(BaseScreen):
             grid.add_widget(TextLabel(_("No games yet."), size=theme.FONT_NORMAL, size_hint_y=None, height=40))
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(grid)
+        if self.portrait():  # stacked: the list as high as its games (it scrolls beyond), statistics below
+            grid.bind(height=lambda _grid, height: setattr(scroll, "size_hint_max_y", max(height, 60)))
         body.add_widget(scroll)
         body.add_widget(self._statistics(finished))
         root.add_widget(body)
@@ -76,7 +79,12 @@ class PastGamesScreen(BaseScreen):
         if stats:
             box.add_widget(TextLabel(_("Average score"), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
                                      size_hint_y=None, height=22))
-            box.add_widget(BarChart([Bar(s.name, theme.ACCENT, ((round(s.average, 1), theme.ACCENT),)) for s in stats]))
+            chart = BarChart([Bar(s.name, theme.ACCENT, ((round(s.average, 1), theme.ACCENT),)) for s in stats])
+            if self.roomy():  # rows about a bar and a half high, not the whole of a tall window
+                chart.size_hint_max_y = 90 * len(stats)
+            box.add_widget(chart)
+        if self.roomy():
+            box.add_widget(Widget())  # the statistics stay together at the top of their panel
         return box
 
 
