@@ -229,19 +229,39 @@ class DiceDetector:
 
     def look_beside(self, heat: np.ndarray, sides: np.ndarray, scale: float, found: list[DieCandidate],
                     params: LearnedParams) -> list[DieCandidate]:
-        """Weaker candidates once the heat of the dice already `found` is spent.
+        """Weaker candidates once the heat of the dice already `found` is taken away.
 
         Two touching dice often make one ridge of heat whose top is one die: the other is
-        only a shoulder of it, not a peak of its own. With a disc around each found die
-        cleared, that shoulder becomes a peak; so does a die the detector sees only faintly.
+        only a shoulder of it, not a peak of its own. A found die's own heat falls off alike
+        in every direction, so at each distance from it the least heat around it is its own;
+        with that taken away what is left is another die's (a shoulder becomes a peak), or a
+        die the detector sees only faintly.
         """
-        spent = np.ones_like(heat)
+        rest = heat.copy()
         cell = self.stride / scale  # frame pixels per heatmap cell
         for c in found:
-            radius = max(1, int(round(params.macao_look_beside_spent_radius * c.side / cell)))
-            cv2.circle(spent, (int(c.cx / cell), int(c.cy / cell)), radius, 0.0, -1)
-        return self.peaks(heat * spent, sides, scale, params.macao_look_beside_min_score,
-                          params.detector_peak_window)
+            rest = _without_own_heat(rest, c.cy / cell - 0.5, c.cx / cell - 0.5,
+                                     params.macao_look_beside_own_radius * c.side / cell)
+        return self.peaks(rest, sides, scale, params.macao_look_beside_min_score, params.detector_peak_window)
+
+
+def _without_own_heat(heat: np.ndarray, row: float, col: float, radius: float) -> np.ndarray:
+    """`heat` less the part around (row, col) that is the same in every direction: within
+    `radius` cells, each cell loses the least heat found at its distance (in whole cells)."""
+    reach = int(np.ceil(radius))
+    r0, r1 = max(0, int(row) - reach), min(heat.shape[0], int(row) + reach + 2)
+    c0, c1 = max(0, int(col) - reach), min(heat.shape[1], int(col) + reach + 2)
+    if r0 >= r1 or c0 >= c1:
+        return heat
+    rows, cols = np.mgrid[r0:r1, c0:c1]
+    rings = np.rint(np.hypot(rows - row, cols - col)).astype(int)
+    window = heat[r0:r1, c0:c1]
+    inside = rings <= radius
+    least = np.full(rings.max() + 1, np.inf, np.float32)
+    np.minimum.at(least, rings[inside], window[inside])
+    result = heat.copy()
+    result[r0:r1, c0:c1] = np.where(inside, np.maximum(window - least[rings], 0.0), window)
+    return result
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,164 @@
+"""Macao mode of the learned reader: the six dice found and named when some touch, sit beside
+cubes of their colour, or show as only a weak shoulder of the detector's heat (issue 3)."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.colour import assign_colours
+from vision.learned import LearnedModels, body_centre, body_colours, crop_dice, read_with_model
+from vision.learned_params import LearnedParams, load_learned_params
+from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
+from vision.synth import SceneLabels, SceneOptions, render_scene
+from vision.types import DiceReading
+
+PARAMS = load_vision_params()
+LEARNED = load_learned_params()
+NO_SECOND_LOOK = dataclasses.replace(LEARNED, macao_look_beside_min_score=1.0)
+# Drawn scenes with a touching pair where the first look finds five dice (found by reading
+# seeds 100-199 with touching dice both ways: 8 changed, none for the worse).
+TOUCHING_SEEDS = (164, 171)
+
+
+@pytest.fixture(scope="module")
+def models() -> LearnedModels:
+    return LearnedModels.load(LEARNED)
+
+
+def colours_right(reading: DiceReading, labels: SceneLabels) -> int:
+    """Labelled dice with a read die of their colour at their centre."""
+    right = 0
+    for label in labels.dice:
+        cx, cy = label.center
+        right += any(die.colour == label.colour and abs(die.x + die.w / 2 - cx) < 0.6 * die.w
+                     and abs(die.y + die.h / 2 - cy) < 0.6 * die.h for die in reading.dice)
+    return right
+
+
+def gaussian(shape: tuple[int, int], row: float, col: float, height: float, sigma: float) -> np.ndarray:
+    rows, cols = np.mgrid[: shape[0], : shape[1]]
+    return height * np.exp(-((rows - row) ** 2 + (cols - col) ** 2) / (2.0 * sigma**2))
+
+
+def test_a_die_that_is_only_a_shoulder_of_its_neighbours_heat_is_found_on_the_second_look(
+        models: LearnedModels) -> None:
+    """Two touching dice (one side apart) as one ridge of heat: its top is a peak, the other
+    die is not; once the found die's own heat is taken away, it is (and nothing else is,
+    beyond the found die's own centre, which the reader drops as a duplicate)."""
+    shape, die_cells = (40, 60), 4
+    heat = (gaussian(shape, 20, 20, 0.8, 1.6) + gaussian(shape, 20, 20 + die_cells, 0.3, 1.6)).astype(np.float32)
+    detector = models.detector
+    cell = detector.stride
+    sides = np.full_like(heat, die_cells * cell)
+    first = detector.peaks(heat, sides, 1.0, LEARNED.detector_min_score, LEARNED.detector_peak_window)
+    assert len(first) == 1
+    second = [c for c in detector.look_beside(heat, sides, 1.0, first, LEARNED)
+              if np.hypot(c.cx - first[0].cx, c.cy - first[0].cy) >= LEARNED.duplicate_distance * c.side]
+    assert len(second) == 1
+    assert abs(second[0].cx - (20.5 + die_cells) * cell) <= cell and abs(second[0].cy - 20.5 * cell) <= cell
+    assert detector.look_beside(heat, sides, 1.0, first, NO_SECOND_LOOK) == []
+
+
+@pytest.mark.parametrize("seed", TOUCHING_SEEDS)
+def test_a_touching_die_missed_at_first_is_found_and_named(models: LearnedModels, seed: int) -> None:
+    frame, labels = render_scene(seed, SceneOptions(touching=True, cocked=False))
+    before = read_with_model(frame, PARAMS, "macao", None, models, NO_SECOND_LOOK)
+    after = read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
+    assert len(before.dice) == 5 and colours_right(before, labels) == 5
+    assert len(after.dice) == 6 and colours_right(after, labels) == 6
+
+
+@pytest.mark.parametrize("seed", range(12, 22))
+def test_cubes_beside_the_dice_are_not_taken(models: LearnedModels, seed: int) -> None:
+    """Action cubes of the dice's own colours lie right beside them: six dice, each named
+    right, and nothing read where only a cube lies (seeds 11-40 measured: no reading on a
+    cube in any; all six colours right in 28 of 30, not in 11 and 37)."""
+    frame, labels = render_scene(seed, SceneOptions(cubes=12, cubes_near_dice=True, cocked=False, touching=False))
+    reading = read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
+    on_a_die = [any(abs(d.x + d.w / 2 - label.center[0]) < 0.6 * d.w and abs(d.y + d.h / 2 - label.center[1]) < 0.6 * d.h
+                    for label in labels.dice) for d in reading.dice]
+    assert len(reading.dice) == 6 and all(on_a_die)
+    assert colours_right(reading, labels) == 6
+
+
+def drawn_two(centre: tuple[int, int], side: int) -> np.ndarray:
+    """A blue die showing 2 (white pips on one diagonal) on a gray table."""
+    frame = np.full((240, 320, 3), 150, np.uint8)
+    cx, cy = centre
+    half = side // 2
+    frame[cy - half : cy + half, cx - half : cx + half] = (160, 60, 30)
+    for sign in (-1, 1):
+        cv2.circle(frame, (cx + sign * side // 4, cy + sign * side // 4), side // 10, (245, 245, 245), -1)
+    return frame
+
+
+def test_a_point_on_one_pip_moves_to_the_die_body_centre() -> None:
+    frame = drawn_two((160, 120), 40)
+    on_pip = (150.0, 110.0)  # the upper-left pip of the 2
+    cx, cy = body_centre(frame, *on_pip, 40.0, LEARNED)
+    assert abs(cx - 160) <= 2 and abs(cy - 120) <= 2
+
+
+def test_a_point_on_the_plain_table_stays_where_it_is() -> None:
+    """The table around the point is far larger than a die: no body to move to."""
+    frame = drawn_two((160, 120), 40)
+    assert body_centre(frame, 40.0, 40.0, 40.0, LEARNED) == (40.0, 40.0)
+
+
+def test_a_pale_die_on_a_dark_green_table_is_named_by_its_own_hue() -> None:
+    """A glossy red die turned 45 degrees on green felt, washed out to pale pink where it
+    mirrors the lamp and redder towards its rim: the table shows between the face's corners,
+    and in a box 1.2 times the face (the detector's side runs large) it is darker than the
+    die. The hue comes from near the centre, where only the die is."""
+    side, centre = 40, (160, 120)
+    frame = np.full((240, 320, 3), (40, 90, 35), np.uint8)
+    face = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(face, cv2.boxPoints((centre, (side, side), 45.0)).astype(np.int32), 255)
+    rows, cols = np.mgrid[: frame.shape[0], : frame.shape[1]]
+    rim = np.clip(np.hypot(cols - centre[0], rows - centre[1]) / (0.7 * side), 0.0, 1.0)[..., None]
+    shaded = np.array([240.0, 238.0, 250.0]) * (1.0 - rim) + np.array([120.0, 110.0, 190.0]) * rim
+    frame[face > 0] = shaded.astype(np.uint8)[face > 0]
+    for dy in (-10, 10):
+        cv2.circle(frame, (centre[0], centre[1] + dy), 4, (250, 250, 250), -1)
+    crops = crop_dice(frame, np.array([centre], float), np.array([1.2 * side]), 48, 1.6)
+    colour, _ = body_colours(crops, 1.6, PARAMS, LEARNED)[0]
+    assert colour.a > 0 and (colour.hue_deg < 60 or colour.hue_deg > 330), colour
+    wide = dataclasses.replace(LEARNED, colour_hue_radius=LEARNED.colour_band_outer)
+    wide_colour, _ = body_colours(crops, 1.6, PARAMS, wide)[0]
+    assert wide_colour.a < 0, "the whole disc took the table's green: this scene no longer shows the fault"
+
+
+def test_a_doubtful_filler_cheap_to_leave_out_does_not_take_a_sure_dies_colour() -> None:
+    """A sure die a bit far from black and a doubtful candidate (a black cube) very near it:
+    at one leave-out cost for both the cube takes black and the die is pushed to blue."""
+    costs = np.array([[0.5, 2.5], [0.1, 3.0]])  # rows: sure die, doubtful filler; columns: black, blue
+    assert assign_colours(costs, 3.0) == [1, 0]
+    assert assign_colours(costs, np.array([3.0, LEARNED.macao_doubtful_leave_out_cost])) == [0, None]
+
+
+@pytest.mark.parametrize(("key", "value", "words"), [
+    ("macao_look_beside_min_score", 1.5, "heatmap score: 0 to 1"),
+    ("macao_look_beside_own_radius", -0.1, "must not be negative"),
+    ("body_min_area", 3.0, "must not exceed 'body_max_area'"),
+    ("macao_doubtful_leave_out_cost", "cheap", "must be float"),
+])
+def test_bad_settings_are_named(key: str, value: object, words: str) -> None:
+    with DEFAULT_CONFIG_PATH.open("rb") as handle:
+        table = tomllib.load(handle)["vision"]["learned"]
+    with pytest.raises(ValueError, match=f"{key}.*{words}|{words}.*{key}"):
+        LearnedParams.from_table({**table, key: value})
+
+
+def test_the_second_look_is_not_taken_when_six_dice_are_sure(models: LearnedModels) -> None:
+    """A plain scene: six sure dice, and the reading is the same with the second look off."""
+    frame, labels = render_scene(12, SceneOptions(cubes=0, touching=False, cocked=False))
+    on = read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
+    off = read_with_model(frame, PARAMS, "macao", None, models, NO_SECOND_LOOK)
+    assert colours_right(on, labels) == 6
+    assert [(d.x, d.y, d.colour, d.value) for d in on.dice] == [(d.x, d.y, d.colour, d.value) for d in off.dice]
+
