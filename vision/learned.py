@@ -441,8 +441,11 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
     if expect == "macao" and sure_count < len(DIE_COLOURS):
         # Fewer than six dice: look again beside those found (a touching die, a faint one).
+        # A new peak on a found die is that die again; the others are moved onto their die's body.
+        beside = _suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned),
+                                      learned.duplicate_distance)[len(found):]
         beside = [dataclasses.replace(c, **dict(zip(("cx", "cy"), body_centre(checked, c.cx, c.cy, typical, learned))))
-                  for c in detector.look_beside(heat, side_map, scale, found, learned)]
+                  for c in beside]
         beside = _suppress_duplicates(found + beside, learned.duplicate_distance)[len(found):]
         if beside:
             more_centres, more_sides, more_crops = read_upright(beside)
