@@ -8,7 +8,9 @@ Two ONNX networks trained by vision/training (see its README):
   gives probabilities over (not a die, 1, 2, 3, 4, 5, 6).
 
 `read_with_model` chains both into a DiceReading like `vision.reader.read_dice`,
-reusing the reader's frame checks and joint colour assignment. Each ONNX file has
+reusing the reader's frame checks and joint colour assignment. In macao mode, with fewer
+than six sure dice, the detector's heatmap is searched again beside the dice found
+(`DiceDetector.look_beside`: a die touching another is often only a shoulder of its heat). Each ONNX file has
 a JSON file beside it (same name, .json) with the geometry it was trained for.
 """
 
@@ -414,12 +416,33 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
              "light" if light_pips[i] else "dark") for i in range(count)]
 
 
+def _crops_of(frame: np.ndarray, candidates: list[DieCandidate], typical: float, net: DiceNet,
+              learned: LearnedParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Centres, crop sides (held within side_spread of the typical side) and the classifier's crops."""
+    centres = np.array([(c.cx, c.cy) for c in candidates])
+    sides = np.clip([c.side for c in candidates], typical / learned.side_spread, typical * learned.side_spread)
+    return centres, sides, crop_dice(frame, centres, sides, net.crop_px, net.window_sides)
+
+
+def _second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarray, np.ndarray, float],
+                 found: list[DieCandidate], typical: float, learned: LearnedParams) -> list[DieCandidate]:
+    """Macao mode, fewer than six dice: new candidates beside those found (a die touching one,
+    a faint one), each moved onto its die's body. A new peak on a found die is that die again."""
+    heat, side_map, scale = maps
+    beside = _suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned),
+                                  learned.duplicate_distance)[len(found):]
+    moved = [dataclasses.replace(c, **dict(zip(("cx", "cy"), body_centre(frame, c.cx, c.cy, typical, learned))))
+             for c in beside]
+    return _suppress_duplicates(found + moved, learned.duplicate_distance)[len(found):]
+
+
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
     (`body_colours`); shared by the reader and the colour calibration, so both measure alike.
 
-    In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die".
+    In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
+    when fewer than six are sure dice, the detector looks again beside those found.
     """
     detector, net = models.detector, models.classifier
     heat, side_map, scale = detector.maps(checked, learned.detector_long_side)
@@ -428,27 +451,13 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     if not found:
         return []
     typical = typical_side(found)
-
-    def read_upright(candidates: list[DieCandidate]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Centres, crop sides (held within side_spread of the typical side) and crops."""
-        centres = np.array([(c.cx, c.cy) for c in candidates])
-        sides = np.clip([c.side for c in candidates], typical / learned.side_spread, typical * learned.side_spread)
-        crops = crop_dice(checked, centres, sides, net.crop_px, net.window_sides)
-        return centres, sides, crops
-
-    centres, sides, crops = read_upright(found)
+    centres, sides, crops = _crops_of(checked, found, typical, net, learned)
     upright = net.classify(crops, 1)
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
     if expect == "macao" and sure_count < len(DIE_COLOURS):
-        # Fewer than six dice: look again beside those found (a touching die, a faint one).
-        # A new peak on a found die is that die again; the others are moved onto their die's body.
-        beside = _suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned),
-                                      learned.duplicate_distance)[len(found):]
-        beside = [dataclasses.replace(c, **dict(zip(("cx", "cy"), body_centre(checked, c.cx, c.cy, typical, learned))))
-                  for c in beside]
-        beside = _suppress_duplicates(found + beside, learned.duplicate_distance)[len(found):]
+        beside = _second_look(checked, detector, (heat, side_map, scale), found, typical, learned)
         if beside:
-            more_centres, more_sides, more_crops = read_upright(beside)
+            more_centres, more_sides, more_crops = _crops_of(checked, beside, typical, net, learned)
             found = found + beside
             centres, sides = np.concatenate([centres, more_centres]), np.concatenate([sides, more_sides])
             crops = np.concatenate([crops, more_crops])
