@@ -100,3 +100,22 @@ def draw_second_opinions(frame: np.ndarray, opinions: Sequence[SecondOpinion]) -
         cv2.putText(canvas, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, bgr, thickness,
                     cv2.LINE_AA)
     return canvas
+
+
+def draw_second_look(frame: np.ndarray, first: Sequence[tuple[float, float, float]],
+                     beside: Sequence[tuple[float, float, float, float, float]]) -> np.ndarray:
+    """Frame with the first look's candidates (gray; cx, cy, side) and the second look's
+    (orange; peak x, y, then the body centre it moved to, and side): an arrow from the peak
+    to the body centre, the box at the latter."""
+    canvas = frame.copy()
+    thickness = max(1, round(max(frame.shape[:2]) / 800))
+    for cx, cy, side in first:
+        half = side / 2.0
+        cv2.rectangle(canvas, (round(cx - half), round(cy - half)), (round(cx + half), round(cy + half)),
+                      _REJECTED_BGR, thickness)
+    for px, py, cx, cy, side in beside:
+        half = side / 2.0
+        cv2.rectangle(canvas, (round(cx - half), round(cy - half)), (round(cx + half), round(cy + half)),
+                      _DECLINED_BGR, 2 * thickness)
+        cv2.arrowedLine(canvas, (round(px), round(py)), (round(cx), round(cy)), _DECLINED_BGR, thickness)
+    return canvas

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
-from vision.debug import DebugSink, draw_second_opinions
+from vision.debug import DebugSink, draw_second_look, draw_second_opinions
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, check_frame, is_blank
 from vision.learned_params import LearnedParams
@@ -425,7 +425,8 @@ def _crops_of(frame: np.ndarray, candidates: list[DieCandidate], typical: float,
 
 
 def _second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarray, np.ndarray, float],
-                 found: list[DieCandidate], typical: float, learned: LearnedParams) -> list[DieCandidate]:
+                 found: list[DieCandidate], typical: float, learned: LearnedParams,
+                 debug: DebugSink | None) -> list[DieCandidate]:
     """Macao mode, fewer than six dice: new candidates beside those found (a die touching one,
     a faint one), each moved onto its die's body. A new peak on a found die is that die again."""
     heat, side_map, scale = maps
@@ -433,16 +434,21 @@ def _second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarr
                                   learned.duplicate_distance)[len(found):]
     moved = [dataclasses.replace(c, **dict(zip(("cx", "cy"), body_centre(frame, c.cx, c.cy, typical, learned))))
              for c in beside]
+    if debug is not None:
+        debug.add("second look (gray: first candidates; orange: new ones, moved to the die body)",
+                  draw_second_look(frame, [(c.cx, c.cy, c.side) for c in found],
+                                   [(b.cx, b.cy, m.cx, m.cy, typical) for b, m in zip(beside, moved)]))
     return _suppress_duplicates(found + moved, learned.duplicate_distance)[len(found):]
 
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
-               learned: LearnedParams) -> list[DieFace]:
+               learned: LearnedParams, debug: DebugSink | None = None) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
     (`body_colours`); shared by the reader and the colour calibration, so both measure alike.
 
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
-    when fewer than six are sure dice, the detector looks again beside those found.
+    when fewer than six are sure dice, the detector looks again beside those found (pictured
+    for `debug`, if given).
     """
     detector, net = models.detector, models.classifier
     heat, side_map, scale = detector.maps(checked, learned.detector_long_side)
@@ -455,7 +461,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     upright = net.classify(crops, 1)
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
     if expect == "macao" and sure_count < len(DIE_COLOURS):
-        beside = _second_look(checked, detector, (heat, side_map, scale), found, typical, learned)
+        beside = _second_look(checked, detector, (heat, side_map, scale), found, typical, learned, debug)
         if beside:
             more_centres, more_sides, more_crops = _crops_of(checked, beside, typical, net, learned)
             found = found + beside
@@ -521,7 +527,8 @@ def read_with_model(
         return DiceReading(message=str(exc), ms=_ms(started))
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
-    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned), params, learned)
+    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug),
+                                      params, learned)
     if debug is not None and opinions:
         debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))
     if not faces:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision.colour import assign_colours
+from vision.debug import DebugSink
 from vision.learned import LearnedModels, body_centre, body_colours, crop_dice, read_with_model
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
@@ -71,6 +72,17 @@ def test_a_touching_die_missed_at_first_is_found_and_named(models: LearnedModels
     after = read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
     assert len(before.dice) == 5 and colours_right(before, labels) == 5
     assert len(after.dice) == 6 and colours_right(after, labels) == 6
+
+
+def test_the_debug_picture_shows_the_second_look_only_when_it_was_taken(models: LearnedModels) -> None:
+    pictures = []
+    for seed, options in ((TOUCHING_SEEDS[0], SceneOptions(touching=True, cocked=False)),
+                          (12, SceneOptions(cubes=0, touching=False, cocked=False))):
+        frame, _ = render_scene(seed, options)
+        sink = DebugSink()
+        read_with_model(frame, PARAMS, "macao", None, models, LEARNED, sink)
+        pictures.append([name for name in sink.stages if name.startswith("second look")])
+    assert len(pictures[0]) == 1 and pictures[1] == []
 
 
 @pytest.mark.parametrize("seed", range(12, 22))
