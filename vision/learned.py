@@ -237,19 +237,22 @@ class DiceDetector:
         only a shoulder of it, not a peak of its own. A found die's own heat falls off alike
         in every direction, so at each distance from it the least heat around it is its own;
         with that taken away what is left is another die's (a shoulder becomes a peak), or a
-        die the detector sees only faintly.
+        die the detector sees only faintly. Nearer than `macao_look_beside_core_radius` die
+        sides, where no other die's centre can lie, all heat is the found die's.
         """
         rest = heat.copy()
         cell = self.stride / scale  # frame pixels per heatmap cell
         for c in found:
             rest = _without_own_heat(rest, c.cy / cell - 0.5, c.cx / cell - 0.5,
-                                     params.macao_look_beside_own_radius * c.side / cell)
+                                     params.macao_look_beside_own_radius * c.side / cell,
+                                     params.macao_look_beside_core_radius * c.side / cell)
         return self.peaks(rest, sides, scale, params.macao_look_beside_min_score, params.detector_peak_window)
 
 
-def _without_own_heat(heat: np.ndarray, row: float, col: float, radius: float) -> np.ndarray:
+def _without_own_heat(heat: np.ndarray, row: float, col: float, radius: float, core: float) -> np.ndarray:
     """`heat` less the part around (row, col) that is the same in every direction: within
-    `radius` cells, each cell loses the least heat found at its distance (in whole cells)."""
+    `radius` cells, each cell loses the least heat found at its distance (in whole cells);
+    within `core` cells, where no other die's centre can lie, it loses all."""
     reach = int(np.ceil(radius))
     r0, r1 = max(0, int(row) - reach), min(heat.shape[0], int(row) + reach + 2)
     c0, c1 = max(0, int(col) - reach), min(heat.shape[1], int(col) + reach + 2)
@@ -262,7 +265,8 @@ def _without_own_heat(heat: np.ndarray, row: float, col: float, radius: float) -
     least = np.full(rings.max() + 1, np.inf, np.float32)
     np.minimum.at(least, rings[inside], window[inside])
     result = heat.copy()
-    result[r0:r1, c0:c1] = np.where(inside, np.maximum(window - least[rings], 0.0), window)
+    rest = np.where(inside, np.maximum(window - least[rings], 0.0), window)
+    result[r0:r1, c0:c1] = np.where(np.hypot(rows - row, cols - col) <= core, 0.0, rest)
     return result
 
 

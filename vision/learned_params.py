@@ -28,6 +28,7 @@ class LearnedParams:
     macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure
     macao_look_beside_min_score: float  # macao mode, fewer than six dice: heatmap peaks this high count once ...
     macao_look_beside_own_radius: float  # ... after each found die's own (alike in every direction) heat within this many die sides is taken away
+    macao_look_beside_core_radius: float  # ... and all heat within this many die sides of it
     body_seed_radius: float  # die sides: the colour around a weak candidate's centre is taken this near it ...
     body_colour_tolerance: float  # ... the die body is the connected region within this Lab distance of it ...
     body_pip_close: float  # ... its pips closed over (die sides) ...
@@ -94,6 +95,10 @@ class LearnedParams:
         if values["macao_look_beside_min_score"] > 1.0:
             raise ValueError("[vision.learned] key 'macao_look_beside_min_score' is a heatmap score: 0 to 1 "
                              f"(1: never look again), got {values['macao_look_beside_min_score']!r}")
+        if values["macao_look_beside_core_radius"] > values["macao_look_beside_own_radius"]:
+            raise ValueError("[vision.learned] key 'macao_look_beside_core_radius' must not exceed "
+                             f"'macao_look_beside_own_radius', got {values['macao_look_beside_core_radius']!r} "
+                             f"and {values['macao_look_beside_own_radius']!r}")
         if values["body_min_area"] > values["body_max_area"]:
             raise ValueError("[vision.learned] key 'body_min_area' must not exceed 'body_max_area', got "
                              f"{values['body_min_area']!r} and {values['body_max_area']!r}")

@@ -157,6 +157,7 @@ def test_a_doubtful_filler_cheap_to_leave_out_does_not_take_a_sure_dies_colour()
     ("macao_look_beside_min_score", 1.5, "heatmap score: 0 to 1"),
     ("macao_look_beside_own_radius", -0.1, "must not be negative"),
     ("body_min_area", 3.0, "must not exceed 'body_max_area'"),
+    ("macao_look_beside_core_radius", 2.0, "must not exceed 'macao_look_beside_own_radius'"),
     ("macao_doubtful_leave_out_cost", "cheap", "must be float"),
 ])
 def test_bad_settings_are_named(key: str, value: object, words: str) -> None:
