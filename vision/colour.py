@@ -123,14 +123,13 @@ def cost_matrix(faces: list[DieFace], models: dict[str, ColourModel], params: Vi
                      for face in faces])
 
 
-def assign_colours(costs: np.ndarray, leave_out_cost: float | np.ndarray) -> list[int | None]:
+def assign_colours(costs: np.ndarray, leave_out_cost: float) -> list[int | None]:
     """Cheapest assignment of colours (columns) to dice (rows), each colour at most once.
 
     A die may stay without a colour at `leave_out_cost` (extra blobs when more than
-    six are found), one cost for all or one per die. Returns the colour index per die, or None.
+    six are found). Returns the colour index per die, or None.
     """
     dice, colours = costs.shape
-    leave_out = np.broadcast_to(np.asarray(leave_out_cost, float), (dice,))
     full = 1 << colours
     inf = float("inf")
     best = np.full((dice + 1, full), inf)
@@ -141,8 +140,8 @@ def assign_colours(costs: np.ndarray, leave_out_cost: float | np.ndarray) -> lis
             base = best[i, used]
             if base == inf:
                 continue
-            if base + leave_out[i] < best[i + 1, used]:
-                best[i + 1, used] = base + leave_out[i]
+            if base + leave_out_cost < best[i + 1, used]:
+                best[i + 1, used] = base + leave_out_cost
                 choice[i + 1, used] = -1
             for c in range(colours):
                 bit = 1 << c

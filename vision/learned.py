@@ -39,8 +39,6 @@ from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
 
-# The reason find_faces gives a candidate filling up the six in macao mode that the classifier doubts is a die.
-NOT_SURE_A_DIE = "maybe not a die"
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 CLASS_NAMES: tuple[str, ...] = ("not a die", "1", "2", "3", "4", "5", "6")
 
@@ -499,7 +497,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         c, p = found[i], probabilities[i]
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
-        reason = NOT_SURE_A_DIE if i in doubtful else ("" if confidence >= learned.value_min_probability
+        reason = "maybe not a die" if i in doubtful else ("" if confidence >= learned.value_min_probability
                                                            else DOUBTFUL_VALUE)
         box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
@@ -542,11 +540,7 @@ def read_with_model(
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
     models_by_colour, calibration_note = colour_models(calibration, LEARNED_MEASURE, params)
     costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
-    # A candidate filling up the six that may be no die at all is cheaper to leave without a
-    # colour: it takes one only when that colour clearly suits it, not from a die that is sure.
-    leave_out = np.array([learned.macao_doubtful_leave_out_cost if face.reason == NOT_SURE_A_DIE
-                          else params.colour_max_cost for face in faces])
-    assignment = assign_colours(costs, leave_out)
+    assignment = assign_colours(costs, params.colour_max_cost)
     margins = assignment_margins(costs, assignment)
     dice = []
     for face, colour_index, margin in zip(faces, assignment, margins):

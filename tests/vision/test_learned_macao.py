@@ -10,7 +10,6 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.colour import assign_colours
 from vision.debug import DebugSink
 from vision.learned import LearnedModels, body_centre, body_colours, crop_dice, read_with_model
 from vision.learned_params import LearnedParams, load_learned_params
@@ -145,20 +144,12 @@ def test_a_pale_die_on_a_dark_green_table_is_named_by_its_own_hue() -> None:
     assert wide_colour.a < 0, "the whole disc took the table's green: this scene no longer shows the fault"
 
 
-def test_a_doubtful_filler_cheap_to_leave_out_does_not_take_a_sure_dies_colour() -> None:
-    """A sure die a bit far from black and a doubtful candidate (a black cube) very near it:
-    at one leave-out cost for both the cube takes black and the die is pushed to blue."""
-    costs = np.array([[0.5, 2.5], [0.1, 3.0]])  # rows: sure die, doubtful filler; columns: black, blue
-    assert assign_colours(costs, 3.0) == [1, 0]
-    assert assign_colours(costs, np.array([3.0, LEARNED.macao_doubtful_leave_out_cost])) == [0, None]
-
-
 @pytest.mark.parametrize(("key", "value", "words"), [
     ("macao_look_beside_min_score", 1.5, "heatmap score: 0 to 1"),
     ("macao_look_beside_own_radius", -0.1, "must not be negative"),
     ("body_min_area", 3.0, "must not exceed 'body_max_area'"),
     ("macao_look_beside_core_radius", 2.0, "must not exceed 'macao_look_beside_own_radius'"),
-    ("macao_doubtful_leave_out_cost", "cheap", "must be float"),
+    ("macao_look_beside_min_score", "low", "must be float"),
 ])
 def test_bad_settings_are_named(key: str, value: object, words: str) -> None:
     with DEFAULT_CONFIG_PATH.open("rb") as handle:
