@@ -84,6 +84,49 @@ def draw_faces(frame: np.ndarray, faces: list[tuple[object, str | None, bool]]) 
     return canvas
 
 
+def draw_heat(frame: np.ndarray, heat: np.ndarray, cell_px: float) -> np.ndarray:
+    """Frame under the detector's heatmap of die top-face centres (0-1), in false colour;
+    `cell_px`: frame pixels per heatmap cell (the map may overhang the frame: padding)."""
+    height, width = frame.shape[:2]
+    cells_y, cells_x = heat.shape
+    spread = cv2.resize(np.clip(heat, 0.0, 1.0), (max(1, round(cells_x * cell_px)), max(1, round(cells_y * cell_px))),
+                        interpolation=cv2.INTER_LINEAR)[:height, :width]
+    spread = cv2.copyMakeBorder(spread, 0, height - spread.shape[0], 0, width - spread.shape[1],
+                                cv2.BORDER_CONSTANT, value=0.0)
+    coloured = cv2.applyColorMap((spread * 255).astype(np.uint8), cv2.COLORMAP_JET)
+    return cv2.addWeighted(frame, 0.5, coloured, 0.5, 0.0)
+
+
+@dataclass(frozen=True)
+class CandidateMark:
+    """One detector candidate as the classifier judged it, for the candidates picture."""
+
+    cx: float
+    cy: float
+    side: float
+    die_probability: float
+    value: int
+    value_probability: float
+    taken: bool  # among the dice the reader goes on with
+
+
+def draw_candidates(frame: np.ndarray, marks: Sequence[CandidateMark]) -> np.ndarray:
+    """Frame with every candidate: taken ones in yellow with P(die), value and its probability;
+    the others gray with P(die) only (cubes, card corners, shadows the classifier turned down)."""
+    canvas = frame.copy()
+    thickness = max(1, round(max(frame.shape[:2]) / 800))
+    for mark in marks:
+        half = mark.side / 2.0
+        bgr = _DRAW_BGR[None] if mark.taken else _REJECTED_BGR
+        corner = (round(mark.cx - half), round(mark.cy - half))
+        cv2.rectangle(canvas, corner, (round(mark.cx + half), round(mark.cy + half)), bgr, thickness)
+        label = (f"die {mark.die_probability:.2f}: {mark.value} {mark.value_probability:.2f}" if mark.taken
+                 else f"die {mark.die_probability:.2f}")
+        cv2.putText(canvas, label, (corner[0], max(12, corner[1] - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness,
+                    bgr, thickness, cv2.LINE_AA)
+    return canvas
+
+
 def draw_second_opinions(frame: np.ndarray, opinions: Sequence[SecondOpinion]) -> np.ndarray:
     """Frame with each die the classical reader was asked about: its pips, the classifier's
     value and probability, and what the classical reader said (green: agreed, now read;

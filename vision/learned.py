@@ -28,7 +28,8 @@ import cv2
 import numpy as np
 
 from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
-from vision.debug import DebugSink, draw_second_look, draw_second_opinions
+from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_heat, draw_second_look,
+                          draw_second_opinions)
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, check_frame, is_blank
 from vision.learned_params import LearnedParams
@@ -454,6 +455,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     """
     detector, net = models.detector, models.classifier
     heat, side_map, scale = detector.maps(checked, learned.detector_long_side)
+    if debug is not None:
+        debug.add("detector heat (die top-face centres)", draw_heat(checked, heat, detector.stride / scale))
     found = _suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
                                                 learned.detector_peak_window), learned.duplicate_distance)
     if not found:
@@ -491,6 +494,12 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                     and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability]
         doubtful = doubtful[: len(DIE_COLOURS) - len(kept)]
     chosen = sorted(kept + doubtful)
+    if debug is not None:
+        debug.add("candidates (classifier: P(die), then value and its probability for those taken)",
+                  draw_candidates(checked, [
+                      CandidateMark(c.cx, c.cy, float(sides[i]), 1.0 - float(p[0]), int(np.argmax(p[1:])) + 1,
+                                    float(np.max(p[1:])), i in chosen)
+                      for i, (c, p) in enumerate(zip(found, probabilities))]))
     colours = body_colours(crops[chosen], net.window_sides, params, learned)
     faces: list[DieFace] = []
     for i, (colour, polarity) in zip(chosen, colours):

@@ -166,3 +166,21 @@ def test_the_second_look_is_not_taken_when_six_dice_are_sure(models: LearnedMode
     assert colours_right(on, labels) == 6
     assert [(d.x, d.y, d.colour, d.value) for d in on.dice] == [(d.x, d.y, d.colour, d.value) for d in off.dice]
 
+
+
+def test_the_debug_picture_shows_the_detectors_heat_and_every_candidate(models: LearnedModels) -> None:
+    """Cubes lie beside the dice: the candidates stage draws more boxes than the six taken
+    (the turned-down ones in gray), so a cube taken or a die missed can be traced."""
+    frame, _ = render_scene(12, SceneOptions(cubes=12, cubes_near_dice=True, cocked=False, touching=False))
+    sink = DebugSink()
+    read_with_model(frame, PARAMS, "macao", None, models, LEARNED, sink)
+    names = list(sink.stages)
+    heat = next(name for name in names if name.startswith("detector heat"))
+    candidates = next(name for name in names if name.startswith("candidates"))
+    assert names.index(heat) < names.index(candidates)
+    assert sink.stages[heat].shape == sink.stages[candidates].shape == frame.shape
+    drawn = np.any(sink.stages[candidates] != frame, axis=2)
+    gray = drawn & np.all(sink.stages[candidates] == (120, 120, 120), axis=2)  # turned-down candidates' boxes
+    yellow = drawn & np.all(sink.stages[candidates] == (0, 220, 255), axis=2)  # the six taken
+    assert gray.sum() > 100 and yellow.sum() > 100
+    assert not np.array_equal(sink.stages[heat], frame)
