@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.scene_checks import colours_right
 from vision.calibrate import Calibration, CalibrationError, calibrate, load_calibration, save_calibration
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, ColourModel
 from vision.params import load_vision_params
 from vision.reader import LEARNED_PATH, read_classical, read_dice
-from vision.synth import SceneLabels, SceneOptions, render_scene
-from vision.types import DIE_COLOURS, DiceReading
+from vision.synth import SceneOptions, render_scene
+from vision.types import DIE_COLOURS
 
 PARAMS = load_vision_params()
 # Tables (seed, light) whose first throw has the six dice apart and each throw is read right
@@ -25,16 +26,6 @@ TABLES = [
     (5, SceneOptions(tint="cool", touching=False, cocked=False, glare=False)),
     (8, SceneOptions(tint="neutral", dim=True, touching=False, cocked=False, glare=False)),
 ]
-
-
-def colours_right(reading: DiceReading, labels: SceneLabels) -> int:
-    """Labelled dice with a read die of their colour at their centre."""
-    right = 0
-    for label in labels.dice:
-        cx, cy = label.center
-        right += any(die.colour == label.colour and abs(die.x + die.w / 2 - cx) < 0.6 * die.w
-                     and abs(die.y + die.h / 2 - cy) < 0.6 * die.h for die in reading.dice)
-    return right
 
 
 @pytest.fixture(scope="module", params=TABLES, ids=[f"table{seed}-{opts.tint}{'-dim' * bool(opts.dim)}"

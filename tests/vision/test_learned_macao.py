@@ -10,12 +10,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.scene_checks import colours_right
 from vision.debug import DebugSink
 from vision.learned import LearnedModels, body_centre, body_colours, crop_dice, read_with_model
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
-from vision.synth import SceneLabels, SceneOptions, render_scene
-from vision.types import DiceReading
+from vision.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
@@ -28,16 +28,6 @@ TOUCHING_SEEDS = (164, 171)
 @pytest.fixture(scope="module")
 def models() -> LearnedModels:
     return LearnedModels.load(LEARNED)
-
-
-def colours_right(reading: DiceReading, labels: SceneLabels) -> int:
-    """Labelled dice with a read die of their colour at their centre."""
-    right = 0
-    for label in labels.dice:
-        cx, cy = label.center
-        right += any(die.colour == label.colour and abs(die.x + die.w / 2 - cx) < 0.6 * die.w
-                     and abs(die.y + die.h / 2 - cy) < 0.6 * die.h for die in reading.dice)
-    return right
 
 
 def gaussian(shape: tuple[int, int], row: float, col: float, height: float, sigma: float) -> np.ndarray:
@@ -165,7 +155,6 @@ def test_the_second_look_is_not_taken_when_six_dice_are_sure(models: LearnedMode
     off = read_with_model(frame, PARAMS, "macao", None, models, NO_SECOND_LOOK)
     assert colours_right(on, labels) == 6
     assert [(d.x, d.y, d.colour, d.value) for d in on.dice] == [(d.x, d.y, d.colour, d.value) for d in off.dice]
-
 
 
 def test_the_debug_picture_shows_the_detectors_heat_and_every_candidate(models: LearnedModels) -> None:
