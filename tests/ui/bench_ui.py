@@ -10,8 +10,9 @@
    Beside it: RSS as rounds begin (growth per round), anonymous / file-backed / PSS, the
    software OpenGL libraries' share, the same game rolled with the camera (dice station), and
    the same game with a frame drawn after every tap (the harness itself draws none).
-3. Taps per round: cards typed, cards from the learned list, and rolls read by the camera from
-   synthetic scenes of the table's own dice (so corrections are the reader's real misses).
+3. Taps per round: cards typed, cards from the learned list, rolls read by the camera from
+   synthetic scenes of the table's own dice (so corrections are the reader's real misses), and
+   both together (a table that has played before).
 """
 
 from __future__ import annotations
@@ -102,6 +103,9 @@ def main() -> int:
               f"taps per round {rendered['median_taps_per_round']}; rolls {rendered['camera_rolls']} took "
               f"{rendered['taps_by_kind']['roll']} taps (button, corrections, confirm); "
               f"split {rendered['median_taps_by_part']}")
+        usual = whole_game(home, "usual", "camera", "rendered", "learned")
+        print(f"a table that has played before (camera rolls of the table's own dice, cards from the learned list): "
+              f"median taps per round {usual['median_taps_per_round']}; split {usual['median_taps_by_part']}")
         drawn = whole_game(home, "drawn", "drawn")
         print(f"extra: RSS after the game with dice typed in and a frame drawn after every tap (as the running app "
               f"does; software OpenGL here): {drawn['rss_mb']} MB")
