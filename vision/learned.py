@@ -114,26 +114,35 @@ class DiceNet:
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"{path}: metadata lacks crop_px/window_sides") from exc
 
-    def classify(self, crops: np.ndarray | list[np.ndarray], turns: int = 1) -> np.ndarray:
+    def classify(self, crops: np.ndarray | list[np.ndarray], turns: int = 1, batch: int = 0) -> np.ndarray:
         """N x 7 probabilities; crops of another size are resized, bad input raises ValueError.
 
         With `turns` 2 or 4 the crops are also read turned by 180 (or every 90) degrees and
         the probabilities averaged: a die reads the same at any turn, a guess does not.
+        `batch` > 0: at most that many crops go through the net at once (0: all), which
+        bounds the buffers the net keeps for its largest input.
         """
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, got {turns!r}")
         stack = self._ready(crops)
-        return self._turned(stack, range(0, 4, 4 // turns))
+        return self._batched(stack, range(0, 4, 4 // turns), batch)
 
-    def refine(self, crops: np.ndarray, upright: np.ndarray, turns: int) -> np.ndarray:
-        """`classify(crops, turns)` when `upright` is already `classify(crops, 1)`: only the
+    def refine(self, crops: np.ndarray, upright: np.ndarray, turns: int, batch: int = 0) -> np.ndarray:
+        """`classify(crops, turns, batch)` when `upright` is already `classify(crops, 1)`: only the
         other turns are run (the reader reads every candidate once, the kept ones again)."""
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, got {turns!r}")
         if turns == 1 or len(crops) == 0:
             return upright
-        others = self._turned(self._ready(crops), range(4 // turns, 4, 4 // turns))
+        others = self._batched(self._ready(crops), range(4 // turns, 4, 4 // turns), batch)
         return ((upright + others * (turns - 1)) / turns).astype(np.float32)
+
+    def _batched(self, stack: np.ndarray, quarter_turns: range, batch: int) -> np.ndarray:
+        """`_turned` over the stack, `batch` crops (each with all its turns) at a time (0: all)."""
+        if batch <= 0 or len(stack) <= batch:
+            return self._turned(stack, quarter_turns)
+        return np.concatenate([self._turned(stack[start : start + batch], quarter_turns)
+                               for start in range(0, len(stack), batch)])
 
     def _ready(self, crops: np.ndarray | list[np.ndarray]) -> np.ndarray:
         """The crops as one N x S x S x 3 uint8 stack at the net's size; ValueError on bad input."""
@@ -162,9 +171,10 @@ class DiceNet:
         exp = np.exp(logits)
         return (exp / exp.sum(axis=2, keepdims=True)).mean(axis=0).astype(np.float32)
 
-    def classify_at(self, frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, turns: int = 1) -> np.ndarray:
+    def classify_at(self, frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, turns: int = 1,
+                    batch: int = 0) -> np.ndarray:
         """Probabilities for dice at `centres` (N x 2, px) with top-face `sides` (px)."""
-        return self.classify(crop_dice(frame, centres, sides, self.crop_px, self.window_sides), turns)
+        return self.classify(crop_dice(frame, centres, sides, self.crop_px, self.window_sides), turns, batch)
 
 
 @dataclass(frozen=True)
@@ -463,7 +473,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         return []
     typical = typical_side(found)
     centres, sides, crops = _crops_of(checked, found, typical, net, learned)
-    upright = net.classify(crops, 1)
+    upright = net.classify(crops, 1, learned.classifier_batch)
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
     if expect == "macao" and sure_count < len(DIE_COLOURS):
         beside = _second_look(checked, detector, (heat, side_map, scale), found, typical, learned, debug)
@@ -472,17 +482,17 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             found = found + beside
             centres, sides = np.concatenate([centres, more_centres]), np.concatenate([sides, more_sides])
             crops = np.concatenate([crops, more_crops])
-            upright = np.concatenate([upright, net.classify(more_crops, 1)])
+            upright = np.concatenate([upright, net.classify(more_crops, 1, learned.classifier_batch)])
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
     kept = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
     if expect == "macao":  # exactly six dice on the table: the six likeliest
         kept = kept[: len(DIE_COLOURS)]
     probabilities = upright.copy()
-    probabilities[kept] = net.refine(crops[kept], upright[kept], learned.classifier_turns)
+    probabilities[kept] = net.refine(crops[kept], upright[kept], learned.classifier_turns, learned.classifier_batch)
     if models.extra_classifiers and kept:
         # Each further classifier reads the kept dice in its own crop geometry; all vote equally.
         readings = [probabilities[kept]] + [
-            extra.classify_at(checked, centres[kept], sides[kept], learned.classifier_turns)
+            extra.classify_at(checked, centres[kept], sides[kept], learned.classifier_turns, learned.classifier_batch)
             for extra in models.extra_classifiers]
         probabilities[kept] = np.mean(readings, axis=0)
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]

@@ -39,6 +39,7 @@ class LearnedParams:
     duplicate_distance: float  # candidates closer than this many die sides are one die
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
     classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
+    classifier_batch: int  # at most this many crops go through the classifier at once (bounds its buffers)
     colour_face_radius: float  # die sides from the centre: the disc whose pips give the polarity
     colour_band_inner: float  # die sides from the centre: the band along the top face's edges ...
     colour_band_outer: float  # ... from here to here, whose shade glare does not wash out
@@ -79,6 +80,8 @@ class LearnedParams:
             values[name] = value
         if values["classifier_turns"] not in (1, 2, 4):
             raise ValueError("[vision.learned] key 'classifier_turns' must be 1, 2 or 4")
+        if values["classifier_batch"] < 1:
+            raise ValueError(f"[vision.learned] key 'classifier_batch' must be at least 1, got {values['classifier_batch']!r}")
         if values["colour_band_sectors"] < 1:
             raise ValueError("[vision.learned] key 'colour_band_sectors' must be at least 1")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",

@@ -170,6 +170,20 @@ def test_refining_upright_readings_equals_reading_all_turns(models: LearnedModel
     assert np.allclose(refined, models.classifier.classify(crops, turns), atol=1e-5)
 
 
+@pytest.mark.parametrize("batch", [1, 5, 12, 50])
+def test_reading_in_batches_equals_one_pass(models: LearnedModels, batch: int) -> None:
+    crops, _ = _known_crops(models.classifier, "dice-rendered-dev", 12)
+    whole = models.classifier.classify(crops, 2)
+    assert np.allclose(models.classifier.classify(crops, 2, batch), whole, atol=1e-5)
+    upright = models.classifier.classify(crops, 1)
+    assert np.allclose(models.classifier.refine(crops, upright, 2, batch), whole, atol=1e-5)
+
+
+def test_a_classifier_batch_under_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="classifier_batch"):
+        LearnedParams.from_table({**dataclasses.asdict(LEARNED), "classifier_batch": 0})
+
+
 def test_macao_mode_fills_up_to_six_with_doubtful_candidates(models: LearnedModels) -> None:
     """A die painted over: with a zero floor the likeliest other candidates fill up to six
     places, unsure; with the floor at 1.0 only the sure dice come back."""
