@@ -12,6 +12,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
 from app.ui import theme
@@ -208,5 +209,20 @@ def test_past_games_in_portrait_list_as_high_as_its_games(ui: UiHarness, table: 
         assert games.height <= 90, games.height  # one game's tile, not half the window
         heading = next(w for w in screen.walk() if getattr(w, "text", None) == "Statistics over 1 finished game")
         assert heading.top >= PORTRAIT[1] - 250, heading.top  # the statistics right below it
+    finally:
+        _at_size(ui, BASELINE)
+
+
+def test_four_players_on_a_small_portrait_panel_keep_their_counters_whole(ui: UiHarness) -> None:
+    """At 480x800 two counters side by side would be cut short ("5 g..."): one per line there;
+    the 800x480 baseline, too low for four lines, keeps them two by two."""
+    table = Table(ui, players=4)
+    table.advance(lambda s: s.phase == "actions")
+    try:
+        for size, columns in (((480, 800), 1), (BASELINE, 2)):
+            _at_size(ui, size)
+            grids = [w for w in ui.walk() if isinstance(w, GridLayout)
+                     and any(str(getattr(c, "text", "")).endswith("[/b] gold") for c in w.children)]
+            assert len(grids) == 4 and {grid.cols for grid in grids} == {columns}, (size, [g.cols for g in grids])
     finally:
         _at_size(ui, BASELINE)

@@ -27,6 +27,9 @@ ROUND_PART = {
 PORTRAIT_PLAYERS_SHARE = 0.62
 # A player cell's height above its rose when the counters stand over it (badge and counter rows).
 STACKED_HEADER = 92
+COUNTER_MIN_WIDTH = 96  # px a counter such as "12 prestige" needs at the small font ...
+COUNTER_MIN_HEIGHT = 18  # ... and its line's height
+CELL_CHROME = 40  # px of a player cell's height taken by its padding and name badge
 
 
 def panel_class(phase: str) -> type[PhasePanel]:
@@ -239,8 +242,11 @@ def _arrange_cell(cell: Panel, info: Widget, counters: GridLayout, rose: Windros
         return
     cell.orientation = "horizontal"
     info.size_hint_y = 1
-    # Tall cells list the counters one per line; short ones pack them two by two.
-    counters.cols = 1 if height > 150 else 2
+    # Tall cells list the counters one per line, and so do narrow ones with room for four lines
+    # (four players on a portrait panel), where two side by side would be cut short; others
+    # pack them two by two.
+    narrow = width - beside < 2 * COUNTER_MIN_WIDTH and height - CELL_CHROME >= 4 * COUNTER_MIN_HEIGHT
+    counters.cols = 1 if height > 150 or narrow else 2
     _counter_font(counters, theme.FONT_SMALL)
     rose.size_hint = (None, 1)
     rose.width = beside
