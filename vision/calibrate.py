@@ -29,7 +29,7 @@ from vision.colour import (
 )
 from vision.die import DieFace
 from vision.frame import FrameError, check_frame, is_blank
-from vision.learned import LearnedModels, find_faces
+from vision.learned import MAYBE_NOT_A_DIE, LearnedModels, find_faces
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import detect_faces, learned_models
@@ -84,7 +84,7 @@ def _calibrate_learned(frame: np.ndarray, params: VisionParams, models: LearnedM
         raise CalibrationError(str(exc)) from exc
     if is_blank(checked, params):
         raise CalibrationError("the frame has no contrast (blank, black or blown out); check the camera and the light")
-    faces = [face for face in find_faces(checked, params, "macao", models, learned) if face.reason != "maybe not a die"]
+    faces = [face for face in find_faces(checked, params, "macao", models, learned) if face.reason != MAYBE_NOT_A_DIE]
     if len(faces) < len(DIE_COLOURS):
         raise CalibrationError(
             f"calibration needs the six dice clearly visible; found {len(faces)}. "

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 CLASS_NAMES: tuple[str, ...] = ("not a die", "1", "2", "3", "4", "5", "6")
+# The reason of a macao-mode filler: a candidate the classifier doubts is a die at all.
+MAYBE_NOT_A_DIE = "maybe not a die"
 
 
 class ModelError(ValueError):
@@ -516,7 +518,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         c, p = found[i], probabilities[i]
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
-        reason = "maybe not a die" if i in doubtful else ("" if confidence >= learned.value_min_probability
+        reason = MAYBE_NOT_A_DIE if i in doubtful else ("" if confidence >= learned.value_min_probability
                                                            else DOUBTFUL_VALUE)
         box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))

@@ -14,7 +14,7 @@ import pytest
 
 from vision.debug import DebugSink
 from vision.die import DieFace
-from vision.learned import LearnedModels, find_faces, read_with_model
+from vision.learned import MAYBE_NOT_A_DIE, LearnedModels, find_faces, read_with_model
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
@@ -79,7 +79,7 @@ def test_a_classifier_value_the_pips_contradict_stays_unsure(scenes: dict, seed:
 def test_sure_dice_and_doubtful_non_dice_are_not_asked(scenes: dict) -> None:
     frame, faces, _ = scenes[SEEDS[0]]
     sure = [dataclasses.replace(f, reason="") for f in faces]
-    not_dice = [dataclasses.replace(f, reason="maybe not a die") for f in faces]
+    not_dice = [dataclasses.replace(f, reason=MAYBE_NOT_A_DIE) for f in faces]
     weak = [dataclasses.replace(f, confidence=LEARNED.second_opinion_min_probability / 2) for f in _doubted(faces)]
     for given in (sure, not_dice, weak):
         assert review_doubtful(frame, given, PARAMS, LEARNED) == (given, [])
