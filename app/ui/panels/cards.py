@@ -334,18 +334,18 @@ class CardEntryPanel(PhasePanel):
         palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6, size_hint_y=1))
         return palette
 
-    def _known_cards(self, roomy: bool) -> Widget:
-        """The name field and the known cards; `roomy` (portrait): full width, bigger buttons."""
+    def _known_cards(self, portrait: bool) -> Widget:
+        """The name field and the known cards; in portrait: full width, bigger buttons."""
         slot = self.slots[self.selected]
         office = slot.kind == "office"
         typed = () if slot.from_catalogue else tuple(slot.cost)
-        box = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=1 if roomy else 0.6)
+        box = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=1 if portrait else 0.6)
         box.add_widget(self._name_input())
-        box.add_widget(self.memo("known", (office, typed, len(self.app.context.catalogue), roomy),
-                                 lambda: self._known_list(office, list(typed), roomy)))
+        box.add_widget(self.memo("known", (office, typed, len(self.app.context.catalogue), portrait),
+                                 lambda: self._known_list(office, list(typed), portrait)))
         return box
 
-    def _known_list(self, office: bool, typed: list[str], roomy: bool) -> Widget:
+    def _known_list(self, office: bool, typed: list[str], portrait: bool) -> Widget:
         """Known cards of the slot's kind that the cost typed so far can still be; exact costs first."""
         kinds = ("office",) if office else ("building", "person")
         probe = CardDraft("office" if office else "building", cost=typed)
@@ -362,7 +362,7 @@ class CardEntryPanel(PhasePanel):
                      else _("None: a new card. Its name (optional) keeps it for next time."))
             box.add_widget(TextLabel(empty, size=theme.FONT_SMALL, color=theme.TEXT_DIM))
             return box
-        grid = GridLayout(cols=3 if roomy else 2, spacing=3, size_hint_y=None)
+        grid = GridLayout(cols=3 if portrait else 2, spacing=3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         names = [card["name"] for card in known]
         for card in known:
@@ -370,8 +370,8 @@ class CardEntryPanel(PhasePanel):
             label = card["name"] if names.count(card["name"]) == 1 else f"{card['name']} ({translator.gettext(card['kind'])})"
             grid.add_widget(BigButton(label, on_tap=lambda c=card: self.pick_known(c),
                                       tag=("known", card["kind"], card["name"]),
-                                      size=theme.FONT_NORMAL if roomy else theme.FONT_SMALL,
-                                      height=theme.BUTTON_HEIGHT + 8 if roomy else theme.TOUCH_MIN))
+                                      size=theme.FONT_NORMAL if portrait else theme.FONT_SMALL,
+                                      height=theme.BUTTON_HEIGHT + 8 if portrait else theme.TOUCH_MIN))
         scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(grid)
         box.add_widget(scroll)
