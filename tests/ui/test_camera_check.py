@@ -252,6 +252,21 @@ def test_the_screen_keeps_drawing_while_the_colours_are_measured(screen: tuple[U
     assert not text_on_screen(ui, "Measuring")
 
 
+def test_an_unexpected_fault_while_measuring_is_told_and_the_screen_can_try_again(
+        screen: tuple[UiHarness, DiceLink], tmp_path: Path) -> None:
+    ui, link = screen
+
+    def broken_measure() -> Calibration:
+        raise RuntimeError("a bug in the measuring")
+
+    link.station.calibrate_now = broken_measure
+    ui.tap_text("Calibrate colours")
+    finish_calibration(ui)
+    assert text_on_screen(ui, "Calibration stopped on an unexpected fault (RuntimeError: a bug in the measuring).")
+    assert ui.button("Calibrate colours").disabled is False
+    assert not (tmp_path / "calibration.json").exists()
+
+
 def test_a_result_that_arrives_after_the_table_left_is_dropped(screen: tuple[UiHarness, DiceLink]) -> None:
     ui, link = screen
     release = threading.Event()

@@ -11,6 +11,7 @@ reading take about a second), so the screen keeps drawing meanwhile.
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,7 @@ from vision.params import VisionParams
 POLARITY_WORDS = {"light": N_("light pips"), "dark": N_("dark pips"), "": N_("pips not seen")}
 KEPT_UNCHANGED = N_("The colours in use stay as they were.")
 NEUTRAL_DICE = ("black", "gray")
+LOG = logging.getLogger(__name__)
 
 
 def doubtful_colours(calibration: Calibration, params: VisionParams) -> list[str]:
@@ -220,6 +222,9 @@ class CameraScreen(BaseScreen):
             outcome: Calibration | Exception = station.calibrate_now()
         except (CameraError, CalibrationError) as exc:
             outcome = exc
+        except Exception as exc:  # a fault of ours must not leave the screen measuring for ever
+            LOG.exception("colour calibration failed")
+            outcome = exc
         Clock.schedule_once(lambda _dt: self._measured(station, step, outcome))
 
     def _measured(self, station: Any, step: CalibrationStep, outcome: Calibration | Exception) -> None:
@@ -232,6 +237,9 @@ class CameraScreen(BaseScreen):
         elif isinstance(outcome, CalibrationError):
             self._failed(Message(N_("Calibration failed: the six dice must lie apart in the tray, each "
                                     "fully in view.")), detail=str(outcome))
+        elif isinstance(outcome, Exception):
+            self._failed(Message(N_("Calibration stopped on an unexpected fault ({reason})."),
+                                 {"reason": f"{type(outcome).__name__}: {outcome}"}))
         else:
             self.step = CalibrationStep(found=outcome,
                                         doubtful=tuple(doubtful_colours(outcome, station.reader.params)),
