@@ -13,6 +13,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
 from app.ui import theme
@@ -226,3 +227,15 @@ def test_four_players_on_a_small_portrait_panel_keep_their_counters_whole(ui: Ui
             assert len(grids) == 4 and {grid.cols for grid in grids} == {columns}, (size, [g.cols for g in grids])
     finally:
         _at_size(ui, BASELINE)
+
+
+def test_tall_draft_tiles_show_their_card_in_the_middle(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "take_card")
+    _at_size(ui, PORTRAIT)
+    tile = ui.tagged("card", 0)
+    shown = [w for w in tile.children if isinstance(w, Label) and w.text]
+    assert any(w.text == table.random.state.revealed[0].name for w in shown)
+    assert tile.height > 150  # tall enough that where the card sits shows
+    space_above = tile.top - max(w.top for w in shown)
+    space_below = min(w.y for w in shown) - tile.y
+    assert space_above > 30 and abs(space_above - space_below) < 12

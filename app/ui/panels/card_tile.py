@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kivy.uix.widget import Widget
+
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.widgets import CubeRow, TextLabel, Tile
@@ -28,6 +30,7 @@ def card_tile(card: Any, on_tap: Callable[[], None] | None, lit: bool = False, n
     if card is None:
         tile.add_widget(TextLabel(note, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center"))
         return tile
+    tile.add_widget(Widget())  # with the one at the end: spare height above and below, the card in the middle
     tile.add_widget(TextLabel(card.name, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=26))
     tile.add_widget(TextLabel(translator.gettext(card.kind), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
                               size_hint_y=None, height=20))
@@ -35,4 +38,5 @@ def card_tile(card: Any, on_tap: Callable[[], None] | None, lit: bool = False, n
     tile.add_widget(tribute_label(*card.tribute))
     if note:
         tile.add_widget(TextLabel(note, size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=20))
+    tile.add_widget(Widget())
     return tile
