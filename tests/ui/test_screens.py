@@ -6,6 +6,7 @@ from kivy.uix.button import Button
 from kivy.uix.scrollview import ScrollView
 
 from app.games.macao import CUBE_COLOURS, apply_action
+from app.ui.charts import BarChart
 from app.ui.i18n import translator
 from app.ui.widgets import DieWidget
 from tests.ui.conftest import Table
@@ -194,6 +195,10 @@ def test_score_screen_shows_the_cores_sheet_and_exports(ui: UiHarness, table: Ta
         at = labels.index(f"{row.rank}. {row.name}")
         assert labels[at + 1: at + 6] == [str(v) for v in (row.prestige, -row.punish_points, row.card_points,
                                                            row.city_points, row.total)]
+    # The chart's first part of each bar is the track after the punish markers, and says so.
+    assert "Track less punish" in labels
+    chart = next(w for w in ui.walk() if isinstance(w, BarChart))
+    assert [bar.segments[0][0] for bar in chart.bars] == [row.prestige - row.punish_points for row in sheet.rows]
     ui.tap_text("Export")
     written = sorted(p.name for p in ui.app.context.exports_dir.iterdir())
     assert sorted(name.split(".", 1)[-1] for name in written) == ["bgstats.json", "csv", "json"]

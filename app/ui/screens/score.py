@@ -78,7 +78,7 @@ class ScoreScreen(BaseScreen):
             chart.size_hint_max_y = 120 * len(sheet.rows)
         body.add_widget(chart)
         legend = BoxLayout(size_hint_y=None, height=26)
-        for title, colour in ((_("Track"), TRACK_COLOUR), (_("Cards"), CARDS_COLOUR), (_("City"), CITY_COLOUR)):
+        for title, colour in ((_("Track less punish"), TRACK_COLOUR), (_("Cards"), CARDS_COLOUR), (_("City"), CITY_COLOUR)):
             legend.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=colour, halign="center"))
         body.add_widget(legend)
         if self.roomy():
