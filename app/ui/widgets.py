@@ -223,9 +223,10 @@ class DieWidget(ButtonBehavior, Widget):
         pip_colour = theme.CUBE_TEXT.get(self.colour, theme.TEXT)
         self.canvas.before.clear()
         with self.canvas.before:
-            if self.selected:
+            if self.selected:  # a rim that grows with the die, so a big one shows it across the table
+                rim = max(6.0, side * 0.07)
                 Color(*theme.TEXT)
-                RoundedRectangle(pos=(x - 6, y - 6), size=(side + 12, side + 12), radius=[12])
+                RoundedRectangle(pos=(x - rim, y - rim), size=(side + 2 * rim, side + 2 * rim), radius=[6 + rim])
             if self.unsure:
                 Color(*theme.UNSURE)
                 Line(rounded_rectangle=(x - 4, y - 4, side + 8, side + 8, 10), width=3)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
+from kivy.graphics import RoundedRectangle
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -239,3 +240,16 @@ def test_tall_draft_tiles_show_their_card_in_the_middle(ui: UiHarness, table: Ta
     space_above = tile.top - max(w.top for w in shown)
     space_below = min(w.y for w in shown) - tile.y
     assert space_above > 30 and abs(space_above - space_below) < 12
+
+
+def _rim(die: DieWidget) -> float:
+    """How far the selection rim (the first shape under a chosen die) reaches beyond the die's face."""
+    shapes = [i for i in die.canvas.before.children if isinstance(i, RoundedRectangle)]
+    return (shapes[0].size[0] - shapes[-1].size[0]) / 2
+
+
+def test_a_chosen_die_shows_a_rim_that_grows_with_it(ui: UiHarness) -> None:
+    small, big = DieWidget("blue", 4, size=(80, 80)), DieWidget("blue", 4, size=(216, 216))
+    plain_rim = _rim(big)  # unselected: only the thin outline
+    small.selected = big.selected = True
+    assert _rim(small) >= 6 and _rim(big) >= 2 * _rim(small) > plain_rim
