@@ -53,9 +53,10 @@ class TextLabel(Label):
 
     def _fit(self, *_args: Any) -> None:
         self.text_size = (max(1.0, self.width - 8), max(1.0, self.height))
-        self.shorten = True
-        self.shorten_from = "right"
         self.max_lines = max(1, int(self.height // (self.font_size * 1.25)))
+        # Kivy's shortening keeps to one line, so it is only for boxes one line high.
+        self.shorten = self.max_lines == 1
+        self.shorten_from = "right"
 
 
 class BigButton(Button):

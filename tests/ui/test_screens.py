@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
 from app.games.macao import CUBE_COLOURS, apply_action
@@ -106,6 +107,16 @@ def test_history_goes_back_to_a_chosen_action(ui: UiHarness, table: Table) -> No
     assert len(ui.app.session.actions) == 3
     assert ui.app.manager.current == "game"
     assert ui.app.session.can_redo
+
+
+def test_a_long_history_entry_wraps_onto_a_second_line_at_800x480(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "choose_dice")
+    ui.tap_text("History")
+    roll = next(w for w in ui.walk() if isinstance(w, Label) and "Dice rolled" in w.text)
+    roll.texture_update()
+    one_line = roll.font_size * 1.5
+    assert not roll.shorten and roll.texture_size[1] > one_line  # all six dice, on two lines
+    assert roll.texture_size[1] <= roll.height and roll.texture_size[0] <= roll.width
 
 
 def test_the_sixth_card_asks_which_card_to_discard(ui: UiHarness) -> None:
