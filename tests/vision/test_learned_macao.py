@@ -20,8 +20,9 @@ from vision.synth import SceneOptions, render_scene
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
 NO_SECOND_LOOK = dataclasses.replace(LEARNED, macao_look_beside_min_score=1.0)
-# Drawn scenes with a touching pair where the first look finds five dice (found by reading
-# seeds 100-199 with touching dice both ways: 8 changed, none for the worse).
+# Drawn scenes with a touching pair where the first look misses a die (found by reading seeds
+# 100-199 with touching dice both ways: 8 changed, none for the worse). With the classifier of
+# 2026-11-29 22:50 the first look of seed 164 fills the six with a wrong candidate instead.
 TOUCHING_SEEDS = (164, 171)
 
 
@@ -59,7 +60,7 @@ def test_a_touching_die_missed_at_first_is_found_and_named(models: LearnedModels
     frame, labels = render_scene(seed, SceneOptions(touching=True, cocked=False))
     before = read_with_model(frame, PARAMS, "macao", None, models, NO_SECOND_LOOK)
     after = read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
-    assert len(before.dice) == 5 and colours_right(before, labels) == 5
+    assert colours_right(before, labels) == 5  # one die missed, or stood in for by another candidate
     assert len(after.dice) == 6 and colours_right(after, labels) == 6
 
 

@@ -44,10 +44,7 @@ PATHS = ("classical", "learned")
 # Known defects, kept visible: the test fails (strict xfail) the day they are fixed.
 LEARNED_PATH_MISSES = {
     "cocked die": "the learned path has no leaning-die check; its classifier reads a slightly "
-                  "leaning die's top face as flat (seeds 1, 3 and 4)",
-    "glare spot on a face": "seed 2: the glare spot hides the gray 3's middle pip and the classifier "
-                            "states 2 (0.91); the learned path has no check for a pip hidden by glare "
-                            "(the classifier shipped before doubted it by chance: vision/training/README.md)",
+                  "leaning die's top face as flat (seeds 1 and 4)",
 }
 
 
