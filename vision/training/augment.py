@@ -34,33 +34,6 @@ def photometric(image: np.ndarray, rng: np.random.Generator, washout: float = 0.
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def lamp_on_face(image: np.ndarray, rng: np.random.Generator, face_px: float, sheen: float, glare: float) -> np.ndarray:
-    """A crop centred on a die with the lamp mirrored in its top face (`face_px`: the face's side in px).
-
-    With chance `sheen` a soft light disc over the face's middle (a glossy face seen near the lamp's
-    reflection: pale centre, coloured rim, faint pips); with chance `glare` a small bright spot
-    anywhere on the face, sometimes over a pip, so that a spot hiding a pip is not read as no pip."""
-    do_sheen, do_glare = rng.random() < sheen, rng.random() < glare
-    if not (do_sheen or do_glare):
-        return image
-    out = image.astype(np.float32)
-    size = image.shape[0]
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) + 0.5
-    centre = size / 2.0
-    if do_sheen:
-        cx, cy = centre + rng.uniform(-0.15, 0.15, 2) * face_px
-        radius = rng.uniform(0.3, 0.55) * face_px
-        weight = np.clip(1.0 - np.hypot(xx - cx, yy - cy) / radius, 0.0, 1.0) ** 0.6 * rng.uniform(0.35, 0.75)
-        tone = rng.uniform(190, 250) * rng.uniform(0.92, 1.0, 3).astype(np.float32)
-        out = out * (1.0 - weight[..., None]) + tone * weight[..., None]
-    if do_glare:
-        cx, cy = centre + rng.uniform(-0.35, 0.35, 2) * face_px
-        radius = rng.uniform(0.08, 0.2) * face_px  # softer and mostly larger than a pip
-        weight = np.exp(-0.5 * (np.hypot(xx - cx, yy - cy) / radius) ** 2)
-        out = out * (1.0 - weight[..., None]) + rng.uniform(225, 255) * weight[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
-
-
 def random_flip_rot90(image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, int, bool]:
     """The image turned by a random multiple of 90 degrees and maybe mirrored (and how)."""
     turns = int(rng.integers(4))

@@ -25,7 +25,7 @@ from torch import nn
 
 from vision.learned import DiceDetector, crop_dice
 from vision.learned_params import load_learned_params
-from vision.training.augment import lamp_on_face, photometric
+from vision.training.augment import photometric
 from vision.training.data import LabelledImage, load_specs
 from vision.training.nets import DiceClassifier
 
@@ -66,14 +66,12 @@ def mine_negatives(records: list[LabelledImage], images: list[np.ndarray], detec
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.random.Generator,
                repeats: int, mined: list[list[tuple[float, float, float]]], crop_px: int,
-               washout: float = 0.0, sheen: float = 0.0, glare: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+               washout: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
 
     def add(image: np.ndarray, cx: float, cy: float, side: float, label: int) -> None:
         window = side * WINDOW_SIDES * float(np.exp(rng.uniform(-SIZE_JITTER, SIZE_JITTER)))
         crop = _cut(image, cx, cy, window, float(rng.uniform(0, 360)), crop_px)
-        if sheen or glare:  # no draws when off: earlier recipes stay as they were
-            crop = lamp_on_face(crop, rng, crop_px * side / window, sheen, glare)
         if rng.random() < 0.5:
             crop = crop[:, ::-1]
         if rng.random() < 0.25:  # a smaller, softer die
@@ -172,10 +170,6 @@ def main() -> None:
                         help="head on the features' mean and maximum over the crop (not every cell in place)")
     parser.add_argument("--washout", type=float, default=0.0,
                         help="share of crops pulled towards a light tone (pale faces, faint light pips)")
-    parser.add_argument("--sheen", type=float, default=0.0,
-                        help="share of crops with a soft light disc over the face (a glossy face near the lamp)")
-    parser.add_argument("--glare", type=float, default=0.0,
-                        help="share of crops with a small bright spot on the face (the lamp mirrored)")
     parser.add_argument("--label-smoothing", type=float, default=0.05)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (more thrash on a shared machine)")
     args = parser.parse_args()
@@ -193,16 +187,14 @@ def main() -> None:
     model = DiceClassifier(args.width, args.crop_px, args.pooled_head)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
-    epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout,
-                              args.sheen, args.glare)]
+    epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout)]
     batch_size = args.batch
     steps_per_epoch = len(epochs_data[0][0]) // batch_size
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.epochs * steps_per_epoch)
     for epoch in range(args.epochs):
         started = time.time()
         crops, labels = (epochs_data.pop() if epochs_data
-                          else make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout,
-                              args.sheen, args.glare))
+                          else make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout))
         order = rng.permutation(len(crops))[: steps_per_epoch * batch_size]
         model.train()
         total = 0.0
