@@ -50,6 +50,10 @@ class Translator:
     def gettext(self, text: str) -> str:
         return self._catalogue.gettext(text)
 
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        """The form for `count` in the active language (its catalogue's own plural rule)."""
+        return self._catalogue.ngettext(singular, plural, count)
+
     def message(self, message: Any) -> str:
         """Render a core `Message` in the active language.
 
@@ -77,6 +81,11 @@ translator = Translator()
 def _(text: str) -> str:
     """Translate a UI string in the active language."""
     return translator.gettext(text)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """Translate a UI string that names a count: "1 card", "2 cards"."""
+    return translator.ngettext(singular, plural, count)
 
 
 def N_(text: str) -> str:

@@ -1,6 +1,6 @@
 """Collects every string the UI shows through gettext, from the source (for the catalogue tests).
 
-- `_("...")` and `N_("...")` in app/ui,
+- `_("...")` and `N_("...")` in app/ui, and both forms of `ngettext("...", "...", n)`,
 - the English templates of the core's, the session's and the dice station's messages (Message(...),
   refusals, prompts), which the UI translates with the same catalogue,
 - the dice service's status notes,
@@ -56,10 +56,9 @@ def ui_msgids() -> set[str]:
     found: set[str] = set()
     for path in _files(UI_DIR):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and _name(node.func) in {"_", "N_"} and node.args:
-                text = _constant(node.args[0])
-                if text is not None:
-                    found.add(text)
+            if isinstance(node, ast.Call) and _name(node.func) in {"_", "N_", "ngettext"} and node.args:
+                forms = node.args[:2] if _name(node.func) == "ngettext" else node.args[:1]
+                found |= {text for text in map(_constant, forms) if text is not None}
     return found
 
 

@@ -20,6 +20,19 @@ def _catalogue(language: str):  # noqa: ANN202 - babel's Catalog
         return read_po(po)
 
 
+def _translations(language: str) -> dict[str, str]:
+    """Each English text and its translation; a plural entry gives its singular and its plural."""
+    pairs: dict[str, str] = {}
+    for message in _catalogue(language):
+        if not message.id:
+            continue
+        if message.pluralizable:
+            pairs.update(zip(message.id, message.string))
+        else:
+            pairs[message.id] = message.string
+    return pairs
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_committed_mo_is_the_compiled_po(language: str) -> None:
     compiled = io.BytesIO()
@@ -29,7 +42,7 @@ def test_committed_mo_is_the_compiled_po(language: str) -> None:
 
 
 def test_german_translates_every_string_the_ui_shows() -> None:
-    german = {m.id: m.string for m in _catalogue("de") if m.id}
+    german = _translations("de")
     untranslated = sorted(text for text in all_msgids() if not german.get(text))
     assert untranslated == []
 
@@ -40,7 +53,7 @@ def test_german_keeps_every_placeholder() -> None:
     def fields(text: str) -> set[str]:
         return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
 
-    german = {m.id: m.string for m in _catalogue("de") if m.id}
+    german = _translations("de")
     broken = {msgid: text for msgid, text in german.items() if text and fields(msgid) != fields(text)}
     assert broken == {}
 
@@ -55,6 +68,7 @@ def test_switching_language_changes_text_and_tells_listeners(tmp_path: Path) -> 
     translator.on_change(heard.append)
     translator.set_language("de")
     assert translator.gettext("New game") == "Neue Partie"
+    assert [translator.ngettext("card", "cards", n) for n in (1, 2)] == ["Karte", "Karten"]
     translator.set_language("xx")  # unknown: back to English
     assert translator.gettext("New game") == "New game"
     assert heard == ["de", "en"]

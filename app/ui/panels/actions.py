@@ -23,7 +23,7 @@ from kivy.uix.widget import Widget
 
 from app.games.macao import CUBE_COLOURS, GOODS, RecordError, RulesError, apply_action, cube_phrase
 from app.ui import theme
-from app.ui.i18n import _, translator
+from app.ui.i18n import _, ngettext, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.panels.pads import number_pad
 from app.ui.widgets import (
@@ -129,7 +129,7 @@ class ActionsPanel(PhasePanel):
         supply = BoxLayout(size_hint_y=None, height=56 if roomy else 44, spacing=theme.GAP)
         supply.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=80))
         supply.add_widget(CubeRow(player.supply, cube_size=52 if roomy else 40, height=supply.height))
-        money = _("{gold} gold, {jokers} joker") if player.jokers == 1 else _("{gold} gold, {jokers} jokers")
+        money = ngettext("{gold} gold, {jokers} joker", "{gold} gold, {jokers} jokers", player.jokers)
         supply.add_widget(TextLabel(money.format(gold=player.gold, jokers=player.jokers),
                                     size=theme.FONT_SMALL, size_hint_x=0.6))
         root.add_widget(supply)

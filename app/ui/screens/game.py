@@ -11,7 +11,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from app.ui import theme
-from app.ui.i18n import _, translator
+from app.ui.i18n import _, ngettext, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.screens.base import BaseScreen
 from app.ui.widgets import BigButton, Panel, PhaseBar, TextLabel
@@ -210,7 +210,7 @@ class GameScreen(BaseScreen):
             (player.gold, _("gold"), "f5d92e"),
             (player.prestige, _("prestige"), "f2f2f2"),
             (player.punish, _("punish"), "ff6b6b"),
-            (len(player.tableau), _("card") if len(player.tableau) == 1 else _("cards"), "f2f2f2"),
+            (len(player.tableau), ngettext("card", "cards", len(player.tableau)), "f2f2f2"),
         ):
             counters.add_widget(TextLabel(f"[b][color={tint}]{value}[/color][/b] {caption}", size=theme.FONT_SMALL,
                                           markup=True, color=theme.TEXT_DIM))

@@ -12,7 +12,7 @@ from kivy.uix.widget import Widget
 
 from app.ui import theme
 from app.ui.charts import Bar, BarChart
-from app.ui.i18n import _
+from app.ui.i18n import _, ngettext
 from app.ui.past import past_game
 from app.ui.screens.base import BaseScreen
 from app.ui.screens.score import breakdown_table, score_bars, winner_text
@@ -60,8 +60,8 @@ class PastGamesScreen(BaseScreen):
 
     def _statistics(self, game_ids: list[int]) -> BoxLayout:
         box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
-        box.add_widget(TextLabel((_("Statistics over {n} finished game") if len(game_ids) == 1
-                                  else _("Statistics over {n} finished games")).format(n=len(game_ids)),
+        box.add_widget(TextLabel(ngettext("Statistics over {n} finished game", "Statistics over {n} finished games",
+                                          len(game_ids)).format(n=len(game_ids)),
                                  size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
         results = []
         for game_id in game_ids:

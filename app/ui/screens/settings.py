@@ -22,7 +22,7 @@ from kivy.uix.widget import Widget
 from app.games.macao.messages import Message
 from app.ui import theme
 from app.ui.catalogue import CatalogueError, read_card_file
-from app.ui.i18n import LANGUAGES, N_, _, translator
+from app.ui.i18n import LANGUAGES, N_, _, ngettext, translator
 from app.ui.screens.base import BaseScreen, Paragraph
 from app.ui.settings_store import BUTTON_CHOICES, CAMERA_CHOICES, TEXT_SCALES
 from app.ui.widgets import BigButton, TextLabel, Tile, segmented
@@ -126,7 +126,7 @@ class SettingsScreen(BaseScreen):
     def _card_list_row(self) -> BoxLayout:
         row = BoxLayout(spacing=theme.GAP)
         count = len(self.app.context.catalogue)
-        row.add_widget(TextLabel((_("{n} known card") if count == 1 else _("{n} known cards")).format(n=count), size=theme.FONT_SMALL))
+        row.add_widget(TextLabel(ngettext("{n} known card", "{n} known cards", count).format(n=count), size=theme.FONT_SMALL))
         row.add_widget(BigButton(_("Export card list"), on_tap=self.on_export, size=theme.FONT_SMALL))
         row.add_widget(BigButton(_("Import card list"), on_tap=self.on_choose_import, size=theme.FONT_SMALL))
         return row
