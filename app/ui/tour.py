@@ -21,6 +21,16 @@ SEED = 11
 STARTED = "2026-11-29T19:30:00+01:00"
 
 
+def settle_roses(root: Any) -> None:
+    """Finish every rose's turning: the tour's frames follow each other faster than the 0.6 s
+    animation, which would leave cubes drawn between sectors in the pictures."""
+    from app.ui.windrose import WindroseWidget
+
+    for widget in root.walk():
+        if isinstance(widget, WindroseWidget):
+            widget.settle()
+
+
 class Tour:
     """Drives the running app one step per frame and saves screenshots."""
 
@@ -44,6 +54,7 @@ class Tour:
                 self.app.refresh()
             yield
             yield
+            settle_roses(self.app.root)
             target = self.out / f"{self.count:02d}-{name}-{size[0]}x{size[1]}.png"
             # Rendered through an Fbo at the window's size: the offscreen surface itself
             # keeps the size it was opened with.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -40,8 +41,17 @@ class Panel(BoxLayout):
         self._bg_rect.size = self.size
 
 
+ELLIPSIS = "\u2026"
+
+
+def _shown_characters(core: Any) -> int:
+    """How many non-blank characters a core label's last layout kept (lines that do not fit are dropped)."""
+    return sum(len("".join(word.text.split())) for line in core._cached_lines for word in line.words)
+
+
 class TextLabel(Label):
-    """A label that wraps inside its width and never overflows its box."""
+    """A label that wraps inside its width and never overflows its box; a text cut at the box's
+    last line ends in an ellipsis there, so a cut text looks cut."""
 
     def __init__(self, text: str = "", size: int = theme.FONT_NORMAL, **kwargs: Any) -> None:
         kwargs.setdefault("color", theme.TEXT)
@@ -57,6 +67,56 @@ class TextLabel(Label):
         # Kivy's shortening keeps to one line, so it is only for boxes one line high.
         self.shorten = self.max_lines == 1
         self.shorten_from = "right"
+
+    def texture_update(self, *args: Any) -> None:
+        """Kivy's wrapping drops the lines below the box without a sign (its own shortening is one
+        line only): when it dropped some, the last line kept is cut to end in an ellipsis."""
+        full = self.text
+        if self.markup or self.shorten or not full.strip():
+            super().texture_update(*args)
+            return
+        core = self._label
+        core.text = full
+        super().texture_update(*args)
+        if _shown_characters(core) >= len("".join(full.split())):
+            return
+        core.text = self._cut_to_fit(full)
+        super().texture_update(*args)
+        self.is_shortened = True
+
+    def _cut_to_fit(self, full: str) -> str:
+        """The longest start of `full` that, ending in an ellipsis, fits the box; cut after a whole
+        word when the kept part has one."""
+        core = self._label
+
+        def fits(kept: int) -> bool:
+            text = self._ended(full[:kept])
+            core.text = text
+            core.render()
+            return _shown_characters(core) >= len("".join(text.split()))
+
+        low, high = 0, len(full)  # fits(low) holds: the ellipsis alone fits any box a line high
+        while low < high:
+            middle = (low + high + 1) // 2
+            if fits(middle):
+                low = middle
+            else:
+                high = middle - 1
+        word_end = full.rfind(" ", 0, low + 1)
+        return self._ended(full[:word_end] if word_end > 0 else full[:low])
+
+    def wrapped_height(self) -> float:
+        """The height the whole text needs wrapped at the label's width, as many lines as
+        `_fit` grants a box of that height (a row can grow to it instead of cutting)."""
+        core = CoreLabel(text=self.text, font_size=self.font_size, font_name=self.font_name, bold=self.bold,
+                         text_size=(max(1.0, self.width - 8), None))
+        core.resolve_font_name()
+        _width, height = core.render()
+        return max(float(height), len(core._cached_lines) * self.font_size * 1.25)
+
+    @staticmethod
+    def _ended(kept: str) -> str:
+        return kept.rstrip(" ,;:.") + ELLIPSIS
 
 
 class BigButton(Button):

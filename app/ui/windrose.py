@@ -60,6 +60,11 @@ class WindroseWidget(Widget):
         self.angle = -360.0 / SECTORS
         Animation(angle=0.0, duration=duration, t="out_cubic").start(self)
 
+    def settle(self) -> None:
+        """End a turning at once: a still picture (a screenshot) shows each cube in its sector."""
+        Animation.cancel_all(self, "angle")
+        self.angle = 0.0
+
     def cubes_in(self, sector: int) -> dict[str, int]:
         return {c: n for c, n in self._windrose[sector].items() if n > 0}
 

@@ -34,6 +34,7 @@ class RollPanel(PhasePanel):
         self.unsure: set[str] = set()
         self.selected: str | None = CUBE_COLOURS[0]
         self.problem = ""
+        self.proposal: DiceStatus | None = None  # the camera's reading taken in, whose note stays shown
         link = self.app.context.dice
         if link is not None and link.status is not None:
             from app.dice_service import RollState
@@ -44,6 +45,7 @@ class RollPanel(PhasePanel):
     # -- input -----------------------------------------------------------------------
     def take_proposal(self, status: DiceStatus) -> None:
         """Fill the dice from the camera's proposal; dice it is not sure of stay open and ringed."""
+        self.proposal = status
         proposed = status.proposed_dice
         self.values = {c: proposed.get(c) for c in CUBE_COLOURS}
         self.unsure = {c for c, v in self.values.items() if v is None}
@@ -107,7 +109,7 @@ class RollPanel(PhasePanel):
     def build(self, expect: Any) -> Widget:
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
         link = self.app.context.dice
-        status = link.status if link is not None else None
+        status = link.status if link is not None else self.proposal
         view = self._camera_view()
         # Spare height goes to the live picture when there is one, else to taller keys and dice.
         roomy = self.screen.roomy() and view is None
@@ -206,7 +208,8 @@ class ChooseDicePanel(PhasePanel):
         root.add_widget(grid)
         chosen = Panel(size_hint_y=None, height=40, padding=(8, 0))
         chosen.add_widget(TextLabel(
-            _("First die: {colour}").format(colour=translator.gettext(self.first)) if self.first
+            _("First die: {colour}. Now tap the second; {colour} again puts it back.").format(
+                colour=translator.gettext(self.first)) if self.first
             else _("Each die brings as many cubes as it shows, to that sector."),
             size=theme.FONT_SMALL))
         root.add_widget(chosen)

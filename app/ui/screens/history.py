@@ -14,6 +14,9 @@ from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen
 from app.ui.widgets import BigButton, Panel, TextLabel, player_button, stepper
 
+ROW_HEIGHT = theme.TOUCH_MIN + 6  # an entry's row: its "go back" button and a little air
+ROW_PADDING = 3
+
 
 class HistoryScreen(BaseScreen):
     screen_name = "history"
@@ -55,16 +58,20 @@ class HistoryScreen(BaseScreen):
         grid = GridLayout(cols=1, spacing=3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         for entry in reversed(session.history()):
-            row = Panel(size_hint_y=None, height=theme.TOUCH_MIN + 6, spacing=theme.GAP, padding=(6, 3),
+            row = Panel(size_hint_y=None, height=ROW_HEIGHT, spacing=theme.GAP, padding=(6, ROW_PADDING),
                         bg=list(theme.PANEL if entry.live or entry.kind != "action" else theme.BACKGROUND))
-            label = translator.message(entry.message)
+            line = translator.message(entry.message)
             if entry.kind == "action":
-                label = f"{entry.index + 1}. {label}"
-            row.add_widget(TextLabel(label, size=theme.FONT_SMALL,
-                                     color=theme.TEXT if entry.live or entry.kind != "action" else theme.TEXT_DIM))
+                line = f"{entry.index + 1}. {line}"
+            words = TextLabel(line, size=theme.FONT_SMALL,
+                              color=theme.TEXT if entry.live or entry.kind != "action" else theme.TEXT_DIM)
+            # A long entry (a round's six cards and tribute) grows its row rather than lose its end.
+            words.bind(width=lambda label, _width, row=row: setattr(
+                row, "height", max(ROW_HEIGHT, label.wrapped_height() + 2 * ROW_PADDING)))
+            row.add_widget(words)
             if entry.kind == "action" and entry.live and entry.index + 1 < live_actions:
                 row.add_widget(BigButton(_("Go back to here"), size=theme.FONT_SMALL, size_hint=(None, None),
-                                         width=170, height=theme.TOUCH_MIN,
+                                         width=170, height=theme.TOUCH_MIN, pos_hint={"center_y": 0.5},
                                          on_tap=lambda keep=entry.index + 1: self.app.go_back(keep)))
             grid.add_widget(row)
         if not grid.children:

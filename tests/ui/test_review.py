@@ -1,0 +1,105 @@
+"""Defects a player's-eye look at the screens turned up, each pinned by what the widgets show:
+a cut text ends in an ellipsis, a long history entry keeps all its words, the dice phase says
+what the next tap does, a camera proposal keeps its note, and the tour's pictures show each
+rose at rest.
+"""
+
+from __future__ import annotations
+
+
+from app.dice_service import DiceStatus, RollState
+from app.games.macao import CUBE_COLOURS
+from app.ui import theme
+from app.ui.screens.history import ROW_HEIGHT
+from app.ui.tour import settle_roses
+from app.ui.widgets import ELLIPSIS, DieWidget, TextLabel
+from vision.types import DiceReading, DieReading
+from tests.ui.conftest import Table
+from tests.ui.harness import UiHarness
+
+LONG = ("Round 1 cards: Office 9, Office 10, Person 5, Building 6, Person 7, Building 8; "
+        "prestige costs 3 gold for 5")
+
+
+def _laid_out(label: TextLabel, width: float, height: float) -> list[str]:
+    """Give the label a box and render it; the lines it shows."""
+    label.size = (width, height)
+    label.texture_update()
+    return [" ".join(word.text for word in line.words).strip() for line in label._label._cached_lines]
+
+
+def test_a_text_cut_at_its_last_line_ends_in_an_ellipsis(ui: UiHarness) -> None:
+    label = TextLabel(LONG, size=theme.FONT_SMALL, size_hint=(None, None))
+    lines = _laid_out(label, 340, 48)
+    assert len(lines) == label.max_lines == 2
+    assert lines[-1].endswith(ELLIPSIS)
+    shown = label._label.text
+    assert LONG.startswith(shown.removesuffix(ELLIPSIS))  # the start of the text, cut after a word
+    assert LONG[len(shown) - 1] == " "
+    assert label.is_shortened and label.text == LONG  # the widget keeps the whole text
+    assert label.texture_size[1] <= label.height
+
+
+def test_a_text_with_room_shows_every_word_and_no_ellipsis(ui: UiHarness) -> None:
+    label = TextLabel(LONG, size=theme.FONT_SMALL, size_hint=(None, None))
+    _laid_out(label, 340, 48)
+    lines = _laid_out(label, 340, 100)  # the same label given room again shows it all
+    assert " ".join(lines) == LONG
+    assert not label.is_shortened and ELLIPSIS not in label._label.text
+
+
+def test_a_box_one_line_high_keeps_kivys_own_shortening(ui: UiHarness) -> None:
+    label = TextLabel(LONG, size=theme.FONT_SMALL, size_hint=(None, None))
+    lines = _laid_out(label, 200, 24)
+    assert label.shorten and len(lines) == 1 and label.is_shortened
+
+
+def test_a_long_history_entry_grows_its_row_at_800x480(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "choose_dice")
+    ui.tap_text("History")
+    entries = [w for w in ui.walk() if isinstance(w, TextLabel) and w.text[:1].isdigit()]
+    for entry in entries:
+        entry.texture_update()
+    reveal = next(e for e in entries if "cards:" in e.text and "prestige" in e.text)
+    assert reveal.parent.height > ROW_HEIGHT  # three lines at 800x480, where a row holds two
+    assert [e.text for e in entries if e.is_shortened] == []
+    assert all(e.texture_size[1] <= e.height for e in entries)
+    go_back = next(b for b in reveal.parent.children if b is not reveal)
+    assert go_back.center_y == reveal.parent.center_y  # its button stays in the row's middle
+
+
+def test_after_the_first_die_the_screen_says_what_the_next_tap_does(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "choose_dice")
+    blue = next(d for d in ui.find(DieWidget) if d.colour == "blue")
+    ui.tap(blue)
+    assert "First die: blue. Now tap the second; blue again puts it back." in ui.labels()
+    ui.tap(next(d for d in ui.find(DieWidget) if d.colour == "blue"))
+    assert "Each die brings as many cubes as it shows, to that sector." in ui.labels()
+    assert ui.app.session.state.phase == "choose_dice"
+
+
+def test_a_camera_proposal_keeps_its_note_on_screen(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "roll")
+    panel = ui.app.manager.get_screen("game").current_panel()
+    assert "No camera: tap a die, then its number." in ui.labels()
+    dice = tuple(DieReading(40 * i, 40, 30, 30, colour, None if colour == "violet" else 2, 0.9, colour == "violet")
+                 for i, colour in enumerate(CUBE_COLOURS))
+    panel.take_proposal(DiceStatus(RollState.PROPOSED, "Some dice are unclear: correct them, then confirm",
+                                   {}, DiceReading(dice)))
+    panel.redraw()
+    ui.idle()
+    assert "Some dice are unclear: correct them, then confirm" in ui.labels()
+    assert "No camera: tap a die, then its number." not in ui.labels()
+    assert [d.unsure for d in ui.find(DieWidget)] == [False] * 5 + [True]
+
+
+def test_the_tour_pictures_each_rose_at_rest(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "choose_dice" and s.turn == s.players[-1].colour)
+    who = ui.app.session.state.turn
+    for colour in CUBE_COLOURS[:2]:
+        ui.tap(next(d for d in ui.find(DieWidget) if d.colour == colour))
+    roses = ui.app.manager.get_screen("game").roses
+    assert ui.app.session.state.phase == "actions"
+    assert roses[who].angle != 0  # the turn has only begun: cubes still between sectors
+    settle_roses(ui.root)
+    assert [rose.angle for rose in roses.values()] == [0.0] * len(roses)
