@@ -72,13 +72,13 @@ class TextLabel(Label):
         """Kivy's wrapping drops the lines below the box without a sign (its own shortening is one
         line only): when it dropped some, the last line kept is cut to end in an ellipsis."""
         full = self.text
-        if self.markup or self.shorten or not full.strip():
+        if self.markup:
             super().texture_update(*args)
             return
         core = self._label
-        core.text = full
+        core.text = full  # an earlier, smaller box may have left a cut text here
         super().texture_update(*args)
-        if _shown_characters(core) >= len("".join(full.split())):
+        if self.shorten or not full.strip() or _shown_characters(core) >= len("".join(full.split())):
             return
         core.text = self._cut_to_fit(full)
         super().texture_update(*args)

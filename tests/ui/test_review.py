@@ -103,3 +103,30 @@ def test_the_tour_pictures_each_rose_at_rest(ui: UiHarness, table: Table) -> Non
     assert roses[who].angle != 0  # the turn has only begun: cubes still between sectors
     settle_roses(ui.root)
     assert [rose.angle for rose in roses.values()] == [0.0] * len(roses)
+
+
+def test_a_cut_text_given_room_again_shows_whole(ui: UiHarness) -> None:
+    label = TextLabel(LONG, size=theme.FONT_SMALL, size_hint=(None, None))
+    _laid_out(label, 100, 100)  # several lines, cut
+    assert label._label.text.endswith(ELLIPSIS)
+    lines = _laid_out(label, 1000, 24)  # one line high, where Kivy's own shortening takes over
+    assert lines == [LONG] and not label.is_shortened
+
+
+def _cut_texts(ui: UiHarness) -> list[str]:
+    """Texts on screen drawn shorter than they are (our ellipsis or Kivy's one-line shortening)."""
+    cut = []
+    for widget in ui.walk():
+        if isinstance(widget, TextLabel) and not widget.markup:
+            widget.texture_update()
+            if widget.is_shortened or widget._label.text != widget.text:
+                cut.append(widget.text)
+    return cut
+
+
+def test_no_text_of_a_round_is_cut_at_800x480(ui: UiHarness, table: Table) -> None:
+    seen = []
+    for phase in ("reveal", "take_card", "roll", "choose_dice", "actions"):
+        table.advance(lambda s, p=phase: s.phase == p)
+        seen.append((phase, _cut_texts(ui)))
+    assert seen == [(phase, []) for phase, _cut in seen]
