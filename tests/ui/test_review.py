@@ -10,6 +10,7 @@ from __future__ import annotations
 from app.dice_service import DiceStatus, RollState
 from app.games.macao import CUBE_COLOURS
 from app.ui import theme
+from app.ui.screens.game import NOTICE_HEIGHT
 from app.ui.screens.history import ROW_HEIGHT
 from app.ui.tour import settle_roses
 from app.ui.widgets import ELLIPSIS, DieWidget, TextLabel
@@ -130,3 +131,22 @@ def test_no_text_of_a_round_is_cut_at_800x480(ui: UiHarness, table: Table) -> No
         table.advance(lambda s, p=phase: s.phase == p)
         seen.append((phase, _cut_texts(ui)))
     assert seen == [(phase, []) for phase, _cut in seen]
+
+
+def test_a_long_reason_for_a_refused_action_is_shown_whole(ui: UiHarness, table: Table) -> None:
+    """At 800x480 a strip one line high cut 'Ann needs ... the supply holds 5 red, 4 green, ...'."""
+    long_reason = None
+    for round_number in range(1, 13):
+        table.advance(lambda s, r=round_number: s.round == r and s.phase == "actions")
+        long_reason = next((w for w in ui.walk() if len(getattr(w, "blocked_reason", "")) > 85), None)
+        if long_reason is not None:
+            break
+    assert long_reason is not None, "the seeded game no longer refuses an action at length"
+    ui.tap(long_reason)
+    screen = ui.app.manager.get_screen("game")
+    notice = screen.notice_label
+    notice.texture_update()
+    assert notice.text == long_reason.blocked_reason
+    assert not notice.is_shortened and notice._label.text == notice.text
+    assert screen.notice_strip.height > NOTICE_HEIGHT and notice.texture_size[1] <= notice.height
+    assert min(b.height for b in ui.buttons()) >= theme.TOUCH_MIN  # the taller strip leaves the keys finger-sized

@@ -30,6 +30,8 @@ STACKED_HEADER = 92
 COUNTER_MIN_WIDTH = 96  # px a counter such as "12 prestige" needs at the small font ...
 COUNTER_MIN_HEIGHT = 18  # ... and its line's height
 CELL_CHROME = 40  # px of a player cell's height taken by its padding and name badge
+NOTICE_HEIGHT = 44  # the prompt's strip: one line, or more when its text needs them ...
+NOTICE_AIR = 6  # ... with this much space around them
 
 
 def panel_class(phase: str) -> type[PhasePanel]:
@@ -147,11 +149,17 @@ class GameScreen(BaseScreen):
         return both
 
     def _notice(self, expect: Any) -> Widget:
-        self.notice_strip = Panel(size_hint_y=None, height=44, padding=(10, 0))
+        self.notice_strip = Panel(size_hint_y=None, height=NOTICE_HEIGHT, padding=(10, 0))
         self.notice_label = TextLabel("", size=theme.FONT_NORMAL, bold=True)
         self.notice_strip.add_widget(self.notice_label)
+        # A reason why an action is refused names both cubes it needs and the supply: it takes a
+        # second line (a third on a narrow panel) rather than lose its end.
+        self.notice_label.bind(width=self._fit_notice, text=self._fit_notice)
         self._show_notice(expect)
         return self.notice_strip
+
+    def _fit_notice(self, *_args: Any) -> None:
+        self.notice_strip.height = max(NOTICE_HEIGHT, self.notice_label.wrapped_height() + NOTICE_AIR)
 
     def _show_notice(self, expect: Any) -> None:
         """The app's notice (an error in red) or else the game's prompt in the acting player's colour."""
