@@ -73,6 +73,9 @@ ROOMY_HEIGHT = 640
 # A portrait window at least this high (720x1280, not a 480x800 panel) has room for keys laid
 # out in more rows: two columns of actions, the number keys 1-6 in two rows.
 TALL_PORTRAIT_HEIGHT = 1000
+# A window narrower than this (a 480x800 portrait panel) has no room for a bar title between
+# three buttons; the screen's own headline names it there.
+NARROW_WIDTH = 560
 TOP_BAR_HEIGHT = 56
 GAP = 6
 

@@ -6,17 +6,22 @@ rose at rest.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 
 from app.dice_service import DiceStatus, RollState
 from app.games.macao import CUBE_COLOURS
 from app.ui import theme
+from app.ui.i18n import translator
 from app.ui.screens.game import NOTICE_HEIGHT
 from app.ui.screens.history import ROW_HEIGHT
 from app.ui.tour import settle_roses
 from app.ui.widgets import ELLIPSIS, DieWidget, TextLabel
 from vision.types import DiceReading, DieReading
 from tests.ui.conftest import Table
-from tests.ui.harness import UiHarness
+from tests.ui.harness import UiHarness, make_context
 
 LONG = ("Round 1 cards: Office 9, Office 10, Person 5, Building 6, Person 7, Building 8; "
         "prestige costs 3 gold for 5")
@@ -125,12 +130,44 @@ def _cut_texts(ui: UiHarness) -> list[str]:
     return cut
 
 
-def test_no_text_of_a_round_is_cut_at_800x480(ui: UiHarness, table: Table) -> None:
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_no_text_of_a_game_is_cut_at_800x480(ui: UiHarness, language: str) -> None:
+    """German runs longer: 'Bestwert' over the past games' column and the card list's hint were cut."""
+    translator.set_language(language)
     seen = []
-    for phase in ("reveal", "take_card", "roll", "choose_dice", "actions"):
+    ui.app.go("new_game")
+    ui.idle()
+    seen.append(("new_game", _cut_texts(ui)))
+    table = Table(ui, seed=11)
+    for phase in ("setup_draw", "reveal", "take_card", "roll", "choose_dice", "actions", "final"):
         table.advance(lambda s, p=phase: s.phase == p)
         seen.append((phase, _cut_texts(ui)))
-    assert seen == [(phase, []) for phase, _cut in seen]
+    table.advance(lambda s: s.phase == "over")
+    for screen in ("score", "history", "past_games"):
+        ui.app.go(screen)
+        ui.idle()
+        seen.append((screen, _cut_texts(ui)))
+    assert seen == [(where, []) for where, _cut in seen]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_480x800_panel_drops_bar_titles_it_has_no_room_for(tmp_path: Path, language: str) -> None:
+    """Between three buttons 'History' had 14 px and 'Final score' 118 px: shown as '...'."""
+    ui = UiHarness(make_context(tmp_path), size=(480, 800))
+    try:
+        translator.set_language(language)
+        table = Table(ui, seed=11)
+        table.advance(lambda s: s.phase == "final")
+        seen = [("final", _cut_texts(ui))]
+        table.advance(lambda s: s.phase == "over")
+        for screen in ("score", "history"):
+            ui.app.go(screen)
+            ui.idle()
+            seen.append((screen, _cut_texts(ui)))
+            assert translator.gettext({"score": "Final score", "history": "History"}[screen]) not in ui.labels()
+        assert seen == [(where, []) for where, _cut in seen]
+    finally:
+        ui.close()
 
 
 def test_a_long_reason_for_a_refused_action_is_shown_whole(ui: UiHarness, table: Table) -> None:

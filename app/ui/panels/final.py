@@ -38,7 +38,7 @@ class FinalPanel(PhasePanel):
         if self.field not in open_fields:
             self.field = open_fields[0] if open_fields else None
         root = BoxLayout(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
-        head = BoxLayout(size_hint_y=None, height=24)
+        head = BoxLayout(size_hint_y=None, height=44 if self.screen.narrow() else 24)  # two lines on a narrow panel
         for title in ("", _("Card points"), _("Largest city group"), ""):
             head.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center"))
         root.add_widget(head)

@@ -51,6 +51,11 @@ class BaseScreen(Screen):
         """Whether the window has height to spare for taller touch targets (portrait, 1280x720)."""
         return Window.height >= theme.ROOMY_HEIGHT
 
+    @staticmethod
+    def narrow() -> bool:
+        """Whether the window is too narrow for a bar title beside three buttons (480x800)."""
+        return Window.width < theme.NARROW_WIDTH
+
     @classmethod
     def tall_portrait(cls) -> bool:
         """A portrait window high enough for keys in more rows (720x1280, not 480x800)."""

@@ -8,6 +8,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
 
 from app.ui import theme
 from app.ui.i18n import _, translator
@@ -35,7 +36,8 @@ class HistoryScreen(BaseScreen):
         session = self.app.session
         bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP)
         bar.add_widget(BigButton(_("Back to the game"), on_tap=lambda: self.app.go("game"), size_hint=(None, 1), width=200))
-        bar.add_widget(TextLabel(_("History"), size=theme.FONT_LARGE, bold=True, halign="center"))
+        bar.add_widget(Widget() if self.narrow() else TextLabel(_("History"), size=theme.FONT_LARGE, bold=True,
+                                                                 halign="center"))
         bar.add_widget(BigButton(_("Redo"), on_tap=self.app.redo, disabled=not session.can_redo,
                                  size_hint=(None, 1), width=124))
         bar.add_widget(BigButton(_("Undo"), role="danger", on_tap=self.app.undo, disabled=not session.can_undo,

@@ -38,7 +38,7 @@ class NewGameScreen(BaseScreen):
         roomy = self.roomy()  # a tall window: taller seat rows and buttons
         seats = BoxLayout(orientation="vertical", spacing=theme.GAP)
         seats.add_widget(TextLabel(_("Tap a colour to seat a player; type a name if you like."),
-                                   size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=32))
+                                   size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=44))
         for colour in PLAYER_COLOURS:
             row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=72 if roomy else theme.BUTTON_HEIGHT)
             seated = colour in self.seated

@@ -63,7 +63,9 @@ class ScoreScreen(BaseScreen):
         session = self.app.session
         bar = Panel(size_hint_y=None, height=theme.TOP_BAR_HEIGHT, spacing=theme.GAP)
         bar.add_widget(BigButton(_("Menu"), on_tap=lambda: self.app.go("start"), size_hint=(None, 1), width=96))
-        bar.add_widget(TextLabel(_("Final score"), size=theme.FONT_LARGE, bold=True, halign="center"))
+        # On a narrow panel the winner's line below says what this screen is.
+        bar.add_widget(Widget() if self.narrow() else TextLabel(_("Final score"), size=theme.FONT_LARGE, bold=True,
+                                                                 halign="center"))
         bar.add_widget(BigButton(_("History"), on_tap=lambda: self.app.go("history"), size_hint=(None, 1), width=124))
         bar.add_widget(BigButton(_("Undo"), role="danger", on_tap=self.app.undo, disabled=not session.can_undo,
                                  size_hint=(None, 1), width=124))
@@ -77,7 +79,7 @@ class ScoreScreen(BaseScreen):
         if self.roomy():  # rows about a bar and a half high, not the whole of a tall window
             chart.size_hint_max_y = 120 * len(sheet.rows)
         body.add_widget(chart)
-        legend = BoxLayout(size_hint_y=None, height=26)
+        legend = BoxLayout(size_hint_y=None, height=44 if self.narrow() else 26)  # two lines on a narrow panel
         for title, colour in ((_("Track less punish"), TRACK_COLOUR), (_("Cards"), CARDS_COLOUR), (_("City"), CITY_COLOUR)):
             legend.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=colour, halign="center"))
         body.add_widget(legend)
