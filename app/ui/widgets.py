@@ -120,9 +120,11 @@ class TextLabel(Label):
 
 
 class BigButton(Button):
-    """A finger-sized flat button; `role` picks its colour (normal, ok, danger, player)."""
+    """A finger-sized flat button; `role` picks its colour (normal, ok, danger, player);
+    `outlined` rims a chosen one whose fill is a colour of its own (a cube)."""
 
     role = StringProperty("normal")
+    outlined = BooleanProperty(False)
 
     def __init__(
         self,
@@ -147,12 +149,25 @@ class BigButton(Button):
         self._fill = fill
         self._apply_colours()
         self.bind(disabled=lambda *_a: self._apply_colours(), size=self._fit)
+        self.bind(pos=self._draw_rim, size=self._draw_rim, outlined=self._draw_rim)
         self._fit()
+        self._draw_rim()
         if on_tap is not None:
             self.bind(on_release=lambda *_a: on_tap())
 
     def _fit(self, *_args: Any) -> None:
         self.text_size = (max(1.0, self.width - 10), max(1.0, self.height))
+
+    def _draw_rim(self, *_args: Any) -> None:
+        """A light rim with a dark line inside it: plain on every cube colour, white and gray too."""
+        self.canvas.after.clear()
+        if not self.outlined:
+            return
+        with self.canvas.after:
+            Color(*theme.TEXT)
+            Line(rectangle=(self.x + 3, self.y + 3, self.width - 6, self.height - 6), width=3)
+            Color(*theme.BACKGROUND)
+            Line(rectangle=(self.x + 7, self.y + 7, self.width - 14, self.height - 14), width=1.5)
 
     def _apply_colours(self) -> None:
         fills = {
@@ -383,7 +398,7 @@ def segmented(
 
 
 def cube_button(colour: str, on_tap: Callable[[], None], text: str = "", group: str = "cube", **kwargs: Any) -> BigButton:
-    """A button filled with a cube colour (for picking cubes)."""
+    """A button filled with a cube colour (for picking cubes); `outlined=True` marks the chosen one."""
     kwargs.setdefault("size", theme.FONT_NORMAL)
     return BigButton(text, on_tap=on_tap, fill=theme.cube_colour(colour), tag=(group, colour), **kwargs)
 

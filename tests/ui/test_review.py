@@ -187,3 +187,18 @@ def test_a_long_reason_for_a_refused_action_is_shown_whole(ui: UiHarness, table:
     assert not notice.is_shortened and notice._label.text == notice.text
     assert screen.notice_strip.height > NOTICE_HEIGHT and notice.texture_size[1] <= notice.height
     assert min(b.height for b in ui.buttons()) >= theme.TOUCH_MIN  # the taller strip leaves the keys finger-sized
+
+
+def test_the_colour_chosen_for_sector_1_is_rimmed(ui: UiHarness) -> None:
+    """It was only bracketed, '[ green ]', in small text on the green button."""
+    table = Table(ui, seed=11)
+    table.advance(lambda s: s.phase == "setup_cubes")
+    ui.tap(ui.tagged("one", "green"))
+    rimmed = {(w.tag, w.text) for w in ui.walk() if getattr(w, "outlined", False)}
+    assert rimmed == {(("one", "green"), "green")}
+    chosen = ui.tagged("one", "green")
+    assert len(chosen.canvas.after.children) > 0 and len(ui.tagged("one", "red").canvas.after.children) == 0
+    ui.tap(ui.tagged("one", "red"))
+    assert {w.tag for w in ui.walk() if getattr(w, "outlined", False)} == {("one", "red")}
+    ui.tap(ui.tagged("two", "blue"))
+    assert ui.app.session.actions[-1]["one"] == "red" and ui.app.session.actions[-1]["two"] == "blue"

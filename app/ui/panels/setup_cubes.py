@@ -32,9 +32,10 @@ class SetupCubesPanel(PhasePanel):
             root.add_widget(TextLabel(title, size=theme.FONT_NORMAL, size_hint_y=None, height=30))
             row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, 64, tallest=140))
             for colour in CUBE_COLOURS:
-                text = translator.gettext(colour) if chosen != colour else "[ " + translator.gettext(colour) + " ]"
-                row.add_widget(cube_button(colour, lambda c=colour, f=field: self._pick(who, f, c), text=text,
-                                           size=theme.FONT_SMALL, size_hint_y=1, group=field))
+                # The chosen colour is rimmed (a bracketed name alone was hard to see across the table).
+                row.add_widget(cube_button(colour, lambda c=colour, f=field: self._pick(who, f, c),
+                                           text=translator.gettext(colour), outlined=chosen == colour,
+                                           bold=chosen == colour, size=theme.FONT_SMALL, size_hint_y=1, group=field))
             root.add_widget(row)
         root.add_widget(Widget(size_hint_y=0.5 if roomy else 1))
         return root
