@@ -21,6 +21,10 @@ from kivy.uix.widget import Widget
 from app.ui import theme
 
 SECTORS = 6
+# A sector's pile is this share of the ring's width: as big as it gets with four colours in a
+# 2x2 grid still clear of the sector numbers, so counts stay legible on a small rose.
+PILE_SHARE = 0.45
+SUPPLY_SHARE = 0.75  # the supply's pile, of the centre's radius: a 2x2 grid still inside the circle
 
 
 @functools.lru_cache(maxsize=512)
@@ -100,9 +104,9 @@ class WindroseWidget(Widget):
             for k in range(1, SECTORS + 1):
                 mid = math.radians(90 - (k - 1) * 360 / SECTORS)
                 r_mid = (inner + radius) / 2
-                self._pile(self.cubes_in(k), cx + r_mid * math.cos(mid), cy + r_mid * math.sin(mid), (radius - inner) * 0.3)
+                self._pile(self.cubes_in(k), cx + r_mid * math.cos(mid), cy + r_mid * math.sin(mid), (radius - inner) * PILE_SHARE)
             PopMatrix()
-            self._pile(self.cubes_in(0), cx, cy, inner * 0.5)
+            self._pile(self.cubes_in(0), cx, cy, inner * SUPPLY_SHARE)
 
     def _sector_number(self, k: int, cx: float, cy: float, radius: float) -> None:
         mid = math.radians(90 - (k - 1) * 360 / SECTORS + 360 / SECTORS * 0.36)

@@ -7,8 +7,10 @@ rose at rest.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from kivy.graphics import Rectangle
 
 
 from app.dice_service import DiceStatus, RollState
@@ -202,3 +204,54 @@ def test_the_colour_chosen_for_sector_1_is_rimmed(ui: UiHarness) -> None:
     assert {w.tag for w in ui.walk() if getattr(w, "outlined", False)} == {("one", "red")}
     ui.tap(ui.tagged("two", "blue"))
     assert ui.app.session.actions[-1]["one"] == "red" and ui.app.session.actions[-1]["two"] == "blue"
+
+
+def _count_heights(ui: UiHarness) -> list[float]:
+    """Heights of the cube counts drawn on the roses (after each rose's six sector numbers)."""
+    heights: list[float] = []
+    for rose in ui.app.manager.get_screen("game").roses.values():
+        drawn = [i for i in rose.canvas.children if isinstance(i, Rectangle) and i.texture is not None]
+        heights += [r.size[1] for r in drawn[6:]]
+    return heights
+
+
+def test_cube_counts_on_the_roses_are_legible_at_800x480(ui: UiHarness) -> None:
+    """A two-colour pile's count was drawn 10 px high on the 143 px rose (a third less than now)."""
+    table = Table(ui, seed=11)
+    table.advance(lambda s: s.round == 5 and s.phase == "actions")
+    heights = _count_heights(ui)
+    assert heights and min(heights) >= 13
+
+
+def _counters(ui: UiHarness) -> list[Any]:
+    return [w for w in ui.walk() if hasattr(w, "captions")]
+
+
+@pytest.mark.parametrize("players, caption", [(2, "prestige"), (4, "prest.")])
+def test_player_counters_are_never_cut_at_800x480(ui: UiHarness, players: int, caption: str) -> None:
+    """Four players leave about 85 px a counter column: '13 prestige' was cut to '13 prest...'."""
+    table = Table(ui, seed=11, players=players)
+    table.advance(lambda s: s.round == 5 and s.phase == "actions")
+    counters = _counters(ui)
+    for label in counters:
+        label.texture_update()
+    assert len(counters) == 4 * players
+    assert [c.text for c in counters if c.is_shortened] == []
+    assert sum(c.text.endswith("] " + caption) for c in counters) == players
+
+
+def test_action_texts_stay_inside_their_buttons_on_a_480x800_panel(tmp_path: Path) -> None:
+    """Three columns there got the tall window's larger text: 'Activate Building 8: 4 green' took
+    three lines, past its button's top and bottom."""
+    ui = UiHarness(make_context(tmp_path), size=(480, 800))
+    try:
+        table = Table(ui, seed=11, players=4)
+        table.advance(lambda s: s.round == 5 and s.phase == "actions")
+        buttons = [b for b in ui.buttons() if isinstance(b.tag, tuple) and b.tag[0] in ("activate", "action")]
+        for button in buttons:
+            button.texture_update()
+        assert len(buttons) >= 9
+        # Kivy keeps every wrapped line of a button and centres them: their heights add up past the edges.
+        assert [b.text for b in buttons if sum(line.h for line in b._label._cached_lines) > b.height] == []
+    finally:
+        ui.close()

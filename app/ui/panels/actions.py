@@ -154,7 +154,11 @@ class ActionsPanel(PhasePanel):
         grid = GridLayout(cols=2 if self.screen.tall_portrait() else 3, spacing=theme.GAP)
         look: dict[str, Any] = {"size": theme.FONT_SMALL}
         if roomy:
-            look = {"size": theme.FONT_NORMAL, **theme.touch_row(True, theme.BUTTON_HEIGHT, tallest=120)}
+            # The larger text only where a column is wide: three columns on a 480x800 panel
+            # wrapped 'Activate Building 8: 4 green' onto three lines, past the button's edges.
+            wide = self.screen.tall_portrait() or not self.screen.portrait()
+            look = {"size": theme.FONT_NORMAL if wide else theme.FONT_SMALL,
+                    **theme.touch_row(True, theme.BUTTON_HEIGHT, tallest=120)}
         for card in options.activate:
             grid.add_widget(self._button(_("Activate {card}: {cost}").format(card=card.name, cost=_cubes(card.cost)),
                                          card, lambda i=card.index: self.send({"type": "activate", "player": who, "card": i}),

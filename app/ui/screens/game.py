@@ -30,6 +30,7 @@ STACKED_HEADER = 92
 COUNTER_MIN_WIDTH = 96  # px a counter such as "12 prestige" needs at the small font ...
 COUNTER_MIN_HEIGHT = 18  # ... and its line's height
 CELL_CHROME = 40  # px of a player cell's height taken by its padding and name badge
+CELL_PADDING = 20  # px of a player cell's width around its counters (cell and counters' padding, spacing)
 NOTICE_HEIGHT = 44  # the prompt's strip: one line, or more when its text needs them ...
 NOTICE_AIR = 6  # ... with this much space around them
 
@@ -214,14 +215,17 @@ class GameScreen(BaseScreen):
         badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True, color=theme.on_player_text(colour)))
         info.add_widget(badge)
         counters = GridLayout(cols=2)
-        for value, caption, tint in (
-            (player.gold, _("gold"), "f5d92e"),
-            (player.prestige, _("prestige"), "f2f2f2"),
-            (player.punish, _("punish"), "ff6b6b"),
-            (len(player.tableau), ngettext("card", "cards", len(player.tableau)), "f2f2f2"),
+        cards = ngettext("card", "cards", len(player.tableau))
+        for value, caption, short, tint in (
+            (player.gold, _("gold"), _("gold"), "f5d92e"),
+            (player.prestige, _("prestige"), _("prest."), "f2f2f2"),
+            (player.punish, _("punish"), _("punish"), "ff6b6b"),
+            (len(player.tableau), cards, cards, "f2f2f2"),
         ):
-            counters.add_widget(TextLabel(f"[b][color={tint}]{value}[/color][/b] {caption}", size=theme.FONT_SMALL,
-                                          markup=True, color=theme.TEXT_DIM))
+            number = f"[b][color={tint}]{value}[/color][/b] "
+            label = TextLabel(number + caption, size=theme.FONT_SMALL, markup=True, color=theme.TEXT_DIM)
+            label.captions = (number + caption, number + short)  # the short one for a narrow column
+            counters.add_widget(label)
         info.add_widget(counters)
         cell.add_widget(info)
         rose = WindroseWidget(colour, player.windrose, size_hint_x=None)
@@ -246,6 +250,7 @@ def _arrange_cell(cell: Panel, info: Widget, counters: GridLayout, rose: Windros
         info.size_hint_y, info.height = None, STACKED_HEADER - 8
         counters.cols = 4 if width > 420 else 2
         _counter_font(counters, theme.FONT_NORMAL)
+        _counter_captions(counters, (width - CELL_PADDING) / counters.cols)
         rose.size_hint = (1, 1)
         return
     cell.orientation = "horizontal"
@@ -256,8 +261,17 @@ def _arrange_cell(cell: Panel, info: Widget, counters: GridLayout, rose: Windros
     narrow = width - beside < 2 * COUNTER_MIN_WIDTH and height - CELL_CHROME >= 4 * COUNTER_MIN_HEIGHT
     counters.cols = 1 if height > 150 or narrow else 2
     _counter_font(counters, theme.FONT_SMALL)
+    _counter_captions(counters, (width - beside - CELL_PADDING) / counters.cols)
     rose.size_hint = (None, 1)
     rose.width = beside
+
+
+def _counter_captions(counters: GridLayout, column_width: float) -> None:
+    """Full captions where a column holds '12 prestige', else the short ones ('12 prest.'):
+    four players in an 800x480 window leave about 85 px a column."""
+    for label in counters.children:
+        needed = COUNTER_MIN_WIDTH * label.font_size / theme.font(theme.FONT_SMALL)
+        label.text = label.captions[0] if column_width >= needed else label.captions[1]
 
 
 def _counter_font(counters: GridLayout, base: int) -> None:
