@@ -255,3 +255,19 @@ def test_action_texts_stay_inside_their_buttons_on_a_480x800_panel(tmp_path: Pat
         assert [b.text for b in buttons if sum(line.h for line in b._label._cached_lines) > b.height] == []
     finally:
         ui.close()
+
+
+def test_end_of_turn_leaves_the_action_rows_whole_on_a_480x800_panel(tmp_path: Path) -> None:
+    """With four players End of turn grew to 96 px and covered the last row of actions (41 px left)."""
+    ui = UiHarness(make_context(tmp_path), size=(480, 800))
+    try:
+        table = Table(ui, seed=11, players=4)
+        table.advance(lambda s: s.round == 5 and s.phase == "actions")
+        end = ui.tagged("action", "end_turn")
+        actions = [b for b in ui.buttons() if isinstance(b.tag, tuple) and b.tag[0] in ("activate", "action")
+                   and b is not end]
+        lowest = min(b.to_window(b.x, b.y)[1] for b in actions)
+        assert lowest >= end.to_window(end.x, end.top)[1]  # no action lies under End of turn
+        assert min(b.height for b in actions) >= theme.BUTTON_HEIGHT and end.height >= theme.BUTTON_HEIGHT
+    finally:
+        ui.close()

@@ -182,6 +182,9 @@ class ActionsPanel(PhasePanel):
             usable = next((e for e in options.card_effects if e.ok), options.card_effects[0])
             grid.add_widget(self._button(_("Card effect"), usable, lambda: self.open("effect"), **look,
                                          tag=("action", "card_effect")))
+        if roomy:  # the grid's rows at their least before End of turn grows (Kivy does not add them up)
+            rows = -(-len(grid.children) // grid.cols)
+            grid.size_hint_min_y = rows * theme.BUTTON_HEIGHT + (rows - 1) * theme.GAP
         box = BoxLayout(orientation="vertical", spacing=theme.GAP)
         box.add_widget(grid)
         box.add_widget(self._button(_("End of turn"), options.end_turn,
