@@ -474,6 +474,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     if not found:
         return []
     typical = typical_side(found)
+    # Dice on one table are about one size: a candidate far smaller than the frame's typical
+    # die is a speck on the table, a lone pip or an action cube, not a die.
+    found = [c for c in found if c.side >= learned.die_min_side_ratio * typical]
     centres, sides, crops = _crops_of(checked, found, typical, net, learned)
     upright = net.classify(crops, 1, learned.classifier_batch)
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))

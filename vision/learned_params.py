@@ -38,6 +38,7 @@ class LearnedParams:
     value_min_probability: float  # P(value) needed to report a value, else unsure
     duplicate_distance: float  # candidates closer than this many die sides are one die
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
+    die_min_side_ratio: float  # a candidate whose side is under this fraction of the typical die side is dropped
     classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
     classifier_batch: int  # at most this many crops go through the classifier at once (bounds its buffers)
     colour_face_radius: float  # die sides from the centre: the disc whose pips give the polarity
@@ -92,6 +93,9 @@ class LearnedParams:
         if not 0.0 < low <= high <= 2.0:
             raise ValueError("[vision.learned] keys 'second_opinion_side_scale_min' and '..._max' must satisfy "
                              f"0 < min <= max <= 2, got {low!r} and {high!r}")
+        if values["die_min_side_ratio"] >= 1.0:
+            raise ValueError("[vision.learned] key 'die_min_side_ratio' is a fraction under 1 (0: keep every "
+                             f"size), got {values['die_min_side_ratio']!r}")
         if values["side_spread"] < 1.0:
             raise ValueError(f"[vision.learned] key 'side_spread' is a factor of at least 1, got {values['side_spread']!r}")
         if values["macao_look_beside_min_score"] > 1.0:

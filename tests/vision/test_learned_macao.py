@@ -141,6 +141,7 @@ def test_a_pale_die_on_a_dark_green_table_is_named_by_its_own_hue() -> None:
     ("body_min_area", 3.0, "must not exceed 'body_max_area'"),
     ("macao_look_beside_core_radius", 2.0, "must not exceed 'macao_look_beside_own_radius'"),
     ("macao_look_beside_min_score", "low", "must be float"),
+    ("die_min_side_ratio", 1.0, "fraction under 1"),
 ])
 def test_bad_settings_are_named(key: str, value: object, words: str) -> None:
     with DEFAULT_CONFIG_PATH.open("rb") as handle:
