@@ -35,6 +35,8 @@ SIZE_JITTER = 0.25  # log-scale
 NEGATIVE_SHIFT = (0.65, 1.1)
 NEGATIVES_PER_IMAGE = 8
 COCKED_BOOST = 3  # cocked dice are rare in the data; each is cut this many times more often
+SPECK_RADIUS = (0.05, 0.18)  # die sides: a drawn speck's radius (a one's pip is about 0.1)
+SPECK_DARK_SHARE = 0.7  # the rest are light specks (a dark table's crumbs)
 
 
 def _cut(image: np.ndarray, cx: float, cy: float, window: float, angle: float, crop_px: int) -> np.ndarray:
@@ -64,14 +66,31 @@ def mine_negatives(records: list[LabelledImage], images: list[np.ndarray], detec
     return mined
 
 
+def _with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop with one or two dots drawn near its centre: a crumb, a pen mark or a hole in
+    the bare table. Alone on the table such a dot looks like the pip of a one, but no die body
+    with its edges surrounds it; the drawn scenes and the photos showed specks read as ones."""
+    marked = crop.copy()
+    side_px = crop.shape[0] / WINDOW_SIDES
+    for _ in range(int(rng.integers(1, 3))):
+        x, y = crop.shape[1] / 2.0 + rng.normal(0.0, 0.12 * side_px), crop.shape[0] / 2.0 + rng.normal(0.0, 0.12 * side_px)
+        radius = rng.uniform(SPECK_RADIUS[0], SPECK_RADIUS[1]) * side_px
+        shade = rng.uniform(10, 90) if rng.random() < SPECK_DARK_SHARE else rng.uniform(200, 255)
+        colour = tuple(float(np.clip(shade + rng.normal(0.0, 15.0), 0, 255)) for _ in range(3))
+        cv2.circle(marked, (round(x * 16), round(y * 16)), max(16, round(radius * 16)), colour, -1, cv2.LINE_AA, shift=4)
+    return marked
+
+
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.random.Generator,
                repeats: int, mined: list[list[tuple[float, float, float]]], crop_px: int,
-               washout: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+               washout: float = 0.0, specks: int = 0) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
 
-    def add(image: np.ndarray, cx: float, cy: float, side: float, label: int) -> None:
+    def add(image: np.ndarray, cx: float, cy: float, side: float, label: int, speck: bool = False) -> None:
         window = side * WINDOW_SIDES * float(np.exp(rng.uniform(-SIZE_JITTER, SIZE_JITTER)))
         crop = _cut(image, cx, cy, window, float(rng.uniform(0, 360)), crop_px)
+        if speck:
+            crop = _with_specks(crop, rng)
         if rng.random() < 0.5:
             crop = crop[:, ::-1]
         if rng.random() < 0.25:  # a smaller, softer die
@@ -99,6 +118,10 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.r
             x, y = rng.uniform(0, width), rng.uniform(0, height)
             if _far_from_dice(record, x, y, NEGATIVE_SHIFT[0]):
                 add(image, x, y, typical, 0)
+        for _ in range(specks):
+            x, y = rng.uniform(0, width), rng.uniform(0, height)
+            if _far_from_dice(record, x, y, NEGATIVE_SHIFT[1]):
+                add(image, x, y, typical, 0, speck=True)
     return np.stack(crops), np.array(labels)
 
 
@@ -170,6 +193,8 @@ def main() -> None:
                         help="head on the features' mean and maximum over the crop (not every cell in place)")
     parser.add_argument("--washout", type=float, default=0.0,
                         help="share of crops pulled towards a light tone (pale faces, faint light pips)")
+    parser.add_argument("--specks", type=int, default=0,
+                        help="negatives per image of bare table with a drawn speck (a crumb is not a one)")
     parser.add_argument("--label-smoothing", type=float, default=0.05)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (more thrash on a shared machine)")
     args = parser.parse_args()
@@ -187,14 +212,14 @@ def main() -> None:
     model = DiceClassifier(args.width, args.crop_px, args.pooled_head)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
-    epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout)]
+    epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout, args.specks)]
     batch_size = args.batch
     steps_per_epoch = len(epochs_data[0][0]) // batch_size
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.epochs * steps_per_epoch)
     for epoch in range(args.epochs):
         started = time.time()
         crops, labels = (epochs_data.pop() if epochs_data
-                          else make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout))
+                          else make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout, args.specks))
         order = rng.permutation(len(crops))[: steps_per_epoch * batch_size]
         model.train()
         total = 0.0
