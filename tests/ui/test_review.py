@@ -271,3 +271,21 @@ def test_end_of_turn_leaves_the_action_rows_whole_on_a_480x800_panel(tmp_path: P
         assert min(b.height for b in actions) >= theme.BUTTON_HEIGHT and end.height >= theme.BUTTON_HEIGHT
     finally:
         ui.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_discard_question_and_its_six_cards_fit_at_800x480(ui: UiHarness, language: str) -> None:
+    """The question was cut ('(punish ma...'), the rules' wording below it too, and the new card's
+    tile, a line taller with its note, ran its name over the tile above."""
+    translator.set_language(language)
+    table = Table(ui, seed=11)
+    table.advance(lambda s: s.phase == "take_card" and len(s.player(s.turn).tableau) >= 5)
+    free = next(i for i, card in enumerate(ui.app.session.state.revealed) if card is not None)
+    ui.tap(ui.tagged("card", free))
+    assert _cut_texts(ui) == []
+    tiles = [w for w in ui.walk() if isinstance(getattr(w, "tag", None), tuple) and w.tag[0] == "discard"]
+    assert len(tiles) == 6
+    spill = [(tile.tag, child.text if hasattr(child, "text") else type(child).__name__)
+             for tile in tiles for child in tile.children if child.y < tile.y - 0.5 or child.top > tile.top + 0.5]
+    assert spill == []
+    assert translator.gettext("new card") in tiles[-1].children[-3].text  # beside the new card's kind

@@ -10,7 +10,7 @@ from kivy.uix.widget import Widget
 
 from app.games.macao import RecordError, RulesError, apply_action
 from app.ui import theme
-from app.ui.i18n import _, translator
+from app.ui.i18n import _
 from app.ui.panels.base import PhasePanel
 from app.ui.panels.card_tile import card_tile
 from app.ui.widgets import BigButton, PlayerBadge, TextLabel
@@ -43,7 +43,6 @@ class TakeCardPanel(PhasePanel):
     def __init__(self, screen: Any) -> None:
         super().__init__(screen)
         self.pending: int | None = None  # the chosen card while the discard prompt is open
-        self.why = ""
 
     def build(self, expect: Any) -> Widget:
         who = expect.player
@@ -64,10 +63,9 @@ class TakeCardPanel(PhasePanel):
         action = {"type": "take_card", "player": who, "card": index}
         try:
             apply_action(self.state, action)
-        except (RulesError, RecordError) as plain_refusal:
+        except (RulesError, RecordError):
             if self._needs_discard(action):
                 self.pending = index
-                self.why = translator.message(plain_refusal.message) if isinstance(plain_refusal, RulesError) else ""
                 self.redraw()
                 return
         self.app.act(action)
@@ -83,10 +81,10 @@ class TakeCardPanel(PhasePanel):
     def _discard_prompt(self, root: BoxLayout, who: str) -> Widget:
         assert self.pending is not None
         chosen = self.state.revealed[self.pending]
+        # Two lines of small text: at 800x480 one line cut the question short, and the six tiles
+        # below need the height a second line of the rules' own wording took.
         root.add_widget(PlayerBadge(who, _("{name}: the tableau is full. Which card goes? (punish marker)").format(
-            name=self.name_of(who)), size_hint_y=None, height=40))
-        if self.why:
-            root.add_widget(TextLabel(self.why, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=24))
+            name=self.name_of(who)), size=theme.FONT_SMALL, size_hint_y=None, height=44))
         cards = list(self.state.player(who).tableau) + [chosen]
         grid = _grid(len(cards), self.screen.portrait())
         for i, card in enumerate(cards):
