@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from kivy.graphics import Rectangle
+from kivy.uix.scrollview import ScrollView
 
 
 from app.dice_service import DiceStatus, RollState
@@ -20,10 +21,10 @@ from app.ui.i18n import translator
 from app.ui.screens.game import NOTICE_HEIGHT
 from app.ui.screens.history import ROW_HEIGHT
 from app.ui.tour import settle_roses
-from app.ui.widgets import ELLIPSIS, DieWidget, TextLabel
+from app.ui.widgets import ELLIPSIS, DieWidget, Panel, TextLabel, Tile
 from vision.types import DiceReading, DieReading
 from tests.ui.conftest import Table
-from tests.ui.harness import UiHarness, make_context
+from tests.ui.harness import UiHarness, make_context, parents
 
 LONG = ("Round 1 cards: Office 9, Office 10, Person 5, Building 6, Person 7, Building 8; "
         "prestige costs 3 gold for 5")
@@ -289,3 +290,39 @@ def test_the_discard_question_and_its_six_cards_fit_at_800x480(ui: UiHarness, la
              for tile in tiles for child in tile.children if child.y < tile.y - 0.5 or child.top > tile.top + 0.5]
     assert spill == []
     assert translator.gettext("new card") in tiles[-1].children[-3].text  # beside the new card's kind
+
+
+def _spills(ui: UiHarness) -> list[str]:
+    """Widgets drawn past the edges of the panel or tile holding them (outside scrolling lists)."""
+    spilt = []
+    for holder in ui.walk():
+        if not isinstance(holder, (Panel, Tile)) or any(isinstance(p, ScrollView) for p in parents(holder)):
+            continue
+        for child in holder.children:
+            if child.y < holder.y - 1 or child.top > holder.top + 1:
+                spilt.append(getattr(child, "text", "") or type(child).__name__)
+    return spilt
+
+
+def test_forms_and_the_discard_question_stay_in_their_panels_on_a_480x800_panel(tmp_path: Path) -> None:
+    """The quarter form asked 1 px more than it had and Kivy pushed its title up over the prompt;
+    the discard question's six tiles in two columns were too low for their cards."""
+    ui = UiHarness(make_context(tmp_path), size=(480, 800))
+    try:
+        table = Table(ui, seed=11)
+        table.advance(lambda s: s.phase == "take_card" and len(s.player(s.turn).tableau) >= 5)
+        free = next(i for i, card in enumerate(ui.app.session.state.revealed) if card is not None)
+        ui.tap(ui.tagged("card", free))
+        seen = [("discard", _spills(ui))]
+        table.advance(lambda s: s.round == 5 and s.phase == "actions")
+        panel = ui.app.manager.get_screen("game").current_panel()
+        for form in ("quarter", "wall", "ship", "joker", "effect"):
+            panel.open(form)
+            ui.idle()
+            seen.append((form, _spills(ui)))
+            assert min(round(b.height) for b in ui.buttons()) >= theme.TOUCH_MIN, form  # packed, still finger-sized
+            panel.close()
+            ui.idle()
+        assert seen == [(where, []) for where, _spilt in seen]
+    finally:
+        ui.close()

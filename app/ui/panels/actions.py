@@ -196,7 +196,10 @@ class ActionsPanel(PhasePanel):
     # -- forms -------------------------------------------------------------------------------
     def _form(self, title: str | Widget, parts: list[Widget], ready: bool, on_confirm: Any,
               compact: bool = False) -> Widget:
-        """Title (or a widget in its place), the parts, Cancel and Confirm; `compact` packs a tall form."""
+        """Title (or a widget in its place), the parts, Cancel and Confirm; `compact` packs a tall form.
+        A portrait panel too low for keys in more rows (480x800) packs every form: its quarter form
+        asked 1 px more than it had, and Kivy then pushed the title up over the prompt."""
+        compact = compact or (self.screen.portrait() and not self.screen.tall_portrait())
         gap = 3 if compact else theme.GAP
         box = Panel(orientation="vertical", spacing=gap, padding=theme.GAP)
         if isinstance(title, Widget):

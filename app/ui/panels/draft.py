@@ -16,8 +16,10 @@ from app.ui.panels.card_tile import card_tile
 from app.ui.widgets import BigButton, PlayerBadge, TextLabel
 
 
-def _grid(count: int, portrait: bool) -> GridLayout:
-    return GridLayout(cols=2 if portrait else 3, spacing=theme.GAP)
+def _grid(tall_portrait: bool) -> GridLayout:
+    """Three columns of card tiles; two on a tall portrait window. A 480x800 panel keeps three:
+    in two columns its three rows of tiles were too low for a card and ran into each other."""
+    return GridLayout(cols=2 if tall_portrait else 3, spacing=theme.GAP)
 
 
 class SetupPickPanel(PhasePanel):
@@ -26,7 +28,7 @@ class SetupPickPanel(PhasePanel):
     def build(self, expect: Any) -> Widget:
         who = expect.player
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        grid = _grid(len(self.state.setup_cards), self.screen.portrait())
+        grid = _grid(self.screen.tall_portrait())
         for i, card in enumerate(self.state.setup_cards):
             grid.add_widget(card_tile(card, (lambda i=i: self._pick(who, i)) if card is not None else None,
                                       note=_("taken") if card is None else "", tag=("card", i)))
@@ -52,7 +54,7 @@ class TakeCardPanel(PhasePanel):
         price, gain = self.state.tribute
         root.add_widget(TextLabel(_("Tribute this round: {gold} gold buys {prestige} prestige").format(gold=price, prestige=gain),
                                   size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=24))
-        grid = _grid(6, self.screen.portrait())
+        grid = _grid(self.screen.tall_portrait())
         for i, card in enumerate(self.state.revealed):
             grid.add_widget(card_tile(card, (lambda i=i: self._take(who, i)) if card is not None else None,
                                       note=_("gone") if card is None else "", tag=("card", i)))
@@ -86,7 +88,7 @@ class TakeCardPanel(PhasePanel):
         root.add_widget(PlayerBadge(who, _("{name}: the tableau is full. Which card goes? (punish marker)").format(
             name=self.name_of(who)), size=theme.FONT_SMALL, size_hint_y=None, height=44))
         cards = list(self.state.player(who).tableau) + [chosen]
-        grid = _grid(len(cards), self.screen.portrait())
+        grid = _grid(self.screen.tall_portrait())
         for i, card in enumerate(cards):
             grid.add_widget(card_tile(card, lambda i=i: self._discard(who, i), tag=("discard", i),
                                       note=_("new card") if i == len(cards) - 1 else ""))
