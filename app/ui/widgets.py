@@ -42,6 +42,29 @@ class Panel(BoxLayout):
 
 
 ELLIPSIS = "\u2026"
+# Text too big for its box (a large text-size setting on a small screen) is drawn smaller, down to
+# this share of its size: at 140 % that is about the 100 % size, never smaller.
+FIT_FLOOR = 0.7
+
+
+def _fitted_size(core: Any, nominal: float, fits: Callable[[], bool]) -> None:
+    """Set the core label's font size to the largest from `nominal` down to FIT_FLOOR of it at
+    which `fits()` holds after a layout pass (the smallest tried when none does)."""
+    size = nominal
+    core.options["font_size"] = size
+    floor = nominal * FIT_FLOOR
+    while size - 1 >= floor:
+        core.render()
+        if fits():
+            return
+        size -= 1
+        core.options["font_size"] = size
+
+
+def _words_whole(core: Any, text: str) -> bool:
+    """Whether a layout kept every word on one line (Kivy breaks a word wider than the box)."""
+    laid_out = " ".join("".join(word.text for word in line.words) for line in core._cached_lines)
+    return laid_out.split() == text.split()
 
 
 def _shown_characters(core: Any) -> int:
@@ -70,14 +93,20 @@ class TextLabel(Label):
 
     def texture_update(self, *args: Any) -> None:
         """Kivy's wrapping drops the lines below the box without a sign (its own shortening is one
-        line only): when it dropped some, the last line kept is cut to end in an ellipsis."""
+        line only): when it dropped some, the last line kept is cut to end in an ellipsis. A box
+        one line high first tries smaller type (down to FIT_FLOOR) before Kivy shortens the text."""
         full = self.text
-        if self.markup:
-            super().texture_update(*args)
-            return
         core = self._label
-        core.text = full  # an earlier, smaller box may have left a cut text here
+        if not self.markup:
+            core.text = full  # an earlier, smaller box may have left a cut text here
+        if self.shorten and full.strip():  # one line: smaller type before Kivy shortens it
+            _fitted_size(core, self.font_size, lambda: not core.is_shortened and sum(
+                line.h for line in core._cached_lines) <= self.height + 1)
+        else:
+            core.options["font_size"] = self.font_size
         super().texture_update(*args)
+        if self.markup:
+            return
         if self.shorten or not full.strip() or _shown_characters(core) >= len("".join(full.split())):
             return
         core.text = self._cut_to_fit(full)
@@ -157,6 +186,17 @@ class BigButton(Button):
 
     def _fit(self, *_args: Any) -> None:
         self.text_size = (max(1.0, self.width - 10), max(1.0, self.height))
+
+    def texture_update(self, *args: Any) -> None:
+        """A text that would run past the button's edges or break inside a word (an action's
+        long name at a large text size) is drawn smaller, down to FIT_FLOOR of its size."""
+        core = self._label
+        if self.markup or not self.text.strip() or self.width <= 10 or self.height <= 1:
+            core.options["font_size"] = self.font_size
+        else:
+            _fitted_size(core, self.font_size, lambda: _words_whole(core, self.text) and sum(
+                line.h for line in core._cached_lines) <= self.height)
+        super().texture_update(*args)
 
     def _draw_rim(self, *_args: Any) -> None:
         """A light rim with a dark line inside it: plain on every cube colour, white and gray too."""

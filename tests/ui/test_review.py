@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from kivy.graphics import Rectangle
+from kivy.uix.button import Button
 from kivy.uix.scrollview import ScrollView
 
 
@@ -21,7 +22,7 @@ from app.ui.i18n import translator
 from app.ui.screens.game import NOTICE_HEIGHT
 from app.ui.screens.history import ROW_HEIGHT
 from app.ui.tour import settle_roses
-from app.ui.widgets import ELLIPSIS, DieWidget, Panel, TextLabel, Tile
+from app.ui.widgets import ELLIPSIS, FIT_FLOOR, DieWidget, Panel, TextLabel, Tile
 from vision.types import DiceReading, DieReading
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness, make_context, parents
@@ -326,3 +327,52 @@ def test_forms_and_the_discard_question_stay_in_their_panels_on_a_480x800_panel(
         assert seen == [(where, []) for where, _spilt in seen]
     finally:
         ui.close()
+
+
+def _overflowing(ui: UiHarness) -> list[str]:
+    """Buttons whose drawn text runs past their top and bottom or breaks inside a word, and
+    one-line labels shortened to '...' (both as Kivy lays them out)."""
+    found = []
+    for widget in ui.walk():
+        if isinstance(widget, Button) and widget.text and not widget.markup:
+            widget.texture_update()
+            lines = widget._label._cached_lines
+            drawn = " ".join("".join(word.text for word in line.words) for line in lines).split()
+            if sum(line.h for line in lines) > widget.height or drawn != widget.text.split():
+                found.append(widget.text)
+        elif isinstance(widget, TextLabel) and widget.shorten:
+            widget.texture_update()
+            if widget.is_shortened:
+                found.append(widget.text)
+    return found
+
+
+def test_text_at_140_percent_is_drawn_smaller_where_800x480_has_no_room(ui: UiHarness) -> None:
+    """At 140 % the phase bar read 'Rou...' and 'Actio...', actions ran three lines past their
+    buttons' edges, 'Other' broke into 'Othe r'; the setting still makes the text bigger."""
+    theme.text_scale.factor = 1.4
+    try:
+        table = Table(ui, seed=11)
+        seen = []
+        for phase in ("reveal", "actions"):
+            table.advance(lambda s, p=phase: s.phase == p)
+            ui.app.refresh()
+            ui.idle()
+            seen.append((phase, _overflowing(ui)))
+        assert seen == [("reveal", []), ("actions", [])]
+        end = ui.tagged("action", "end_turn")
+        assert end.font_size == theme.font(theme.FONT_LARGE) == round(1.4 * theme.FONT_LARGE)
+        assert end._label.options["font_size"] == end.font_size  # room enough: drawn at its full size
+        squeezed = [b for b in ui.buttons() if b._label.options["font_size"] < b.font_size]
+        assert squeezed and all(b._label.options["font_size"] >= FIT_FLOOR * b.font_size for b in squeezed)
+    finally:
+        theme.text_scale.factor = 1.0
+
+
+def test_text_at_100_percent_is_drawn_at_its_size_at_800x480(ui: UiHarness, table: Table) -> None:
+    for phase in ("reveal", "actions"):
+        table.advance(lambda s, p=phase: s.phase == p)
+        texts = [w for w in ui.walk() if isinstance(w, (Button, TextLabel)) and w.text]
+        for widget in texts:
+            widget.texture_update()
+        assert [w.text for w in texts if w._label.options["font_size"] != w.font_size] == []
