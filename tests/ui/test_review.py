@@ -376,3 +376,19 @@ def test_text_at_100_percent_is_drawn_at_its_size_at_800x480(ui: UiHarness, tabl
         for widget in texts:
             widget.texture_update()
         assert [w.text for w in texts if w._label.options["font_size"] != w.font_size] == []
+
+
+def test_a_past_games_bars_have_the_final_scores_legend(ui: UiHarness) -> None:
+    """Its bars had the final score's three colours and nothing saying what they stand for."""
+    table = Table(ui, seed=11)
+    table.advance(lambda s: s.phase == "over")
+    ui.app.go("score")
+    ui.idle()
+    score = ui.labels()
+    ui.app.go("past_game", game_id=ui.app.session.game_id)
+    ui.idle()
+    assert ui.app.manager.current == "past_game"
+    past = ui.labels()
+    for title in ("Track less punish", "Cards", "City"):  # 'Cards' and 'City' also head the table's columns
+        assert past.count(title) == score.count(title) >= 1
+    assert "Track less punish" in past and _cut_texts(ui) == []

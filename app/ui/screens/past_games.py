@@ -15,7 +15,7 @@ from app.ui.charts import Bar, BarChart
 from app.ui.i18n import _, ngettext
 from app.ui.past import past_game
 from app.ui.screens.base import BaseScreen
-from app.ui.screens.score import breakdown_table, score_bars, winner_text
+from app.ui.screens.score import breakdown_table, score_bars, score_legend, winner_text
 from app.ui.stats import player_stats
 from app.ui.widgets import BigButton, Panel, TextLabel, Tile
 
@@ -111,6 +111,7 @@ class PastGameScreen(BaseScreen):
                                       size_hint_y=None, height=44))
             body.add_widget(breakdown_table(game.sheet))
             body.add_widget(BarChart(score_bars(game.sheet)))
+            body.add_widget(score_legend(self.narrow()))  # the colours read as on the final score
         else:
             body.add_widget(TextLabel(_("Not finished yet."), size=theme.FONT_NORMAL))
         if self.app.notice.text:

@@ -56,6 +56,14 @@ def winner_text(sheet: Any) -> str:
     return text
 
 
+def score_legend(narrow: bool) -> BoxLayout:
+    """What the colours of the score bars stand for; two lines a title on a narrow panel."""
+    legend = BoxLayout(size_hint_y=None, height=44 if narrow else 26)
+    for title, colour in ((_("Track less punish"), TRACK_COLOUR), (_("Cards"), CARDS_COLOUR), (_("City"), CITY_COLOUR)):
+        legend.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=colour, halign="center"))
+    return legend
+
+
 class ScoreScreen(BaseScreen):
     screen_name = "score"
 
@@ -79,10 +87,7 @@ class ScoreScreen(BaseScreen):
         if self.roomy():  # rows about a bar and a half high, not the whole of a tall window
             chart.size_hint_max_y = 120 * len(sheet.rows)
         body.add_widget(chart)
-        legend = BoxLayout(size_hint_y=None, height=44 if self.narrow() else 26)  # two lines on a narrow panel
-        for title, colour in ((_("Track less punish"), TRACK_COLOUR), (_("Cards"), CARDS_COLOUR), (_("City"), CITY_COLOUR)):
-            legend.add_widget(TextLabel(title, size=theme.FONT_SMALL, color=colour, halign="center"))
-        body.add_widget(legend)
+        body.add_widget(score_legend(self.narrow()))
         if self.roomy():
             body.add_widget(Widget())  # Export and New game stay at the bottom
         if self.app.notice.text:
