@@ -392,3 +392,23 @@ def test_a_past_games_bars_have_the_final_scores_legend(ui: UiHarness) -> None:
     for title in ("Track less punish", "Cards", "City"):  # 'Cards' and 'City' also head the table's columns
         assert past.count(title) == score.count(title) >= 1
     assert "Track less punish" in past and _cut_texts(ui) == []
+
+
+def test_the_other_screens_at_140_percent_text_cut_nothing_at_800x480(ui: UiHarness) -> None:
+    """The new game's wall-stack hint was a line high at 140 % and ended in '...'."""
+    theme.text_scale.factor = 1.4
+    try:
+        seen = []
+        for screen in ("start", "new_game", "settings"):
+            ui.app.go(screen)
+            ui.idle()
+            seen.append((screen, _overflowing(ui) + _cut_texts(ui)))
+        table = Table(ui, seed=11)
+        table.advance(lambda s: s.phase == "over")
+        for screen in ("score", "history", "past_games"):
+            ui.app.go(screen)
+            ui.idle()
+            seen.append((screen, _overflowing(ui) + _cut_texts(ui)))
+        assert seen == [(where, []) for where, _found in seen]
+    finally:
+        theme.text_scale.factor = 1.0

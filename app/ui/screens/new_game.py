@@ -57,8 +57,9 @@ class NewGameScreen(BaseScreen):
         body.add_widget(seats)
 
         wall = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
+        # Three lines of room: two at 140 % text.
         wall.add_widget(TextLabel(_("Starting wall stack, top first (tap to move to the top)"),
-                                  size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=40))
+                                  size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=60))
         for colour in self.seated:
             wall.add_widget(player_button(colour, self.name_of(colour), height=64 if roomy else 44,
                                           on_tap=lambda c=colour: self._to_top(c)))
