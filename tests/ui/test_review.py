@@ -277,13 +277,18 @@ def test_end_of_turn_leaves_the_action_rows_whole_on_a_480x800_panel(tmp_path: P
 
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_discard_question_and_its_six_cards_fit_at_800x480(ui: UiHarness, language: str) -> None:
-    """The question was cut ('(punish ma...'), the rules' wording below it too, and the new card's
-    tile, a line taller with its note, ran its name over the tile above."""
+    """The question was cut ('(punish ma...'), the rules' wording below it too, under a prompt
+    strip still saying 'take one of the open cards'; and the new card's tile, a line taller with
+    its note, ran its name over the tile above."""
     translator.set_language(language)
     table = Table(ui, seed=11)
     table.advance(lambda s: s.phase == "take_card" and len(s.player(s.turn).tableau) >= 5)
     free = next(i for i, card in enumerate(ui.app.session.state.revealed) if card is not None)
+    prompt = ui.app.manager.get_screen("game").notice_label.text
     ui.tap(ui.tagged("card", free))
+    question = translator.gettext("{name}: the tableau is full. Which card goes? (punish marker)").format(name="Ann")
+    assert ui.app.manager.get_screen("game").notice_label.text == question  # in the prompt's place
+    assert prompt not in ui.labels() and ui.labels().count(question) == 1
     assert _cut_texts(ui) == []
     tiles = [w for w in ui.walk() if isinstance(getattr(w, "tag", None), tuple) and w.tag[0] == "discard"]
     assert len(tiles) == 6
@@ -291,6 +296,8 @@ def test_the_discard_question_and_its_six_cards_fit_at_800x480(ui: UiHarness, la
              for tile in tiles for child in tile.children if child.y < tile.y - 0.5 or child.top > tile.top + 0.5]
     assert spill == []
     assert translator.gettext("new card") in tiles[-1].children[-3].text  # beside the new card's kind
+    ui.tap_text(translator.gettext("Cancel: choose another card"))
+    assert ui.app.manager.get_screen("game").notice_label.text == prompt
 
 
 def _spills(ui: UiHarness) -> list[str]:

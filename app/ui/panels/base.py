@@ -61,5 +61,9 @@ class PhasePanel:
     def build(self, expect: Any) -> Widget:
         raise NotImplementedError
 
+    def question(self) -> str:
+        """What the panel asks in the prompt strip instead of the game's prompt (nothing here)."""
+        return ""
+
     def name_of(self, colour: str | None) -> str:
         return self.state.player(colour).name if colour else ""

@@ -13,7 +13,7 @@ from app.ui import theme
 from app.ui.i18n import _
 from app.ui.panels.base import PhasePanel
 from app.ui.panels.card_tile import card_tile
-from app.ui.widgets import BigButton, PlayerBadge, TextLabel
+from app.ui.widgets import BigButton, TextLabel
 
 
 def _grid(tall_portrait: bool) -> GridLayout:
@@ -83,10 +83,6 @@ class TakeCardPanel(PhasePanel):
     def _discard_prompt(self, root: BoxLayout, who: str) -> Widget:
         assert self.pending is not None
         chosen = self.state.revealed[self.pending]
-        # Two lines of small text: at 800x480 one line cut the question short, and the six tiles
-        # below need the height a second line of the rules' own wording took.
-        root.add_widget(PlayerBadge(who, _("{name}: the tableau is full. Which card goes? (punish marker)").format(
-            name=self.name_of(who)), size=theme.FONT_SMALL, size_hint_y=None, height=44))
         cards = list(self.state.player(who).tableau) + [chosen]
         grid = _grid(self.screen.tall_portrait())
         for i, card in enumerate(cards):
@@ -95,6 +91,14 @@ class TakeCardPanel(PhasePanel):
         root.add_widget(grid)
         root.add_widget(BigButton(_("Cancel: choose another card"), on_tap=self._cancel))
         return root
+
+    def question(self) -> str:
+        """The discard question takes the prompt strip's place: under the game's own prompt
+        ("take one of the open cards") it read as a second, other instruction."""
+        if self.pending is None:
+            return ""
+        return _("{name}: the tableau is full. Which card goes? (punish marker)").format(
+            name=self.name_of(self.app.session.waiting_for().player))
 
     def _discard(self, who: str, discard: int) -> None:
         index = self.pending

@@ -163,13 +163,14 @@ class GameScreen(BaseScreen):
         self.notice_strip.height = max(NOTICE_HEIGHT, self.notice_label.wrapped_height() + NOTICE_AIR)
 
     def _show_notice(self, expect: Any) -> None:
-        """The app's notice (an error in red) or else the game's prompt in the acting player's colour."""
+        """The app's notice (an error in red) or else, in the acting player's colour, the panel's
+        own question (which card goes?) or the game's prompt."""
         notice = self.app.notice
         error = notice.level == "error" and bool(notice.text)
         acting = expect.player
         self.notice_strip.bg = list(theme.DANGER if error else theme.player_colour(acting) if acting else theme.PANEL)
         self.notice_label.color = theme.TEXT if error or not acting else theme.on_player_text(acting)
-        self.notice_label.text = notice.text if notice.text else translator.message(expect.prompt)
+        self.notice_label.text = notice.text or self.current_panel().question() or translator.message(expect.prompt)
 
     def redraw_panel(self) -> None:
         """Rebuild only the phase panel and the notice: what a tap inside a form can change."""
