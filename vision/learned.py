@@ -326,6 +326,12 @@ def typical_side(found: list[DieCandidate]) -> float:
     return float(np.median(sides[scores >= np.median(scores)]))
 
 
+def sized_like_the_dice(found: list[DieCandidate], typical: float, min_ratio: float) -> list[DieCandidate]:
+    """The candidates at least `min_ratio` of the typical die side: dice on one table are about
+    one size, and a candidate far smaller is a speck on the table, a lone pip or a cube."""
+    return [c for c in found if c.side >= min_ratio * typical]
+
+
 def body_centre(frame: np.ndarray, cx: float, cy: float, side: float, learned: LearnedParams) -> tuple[float, float]:
     """The centre of the die body around (cx, cy): the centroid of the region of the colour
     found at that point (pips closed over), connected to it, within a die side of it.
@@ -474,9 +480,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     if not found:
         return []
     typical = typical_side(found)
-    # Dice on one table are about one size: a candidate far smaller than the frame's typical
-    # die is a speck on the table, a lone pip or an action cube, not a die.
-    found = [c for c in found if c.side >= learned.die_min_side_ratio * typical]
+    found = sized_like_the_dice(found, typical, learned.die_min_side_ratio)
     centres, sides, crops = _crops_of(checked, found, typical, net, learned)
     upright = net.classify(crops, 1, learned.classifier_batch)
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
