@@ -52,6 +52,11 @@ def panel_class(phase: str) -> type[PhasePanel]:
     }[phase]
 
 
+def fit_notice(strip: Widget, label: TextLabel) -> None:
+    """The prompt strip as high as its text needs, at least one line's strip."""
+    strip.height = max(NOTICE_HEIGHT, label.wrapped_height() + NOTICE_AIR)
+
+
 class GameScreen(BaseScreen):
     screen_name = "game"
 
@@ -150,17 +155,17 @@ class GameScreen(BaseScreen):
         return both
 
     def _notice(self, expect: Any) -> Widget:
-        self.notice_strip = Panel(size_hint_y=None, height=NOTICE_HEIGHT, padding=(10, 0))
-        self.notice_label = TextLabel("", size=theme.FONT_NORMAL, bold=True)
-        self.notice_strip.add_widget(self.notice_label)
+        strip = Panel(size_hint_y=None, height=NOTICE_HEIGHT, padding=(10, 0))
+        label = TextLabel("", size=theme.FONT_NORMAL, bold=True)
+        strip.add_widget(label)
         # A reason why an action is refused names both cubes it needs and the supply: it takes a
-        # second line (a third on a narrow panel) rather than lose its end.
-        self.notice_label.bind(width=self._fit_notice, text=self._fit_notice)
+        # second line (a third on a narrow panel) rather than lose its end. The strip and label
+        # are bound themselves, not through the screen: a released screen's old strip can still
+        # be laid out once after the screen forgot it.
+        label.bind(width=lambda *_: fit_notice(strip, label), text=lambda *_: fit_notice(strip, label))
+        self.notice_strip, self.notice_label = strip, label
         self._show_notice(expect)
-        return self.notice_strip
-
-    def _fit_notice(self, *_args: Any) -> None:
-        self.notice_strip.height = max(NOTICE_HEIGHT, self.notice_label.wrapped_height() + NOTICE_AIR)
+        return strip
 
     def _show_notice(self, expect: Any) -> None:
         """The app's notice (an error in red) or else, in the acting player's colour, the panel's
