@@ -6,7 +6,7 @@
 
 Positives: crops centred (with jitter) on each labelled die, any turn, size jitter.
 Negatives (class 0): table, cubes, cards and walls away from dice; crops half off a
-die; cocked dice. Prints per-crop accuracy on the --test sets (exact label centres
+die; cocked dice; with --specks, bare table with a drawn crumb. Prints per-crop accuracy on the --test sets (exact label centres
 and sides, no augmentation) and writes the ONNX model with its JSON metadata.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import time
 from pathlib import Path
@@ -212,14 +213,15 @@ def main() -> None:
     model = DiceClassifier(args.width, args.crop_px, args.pooled_head)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
-    epochs_data = [make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout, args.specks)]
+    next_epoch = functools.partial(make_epoch, records, images, rng, args.repeats, mined, args.crop_px,
+                                   args.washout, args.specks)
+    epochs_data = [next_epoch()]
     batch_size = args.batch
     steps_per_epoch = len(epochs_data[0][0]) // batch_size
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.epochs * steps_per_epoch)
     for epoch in range(args.epochs):
         started = time.time()
-        crops, labels = (epochs_data.pop() if epochs_data
-                          else make_epoch(records, images, rng, args.repeats, mined, args.crop_px, args.washout, args.specks))
+        crops, labels = epochs_data.pop() if epochs_data else next_epoch()
         order = rng.permutation(len(crops))[: steps_per_epoch * batch_size]
         model.train()
         total = 0.0

@@ -14,7 +14,6 @@ from app.ui.widgets import CubeRow, TextLabel, Tile
 
 GOLD_HEX = "f5d92e"
 PRESTIGE_HEX = "ff6b6b"
-NOTE_HEX = "e0a526"  # theme.WARN
 
 
 def tribute_label(gold: int, prestige: int) -> TextLabel:
@@ -35,7 +34,7 @@ def card_tile(card: Any, on_tap: Callable[[], None] | None, lit: bool = False, n
     tile.add_widget(Widget())  # with the one at the end: spare height above and below, the card in the middle
     tile.add_widget(TextLabel(card.name, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=26))
     # A note shares the kind's line: a line of its own ran the tile past its top at 800x480.
-    kind = translator.gettext(card.kind) + (f"  [color={NOTE_HEX}]{escape_markup(note)}[/color]" if note else "")
+    kind = translator.gettext(card.kind) + (f"  [color={theme.WARN_HEX}]{escape_markup(note)}[/color]" if note else "")
     tile.add_widget(TextLabel(kind, size=theme.FONT_SMALL, color=theme.TEXT_DIM, markup=True, size_hint_y=None,
                               height=20))
     tile.add_widget(CubeRow(list(card.cost), cube_size=26))

@@ -162,7 +162,10 @@ class GameScreen(BaseScreen):
         # second line (a third on a narrow panel) rather than lose its end. The strip and label
         # are bound themselves, not through the screen: a released screen's old strip can still
         # be laid out once after the screen forgot it.
-        label.bind(width=lambda *_: fit_notice(strip, label), text=lambda *_: fit_notice(strip, label))
+        def fit(*_args: Any) -> None:
+            fit_notice(strip, label)
+
+        label.bind(width=fit, text=fit)
         self.notice_strip, self.notice_label = strip, label
         self._show_notice(expect)
         return strip
