@@ -40,7 +40,7 @@ from vision.calibrate import (
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE
-from vision.reader import learned_models, read_dice
+from vision.reader import learned_models, read_dice, release_learned_models
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.types import DiceReading
 
@@ -89,6 +89,10 @@ class TableReader:
     def __call__(self, frame: np.ndarray) -> DiceReading:
         return read_dice(frame, params=self.params, expect="macao", calibration=self.calibration,
                          learned=self.learned)
+
+    def rest(self) -> None:
+        """Between rolls: the learned models go (some 13 MB), loaded again by the next read."""
+        release_learned_models()
 
     @property
     def measure(self) -> str:
@@ -219,7 +223,7 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         new_settler=lambda: SettleDetector(settle_params),
         vote=functools.partial(vote, params=settle_params),
         timings=roll_timings(config), clock=clock,
-        on_status=on_status, on_roll=on_roll, led=led)
+        on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest)
     button = _open_button(config, service, clock, pin_factory, note)
 
     def tick(now: float) -> None:

@@ -85,7 +85,7 @@ class Harness:
     """A DiceService over a folder of frames, recording everything it reports."""
 
     def __init__(self, config, folder: Path | None, led: StatusLed | None = None,
-                 reader=label_reader, loop: bool = False) -> None:
+                 reader=label_reader, loop: bool = False, rest_reader=None) -> None:
         self.clock = ManualClock()
         self.statuses: list[DiceStatus] = []
         self.rolls: list[dict[str, Any]] = []
@@ -98,7 +98,7 @@ class Harness:
             make_camera=self.make_camera, reader=reader,
             new_settler=lambda: SettleDetector(params), vote=functools.partial(vote, params=params),
             timings=self.timings, clock=self.clock, on_status=self.statuses.append,
-            on_roll=self.rolls.append, led=led)
+            on_roll=self.rolls.append, led=led, rest_reader=rest_reader)
 
     def make_camera(self) -> Camera | None:
         self.camera_requests.append(self.clock.now)
@@ -413,3 +413,39 @@ def test_latest_frame_follows_the_roll_and_the_live_view_only_when_watched(tmp_p
     latest = harness.service.latest_frame()
     assert latest is not None and latest.shape == (SIZE[1], SIZE[0], 3)  # the last frame read in full
     assert harness.service.status.proposed_dice == ROLL
+    harness.service.confirm()
+    assert harness.service.latest_frame() is None  # the roll is over: its full frame is let go
+
+
+def test_a_cancelled_roll_lets_its_frame_go(tmp_path: Path, config) -> None:
+    harness = Harness(config, write_frames(tmp_path, roll_sequence()))
+    harness.tick()
+    harness.service.roll()
+    harness.run_until(RollState.PROPOSED)
+    assert harness.service.latest_frame() is not None
+    harness.service.cancel()
+    assert harness.service.latest_frame() is None
+
+
+def test_the_reader_rests_once_a_roll_is_read_on_the_ticking_thread(tmp_path: Path, config) -> None:
+    rests: list[RollState] = []
+    frames = write_frames(tmp_path, roll_sequence() + roll_sequence(OTHER, previous=ROLL))
+    harness = Harness(config, frames, rest_reader=lambda: rests.append(harness.service.state))
+    harness.tick(5)
+    assert rests == []  # nothing read yet: nothing to let go
+    harness.service.roll()
+    harness.run_until(RollState.READING)
+    harness.tick()
+    assert rests == []  # still reading: the reader keeps its models
+    harness.run_until(RollState.PROPOSED)
+    assert rests == [RollState.PROPOSED]  # in the tick that read the last frame
+    harness.tick(3)
+    harness.service.confirm()
+    harness.tick(3)
+    assert rests == [RollState.PROPOSED]  # once a roll
+    harness.service.roll()
+    harness.run_until(RollState.READING)
+    harness.tick()  # one frame read of the votes needed
+    harness.service.cancel()
+    harness.tick()
+    assert rests == [RollState.PROPOSED, RollState.CANCELLED]

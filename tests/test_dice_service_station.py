@@ -14,6 +14,7 @@ from gpiozero.pins.mock import MockFactory
 from app.config import load_config
 from app.dice_service import DiceStatus, RollState
 from app.dice_station import build_dice_station
+from vision.reader import learned_models
 
 
 class Clock:
@@ -141,3 +142,18 @@ def test_the_users_learned_reader_setting_reaches_the_reader(tmp_path: Path, moc
     assert station.service.state is RollState.PROPOSED
     reading = statuses[-1].reading
     assert reading is not None and f"(last frame: {path}" in reading.message
+
+
+def test_the_learned_models_are_let_go_once_the_roll_is_read(tmp_path: Path, mock_factory) -> None:
+    clock = Clock()
+    station = build_dice_station(folder_config(tmp_path), on_status=lambda s: None, on_roll=lambda a: None,
+                                 report=lambda problem: None, clock=clock, pin_factory=mock_factory)
+    held = learned_models(station.reader.learned)
+    assert not isinstance(held, str)
+    station.service.tick(clock.now)
+    station.service.roll()
+    while station.service.state is not RollState.PROPOSED:  # no motion: read after the timeout
+        clock.now += 0.1
+        station.service.tick(clock.now)
+    again = learned_models(station.reader.learned)
+    assert not isinstance(again, str) and again[0] is not held[0]  # the next read loads them anew

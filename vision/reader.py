@@ -88,6 +88,14 @@ def _models_at(detector: Path, classifier: Path) -> LearnedModels:
     return LearnedModels(DiceDetector.load(detector), DiceNet.load(classifier))
 
 
+def release_learned_models() -> None:
+    """Let the loaded models go: their nets keep packed weights and buffers for the largest
+    frame read (some 13 MB). A caller that reads only now and then (the app, between rolls)
+    gives that back; the next read loads them again (about 2 ms, its first pass some 6 ms
+    slower) and reads the same."""
+    _models_at.cache_clear()
+
+
 def _labelled(reading: DiceReading, path: str) -> DiceReading:
     return dataclasses.replace(reading, message="; ".join(filter(None, [path, reading.message])))
 

@@ -12,7 +12,7 @@ import pytest
 from vision.debug import DebugSink
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
-from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
+from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice, release_learned_models
 from vision.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
@@ -55,6 +55,16 @@ def test_models_are_loaded_once_per_file_pair() -> None:
     assert not isinstance(first, str) and not isinstance(second, str)
     assert first[0] is second[0]  # the same loaded networks
     assert second[1].value_min_probability == 0.5  # each call keeps its own thresholds
+
+
+def test_released_models_are_loaded_again_and_read_the_same(scene: np.ndarray) -> None:
+    before = read_dice(scene, PARAMS, expect="macao")
+    held = learned_models(LEARNED)
+    release_learned_models()
+    again = learned_models(LEARNED)
+    assert not isinstance(held, str) and not isinstance(again, str)
+    assert again[0] is not held[0]  # loaded anew, not kept
+    assert read_dice(scene, PARAMS, expect="macao").dice == before.dice
 
 
 def test_region_boxes_are_in_frame_pixels(scene: np.ndarray) -> None:
