@@ -8,6 +8,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import read_dice
 
@@ -48,14 +49,15 @@ def plain_pass(frame: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2HSV), (5, 5), 0)
 
 
-def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None) -> list[dict[str, object]]:
-    """Median reading time and plain-pass time per size, single-threaded."""
+def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None,
+              learned: LearnedParams | None = None) -> list[dict[str, object]]:
+    """Median reading time and plain-pass time per size, single-threaded (`learned` as in read_dice)."""
     cv2.setNumThreads(1)
     rows = []
     for size in BENCH_SIZES:
         frame = bench_frame(size, source)
-        read_dice(frame, params, expect="macao")  # warm-up
-        reader, reader_cpu = median_ms(lambda: read_dice(frame, params, expect="macao"), runs)
+        read_dice(frame, params, expect="macao", learned=learned)  # warm-up
+        reader, reader_cpu = median_ms(lambda: read_dice(frame, params, expect="macao", learned=learned), runs)
         plain, plain_cpu = median_ms(lambda: plain_pass(frame), runs)
         rows.append({
             "size": f"{size[0]}x{size[1]}", "read_ms": reader, "plain_ms": plain, "ratio": reader / plain,

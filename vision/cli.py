@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tomllib
 from pathlib import Path
 
 import cv2
@@ -22,6 +23,7 @@ from vision.calibrate import (
 )
 from vision.debug import DebugSink
 from vision.evaluate import evaluate
+from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
 
@@ -52,7 +54,7 @@ def _calibration_for(args: argparse.Namespace, params: VisionParams) -> Calibrat
     return load_calibration(path)
 
 
-def cmd_read(args: argparse.Namespace, params: VisionParams) -> int:
+def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedParams | None) -> int:
     calibration = _calibration_for(args, params)
     status = EXIT_OK
     if args.debug:
@@ -66,7 +68,7 @@ def cmd_read(args: argparse.Namespace, params: VisionParams) -> int:
             status = EXIT_BAD_INPUT
             continue
         sink = DebugSink() if args.debug else None
-        reading = read_dice(frame, params, expect=args.expect, calibration=calibration, debug=sink)
+        reading = read_dice(frame, params, expect=args.expect, calibration=calibration, debug=sink, learned=learned)
         if sink is not None:
             cv2.imwrite(str(Path(args.debug) / (Path(path).stem + "_debug.jpg")), sink.mosaic())
         if args.json:
@@ -84,19 +86,19 @@ def cmd_read(args: argparse.Namespace, params: VisionParams) -> int:
     return status
 
 
-def cmd_calibrate(args: argparse.Namespace, params: VisionParams) -> int:
+def cmd_calibrate(args: argparse.Namespace, params: VisionParams, learned: LearnedParams | None) -> int:
     frame, problem = _load_image(args.image)
     if frame is None:
         print(problem, file=sys.stderr)
         return EXIT_BAD_INPUT
-    calibration = calibrate(frame, params)
+    calibration = calibrate(frame, params, learned)
     out = Path(args.out) if args.out else default_calibration_path(params)
     save_calibration(calibration, out)
     print(f"calibration saved to {out}")
     return EXIT_OK
 
 
-def cmd_evaluate(args: argparse.Namespace, params: VisionParams) -> int:
+def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: LearnedParams | None) -> int:
     folder = Path(args.dataset)
     if not (folder / "images").is_dir() or not (folder / "labels").is_dir():
         print(f"{folder}: not a dataset folder (needs images/ and labels/)", file=sys.stderr)
@@ -105,7 +107,7 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams) -> int:
     cv2.setNumThreads(1)
     score = evaluate(
         folder,
-        lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration),
+        lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration, learned=learned),
         score_colour=args.expect == "macao",
     )
     report = score.report()
@@ -126,7 +128,7 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams) -> int:
     return EXIT_OK
 
 
-def cmd_bench(args: argparse.Namespace, params: VisionParams) -> int:
+def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedParams | None) -> int:
     source = None
     if args.image:
         source, problem = _load_image(args.image)
@@ -134,7 +136,7 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams) -> int:
             print(problem, file=sys.stderr)
             return EXIT_BAD_INPUT
         source = source[:, :, :3]
-    for row in run_bench(params, args.runs, source):
+    for row in run_bench(params, args.runs, source, learned):
         print(f"{row['size']}: read {row['read_ms']:.2f} ms, plain pass {row['plain_ms']:.2f} ms, "
               f"ratio {row['ratio']:.1f}; thread CPU: read {row['read_cpu_ms']:.2f} ms, "
               f"plain {row['plain_cpu_ms']:.2f} ms, ratio {row['cpu_ratio']:.1f} (median of {args.runs}, 1 thread)")
@@ -143,7 +145,7 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m vision", description="Windrose dice reader")
-    parser.add_argument("--config", help="config.toml to read [vision] from (default: the repository's)")
+    parser.add_argument("--config", help="config.toml to read [vision] and [vision.learned] from (default: the repository's)")
     sub = parser.add_subparsers(dest="command", required=True)
     read = sub.add_parser("read", help="read dice in images")
     read.add_argument("--expect", choices=("macao", "any"), default="macao")
@@ -168,18 +170,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _learned_params_in(config: Path) -> LearnedParams | None:
+    """The [vision.learned] table of a settings file, or None (the repository's) when it has none:
+    a file that names other models must be read with them, not silently with the shipped ones."""
+    with config.open("rb") as handle:
+        has_table = isinstance(tomllib.load(handle).get("vision", {}).get("learned"), dict)
+    return load_learned_params(config) if has_table else None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     config = getattr(args, "sub_config", None) or args.config
     try:
         params = load_vision_params(Path(config) if config else None)
+        learned = _learned_params_in(Path(config)) if config else None
     except (OSError, ValueError) as exc:
         print(f"config: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "bench": cmd_bench,
-                "synth": lambda args, _params: synth.run(args)}
+                "synth": lambda args, _params, _learned: synth.run(args)}
     try:
-        return commands[args.command](args, params)
+        return commands[args.command](args, params, learned)
     except CalibrationError as exc:
         print(f"calibration: {exc}", file=sys.stderr)
         return EXIT_FAILED

@@ -83,6 +83,40 @@ def test_bad_config_exits_2(tmp_path: Path, scene_file: Path) -> None:
     assert main(["--config", str(config), "read", str(scene_file)]) == 2
 
 
+def _config_with_learned(tmp_path: Path, replace: dict[str, str]) -> Path:
+    """The repository's config.toml with some [vision.learned] lines replaced."""
+    before, _, learned = (REPO_ROOT / "config.toml").read_text(encoding="utf-8").partition("[vision.learned]")
+    changed = [next((f"{key} = {value}" for key, value in replace.items() if line.startswith(f"{key} =")), line)
+               for line in learned.splitlines()]
+    config = tmp_path / "config.toml"
+    config.write_text(before + "[vision.learned]" + "\n".join(changed) + "\n", encoding="utf-8")
+    return config
+
+
+def test_config_option_reaches_the_learned_reader(tmp_path: Path, scene_file: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """--config names the models too: a file that switches the learned reader off, or names a
+    classifier that is not there, is read with the classical reader, and the reading says so."""
+    assert main(["read", str(scene_file)]) == 0
+    assert "learned" in capsys.readouterr().out
+    off = _config_with_learned(tmp_path, {"enabled": "false"})
+    assert main(["--config", str(off), "read", str(scene_file)]) == 0
+    assert "disabled in [vision.learned]" in capsys.readouterr().out
+    absent = _config_with_learned(tmp_path, {"classifier_path": f'"{tmp_path / "absent.onnx"}"'})
+    assert main(["--config", str(absent), "read", str(scene_file)]) == 0
+    assert "absent.onnx" in capsys.readouterr().out
+
+
+def test_config_without_a_learned_table_keeps_the_repository_models(tmp_path: Path, scene_file: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    text = (REPO_ROOT / "config.toml").read_text(encoding="utf-8")
+    config = tmp_path / "vision-only.toml"
+    config.write_text(text.split("[vision.learned]")[0], encoding="utf-8")
+    assert main(["--config", str(config), "read", str(scene_file)]) == 0
+    out = capsys.readouterr().out
+    assert "learned" in out and "classical" not in out
+
+
 def test_calibration_round_trip(tmp_path: Path) -> None:
     calibration = Calibration(models=default_models(PARAMS))
     path = tmp_path / "deep" / "calibration.json"
