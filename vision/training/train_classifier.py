@@ -28,7 +28,7 @@ from vision.learned import DiceDetector, crop_dice
 from vision.learned_params import load_learned_params
 from vision.training.augment import photometric
 from vision.training.data import LabelledImage, load_specs
-from vision.training.nets import DiceClassifier
+from vision.training.nets import DiceClassifier, ResidualDiceClassifier
 
 WINDOW_SIDES = 1.6  # crop width in die sides: the whole face at any turn, a little table
 POSITIVE_SHIFT = 0.12  # die sides
@@ -83,7 +83,7 @@ def _with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.random.Generator,
-               repeats: int, mined: list[list[tuple[float, float, float]]], crop_px: int,
+               repeats: list[int], mined: list[list[tuple[float, float, float]]], crop_px: int,
                washout: float = 0.0, specks: int = 0) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
 
@@ -100,7 +100,7 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.r
         crops.append(photometric(np.ascontiguousarray(crop), rng, washout))
         labels.append(label)
 
-    for record, image, hard in zip(records, images, mined):
+    for record, image, hard, times in zip(records, images, mined, repeats):
         for x, y, side in hard:
             add(image, x, y, side, 0)
         if not record.dice:
@@ -108,7 +108,7 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.r
         height, width = image.shape[:2]
         typical = float(np.median([d.side for d in record.dice]))
         for die in record.dice:
-            for _ in range(repeats if die.value else repeats * COCKED_BOOST):
+            for _ in range(times if die.value else times * COCKED_BOOST):
                 angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(0, POSITIVE_SHIFT) * die.side
                 add(image, die.cx + shift * np.cos(angle), die.cy + shift * np.sin(angle), die.side, die.value)
             angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(*NEGATIVE_SHIFT) * die.side
@@ -177,7 +177,8 @@ def export(model: nn.Module, out: Path, crop_px: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--train", nargs="+", required=True, help="FOLDER[:even|odd] ...")
+    parser.add_argument("--train", nargs="+", required=True,
+                        help="FOLDER[:even|odd][@N] ... (@N: N augmented copies of each die, else --repeats)")
     parser.add_argument("--test", nargs="*", default=[], help="FOLDER[:even|odd] ... (scored, never trained on)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--epochs", type=int, default=10)
@@ -190,6 +191,8 @@ def main() -> None:
     parser.add_argument("--min-probability", type=float, default=0.9)
     parser.add_argument("--width", type=int, default=16, help="channels of the first layer (the net's width)")
     parser.add_argument("--crop-px", type=int, default=40, help="crop side fed to the net (a multiple of 8)")
+    parser.add_argument("--residual", action="store_true",
+                        help="the deeper residual net (crop a multiple of 16; always a pooled head)")
     parser.add_argument("--pooled-head", action="store_true",
                         help="head on the features' mean and maximum over the crop (not every cell in place)")
     parser.add_argument("--washout", type=float, default=0.0,
@@ -202,7 +205,12 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    records = load_specs(args.train)
+    records, repeats = [], []
+    for spec in args.train:
+        folder_spec, _, times = spec.partition("@")
+        these = load_specs([folder_spec])
+        records += these
+        repeats += [int(times) if times else args.repeats] * len(these)
     images = [r.load() for r in records]
     tests = {spec: load_specs([spec]) for spec in args.test}
     test_sets = {spec: exact_crops(recs, [r.load() for r in recs], args.crop_px) for spec, recs in tests.items()}
@@ -210,10 +218,11 @@ def main() -> None:
     if args.negatives_from is not None:
         mined = mine_negatives(records, images, args.negatives_from, args.mine_score)
         print(f"mined {sum(map(len, mined))} negatives with {args.negatives_from}", flush=True)
-    model = DiceClassifier(args.width, args.crop_px, args.pooled_head)
+    model = (ResidualDiceClassifier(args.width, args.crop_px) if args.residual
+             else DiceClassifier(args.width, args.crop_px, args.pooled_head))
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
-    next_epoch = functools.partial(make_epoch, records, images, rng, args.repeats, mined, args.crop_px,
+    next_epoch = functools.partial(make_epoch, records, images, rng, repeats, mined, args.crop_px,
                                    args.washout, args.specks)
     epochs_data = [next_epoch()]
     batch_size = args.batch
