@@ -497,7 +497,11 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     if expect == "macao":  # exactly six dice on the table: the six likeliest
         kept = kept[: len(DIE_COLOURS)]
     probabilities = upright.copy()
-    probabilities[kept] = net.refine(crops[kept], upright[kept], learned.classifier_turns, learned.classifier_batch)
+    # Only a die read upright with less than the sure probability is read turned as well: the
+    # turned reading is there to catch a doubtful one, and a plain die need not pay for it.
+    turned = [i for i in kept if float(np.max(upright[i][1:])) < learned.classifier_sure_probability]
+    probabilities[turned] = net.refine(crops[turned], upright[turned], learned.classifier_turns,
+                                       learned.classifier_batch)
     if models.extra_classifiers and kept:
         # Each further classifier reads the kept dice in its own crop geometry; all vote equally.
         readings = [probabilities[kept]] + [

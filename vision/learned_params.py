@@ -40,6 +40,7 @@ class LearnedParams:
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
     die_min_side_ratio: float  # a candidate whose side is under this fraction of the typical die side is dropped
     classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
+    classifier_sure_probability: float  # ... only for dice whose upright P(value) is under this (above 1: every die)
     classifier_batch: int  # at most this many crops go through the classifier at once (bounds its buffers)
     colour_face_radius: float  # die sides from the centre: the disc whose pips give the polarity
     colour_band_inner: float  # die sides from the centre: the band along the top face's edges ...

@@ -211,6 +211,28 @@ def test_reading_in_batches_equals_one_pass(models: LearnedModels, batch: int) -
     assert np.allclose(models.classifier.refine(crops, upright, 2, batch), whole, atol=1e-5)
 
 
+def test_only_doubtful_dice_are_read_turned(models: LearnedModels, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A die read plainly upright skips the turned readings; what is reported stays the same
+    on a clear scene, and with the sure probability above 1 every kept die is turned again."""
+    frame, _ = render_scene(UNSEEN_SEEDS[1], SceneOptions(cocked=False, cubes=0))
+    turned: list[int] = []
+    refine = models.classifier.refine
+
+    def counting_refine(crops: np.ndarray, *args: object) -> np.ndarray:
+        turned.append(len(crops))
+        return refine(crops, *args)
+
+    monkeypatch.setattr(models.classifier, "refine", counting_refine)
+    always = dataclasses.replace(LEARNED, classifier_sure_probability=1.01)
+    every = read_with_model(frame, PARAMS, "macao", None, models, always)
+    kept = sum(turned)
+    assert kept >= 5  # the dice kept (a sixth may be a doubtful filler)
+    turned.clear()
+    sure = read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
+    assert sum(turned) < kept
+    assert [(d.colour, d.value, d.unsure) for d in sure.dice] == [(d.colour, d.value, d.unsure) for d in every.dice]
+
+
 def test_a_classifier_batch_under_one_is_refused() -> None:
     with pytest.raises(ValueError, match="classifier_batch"):
         LearnedParams.from_table({**dataclasses.asdict(LEARNED), "classifier_batch": 0})
