@@ -173,11 +173,6 @@ class DiceNet:
         exp = np.exp(logits)
         return (exp / exp.sum(axis=2, keepdims=True)).mean(axis=0).astype(np.float32)
 
-    def classify_at(self, frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, turns: int = 1,
-                    batch: int = 0) -> np.ndarray:
-        """Probabilities for dice at `centres` (N x 2, px) with top-face `sides` (px)."""
-        return self.classify(crop_dice(frame, centres, sides, self.crop_px, self.window_sides), turns, batch)
-
 
 @dataclass(frozen=True)
 class DieCandidate:
@@ -503,10 +498,16 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     probabilities[turned] = net.refine(crops[turned], upright[turned], learned.classifier_turns,
                                        learned.classifier_batch)
     if models.extra_classifiers and kept:
-        # Each further classifier reads the kept dice in its own crop geometry; all vote equally.
-        readings = [probabilities[kept]] + [
-            extra.classify_at(checked, centres[kept], sides[kept], learned.classifier_turns, learned.classifier_batch)
-            for extra in models.extra_classifiers]
+        # Each further classifier reads the kept dice in its own crop geometry, turned where the
+        # first one was; all vote equally.
+        again = [k for k, i in enumerate(kept) if i in turned]
+        readings = [probabilities[kept]]
+        for extra in models.extra_classifiers:
+            extra_crops = crop_dice(checked, centres[kept], sides[kept], extra.crop_px, extra.window_sides)
+            reading = extra.classify(extra_crops, 1, learned.classifier_batch)
+            reading[again] = extra.refine(extra_crops[again], reading[again], learned.classifier_turns,
+                                          learned.classifier_batch)
+            readings.append(reading)
         probabilities[kept] = np.mean(readings, axis=0)
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
     doubtful: list[int] = []
