@@ -208,6 +208,8 @@ def main() -> None:
     records, repeats = [], []
     for spec in args.train:
         folder_spec, _, times = spec.partition("@")
+        if times and not times.isdigit():
+            parser.error(f"--train {spec}: the part after '@' must be a whole number of copies")
         these = load_specs([folder_spec])
         records += these
         repeats += [int(times) if times else args.repeats] * len(these)
