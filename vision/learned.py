@@ -457,6 +457,14 @@ def _second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarr
     return _suppress_duplicates(found + moved, learned.duplicate_distance)[len(found):]
 
 
+def _turned_where(net: DiceNet, crops: np.ndarray, upright: np.ndarray, rows: list[int],
+                  learned: LearnedParams) -> np.ndarray:
+    """`upright` (the crops read once), with the given rows read turned as well."""
+    probabilities = upright.copy()
+    probabilities[rows] = net.refine(crops[rows], upright[rows], learned.classifier_turns, learned.classifier_batch)
+    return probabilities
+
+
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams, debug: DebugSink | None = None) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
@@ -491,12 +499,10 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     kept = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
     if expect == "macao":  # exactly six dice on the table: the six likeliest
         kept = kept[: len(DIE_COLOURS)]
-    probabilities = upright.copy()
     # Only a die read upright with less than the sure probability is read turned as well: the
     # turned reading is there to catch a doubtful one, and a plain die need not pay for it.
     turned = [i for i in kept if float(np.max(upright[i][1:])) < learned.classifier_sure_probability]
-    probabilities[turned] = net.refine(crops[turned], upright[turned], learned.classifier_turns,
-                                       learned.classifier_batch)
+    probabilities = _turned_where(net, crops, upright, turned, learned)
     if models.extra_classifiers and kept:
         # Each further classifier reads the kept dice in its own crop geometry, turned where the
         # first one was; all vote equally.
@@ -504,10 +510,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         readings = [probabilities[kept]]
         for extra in models.extra_classifiers:
             extra_crops = crop_dice(checked, centres[kept], sides[kept], extra.crop_px, extra.window_sides)
-            reading = extra.classify(extra_crops, 1, learned.classifier_batch)
-            reading[again] = extra.refine(extra_crops[again], reading[again], learned.classifier_turns,
-                                          learned.classifier_batch)
-            readings.append(reading)
+            readings.append(_turned_where(extra, extra_crops, extra.classify(extra_crops, 1, learned.classifier_batch),
+                                          again, learned))
         probabilities[kept] = np.mean(readings, axis=0)
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
     doubtful: list[int] = []

@@ -6,6 +6,11 @@ import torch
 from torch import nn
 
 
+def _mean_and_max(features: torch.Tensor) -> torch.Tensor:
+    """Each channel's mean and maximum over the crop: a pip weighs the same wherever it lies."""
+    return torch.cat([features.mean(dim=(2, 3), keepdim=True), features.amax(dim=(2, 3), keepdim=True)], 1)
+
+
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
@@ -33,9 +38,7 @@ class DiceClassifier(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         features = self.features(x)
-        if self.pooled_head:
-            features = torch.cat([features.mean(dim=(2, 3), keepdim=True), features.amax(dim=(2, 3), keepdim=True)], 1)
-        return self.head(features)
+        return self.head(_mean_and_max(features) if self.pooled_head else features)
 
 
 class _Residual(nn.Module):
@@ -75,9 +78,7 @@ class ResidualDiceClassifier(nn.Module):
                                   nn.Linear(128, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        features = self.features(x)
-        pooled = torch.cat([features.mean(dim=(2, 3), keepdim=True), features.amax(dim=(2, 3), keepdim=True)], 1)
-        return self.head(pooled)
+        return self.head(_mean_and_max(self.features(x)))
 
 
 class DiceHeatmapNet(nn.Module):
