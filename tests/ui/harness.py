@@ -1,5 +1,5 @@
 """Drives the real Windrose screens by taps: the app is built on the (offscreen) Kivy window,
-taps are UnitTestTouch presses at a widget's centre, EventLoop.idle() lets Kivy process them.
+taps are touches pressed at a widget's centre, EventLoop.idle() lets Kivy process them.
 
 Used in-process by the widget tests and inside a subprocess by the whole-game
 and restart tests (DESIGN.md: the whole App runs only in a subprocess).
@@ -25,7 +25,7 @@ KivyConfig.set("kivy", "exit_on_escape", "0")
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.input.motionevent import MotionEvent  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.layout import Layout  # noqa: E402
@@ -46,6 +46,21 @@ def parents(widget: Widget) -> Iterator[Widget]:
     while parent is not None and parent is not parent.parent:
         yield parent
         parent = parent.parent
+
+
+class Touch(MotionEvent):
+    """A finger at window coordinates, as Kivy's UnitTestTouch. That one lives in kivy.tests,
+    which imports pytest: some 8 MB in the whole-game subprocess whose memory is measured."""
+
+    def __init__(self, x: float, y: float) -> None:
+        window = EventLoop.window
+        super().__init__("harness", 99, {"x": x / (window.width - 1.0), "y": y / (window.height - 1.0)},
+                         is_touch=True, type_id="touch")
+        self.profile = ["pos"]
+
+    def depack(self, args: dict[str, float]) -> None:
+        self.sx, self.sy = args["x"], args["y"]
+        super().depack(args)
 
 
 def _release_delayed_touch_up() -> None:
@@ -147,9 +162,9 @@ class UiHarness:
             scroll.scroll_to(widget, padding=0, animate=False)
             self.idle()
         x, y = widget.to_window(*widget.center)
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        touch.touch_up()
+        touch = Touch(x, y)
+        EventLoop.post_dispatch_input("begin", touch)
+        EventLoop.post_dispatch_input("end", touch)
         if scroll is not None:
             _release_delayed_touch_up()
         self.taps += 1
