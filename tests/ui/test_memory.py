@@ -173,3 +173,11 @@ def test_a_stopped_app_is_not_called_back_by_the_translator_or_the_window(tmp_pa
     translator.set_language("en")
     Window.dispatch("on_resize", *Window.size)
     assert calls == []
+
+
+def test_the_measured_whole_game_process_loads_no_test_framework(tmp_path: Path) -> None:
+    """tests/ui/bench_ui.py measures the memory of tests.ui.play_game's process: the harness
+    that taps must not bring pytest (some 8 MB) into it, which the app itself never loads."""
+    script = ("import json, sys\nimport tests.ui.play_game\n"
+              "print(json.dumps({'loaded': sorted(m for m in ('pytest', '_pytest', 'unittest') if m in sys.modules)}))")
+    assert _run_fresh(script, tmp_path) == {"loaded": []}
