@@ -1049,6 +1049,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--width", type=int, default=1600)
     parser.add_argument("--height", type=int, default=900)
     parser.add_argument("--die-px", type=float, default=None, help="die size in px (default: random 26-63)")
+    parser.add_argument("--glare", action="store_true", default=None,
+                        help="a glare spot on one die of every scene (default: in about a quarter)")
+    parser.add_argument("--cocked", action="store_true", default=None,
+                        help="a cocked die in every scene (default: in about one in eight)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1056,7 +1060,8 @@ def run(args: argparse.Namespace) -> int:
     if args.count < 1:
         print("synth: --count must be at least 1", file=sys.stderr)
         return 2
-    options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px)
+    options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px,
+                           glare=args.glare, cocked=args.cocked)
     try:
         paths = write_dataset(args.outdir, args.count, args.seed, options)
     except (OSError, ValueError) as err:

@@ -176,6 +176,20 @@ def test_vision_command_line_writes_a_set_that_evaluate_reads(tmp_path: Path) ->
     assert len(labelled) == 6 and {d.colour for d in labelled} == {"red", "blue", "green", "black", "gray", "violet"}
 
 
+def test_synth_command_can_put_a_glare_spot_or_a_cocked_die_in_every_scene(tmp_path: Path) -> None:
+    """The training recipe's drawn glare scenes come from this command (vision/training/README.md)."""
+    import json
+
+    from vision.cli import main as vision_main
+
+    size = ["--count", "3", "--width", "640", "--height", "360", "--die-px", "30"]
+    for flag, key in (("--glare", "glare_on"), ("--cocked", "cocked_die")):
+        folder = tmp_path / flag.strip("-")
+        assert vision_main(["synth", str(folder), *size, flag]) == 0
+        scenes = [json.loads(p.read_text())["scene"] for p in sorted((folder / "labels").glob("*.json"))]
+        assert len(scenes) == 3 and all(scene[key] is not None for scene in scenes)
+
+
 def test_layout_seed_throws_again_on_the_same_table() -> None:
     first, labels_a = render_scene(9, SceneOptions(width=640, height=360, die_px=30, cubes=0, layout_seed=1))
     second, labels_b = render_scene(9, SceneOptions(width=640, height=360, die_px=30, cubes=0, layout_seed=2))
