@@ -432,7 +432,7 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
              "light" if light_pips[i] else "dark") for i in range(count)]
 
 
-def _crops_of(frame: np.ndarray, candidates: list[DieCandidate], typical: float, net: DiceNet,
+def crop_candidates(frame: np.ndarray, candidates: list[DieCandidate], typical: float, net: DiceNet,
               learned: LearnedParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Centres, crop sides (held within side_spread of the typical side) and the classifier's crops."""
     centres = np.array([(c.cx, c.cy) for c in candidates])
@@ -465,6 +465,31 @@ def _turned_where(net: DiceNet, crops: np.ndarray, upright: np.ndarray, rows: li
     return probabilities
 
 
+def recentre_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], crops: np.ndarray,
+                       probabilities: np.ndarray, doubtful: list[int], typical: float,
+                       learned: LearnedParams) -> list[int]:
+    """Macao mode: each doubtful candidate that its die's body moves by at least
+    `macao_recentre_min_shift` die sides is read again there.
+
+    A die dark on a dark table (a black die in its own shadow) can be found off its face's
+    centre, on one pip; the crop there shows half a die and the classifier doubts it. Where the
+    moved crop looks more like a die, its reading replaces the first (in place: `found`,
+    `crops`, `probabilities`). Returns those now sure dice."""
+    moves = {i: body_centre(frame, found[i].cx, found[i].cy, typical, learned) for i in doubtful}
+    moved_rows = [i for i, (x, y) in moves.items()
+                  if np.hypot(x - found[i].cx, y - found[i].cy) >= learned.macao_recentre_min_shift * typical]
+    if not moved_rows:
+        return []
+    moved = [dataclasses.replace(found[i], cx=moves[i][0], cy=moves[i][1]) for i in moved_rows]
+    _, _, moved_crops = crop_candidates(frame, moved, typical, net, learned)
+    again = net.refine(moved_crops, net.classify(moved_crops, 1, learned.classifier_batch),
+                       learned.classifier_turns, learned.classifier_batch)
+    for k, i in enumerate(moved_rows):
+        if again[k][0] < probabilities[i][0]:
+            found[i], crops[i], probabilities[i] = moved[k], moved_crops[k], again[k]
+    return [i for i in moved_rows if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
+
+
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams, debug: DebugSink | None = None) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
@@ -484,13 +509,13 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         return []
     typical = typical_side(found)
     found = sized_like_the_dice(found, typical, learned.die_min_side_ratio)
-    centres, sides, crops = _crops_of(checked, found, typical, net, learned)
+    centres, sides, crops = crop_candidates(checked, found, typical, net, learned)
     upright = net.classify(crops, 1, learned.classifier_batch)
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
     if expect == "macao" and sure_count < len(DIE_COLOURS):
         beside = _second_look(checked, detector, (heat, side_map, scale), found, typical, learned, debug)
         if beside:
-            more_centres, more_sides, more_crops = _crops_of(checked, beside, typical, net, learned)
+            more_centres, more_sides, more_crops = crop_candidates(checked, beside, typical, net, learned)
             found = found + beside
             centres, sides = np.concatenate([centres, more_centres]), np.concatenate([sides, more_sides])
             crops = np.concatenate([crops, more_crops])
@@ -521,6 +546,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         doubtful = [i for i in likeliest if i not in kept
                     and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability]
         doubtful = doubtful[: len(DIE_COLOURS) - len(kept)]
+        promoted = recentre_doubtful(checked, net, found, crops, probabilities, doubtful, typical, learned)
+        kept, doubtful = kept + promoted, [i for i in doubtful if i not in promoted]
     chosen = sorted(kept + doubtful)
     if debug is not None:
         debug.add("candidates (classifier: P(die), then value and its probability for those taken)",

@@ -35,6 +35,7 @@ class LearnedParams:
     body_min_area: float  # ... and its centroid is the die's centre when the region covers this many ...
     body_max_area: float  # ... to this many squared die sides
     body_max_shift: float  # ... and lies within this many die sides of the candidate
+    macao_recentre_min_shift: float  # macao mode: a doubtful candidate the body moves this many die sides is read again there
     value_min_probability: float  # P(value) needed to report a value, else unsure
     duplicate_distance: float  # candidates closer than this many die sides are one die
     side_spread: float  # crop sides are held within this factor of the frame's typical die side

@@ -12,7 +12,8 @@ import pytest
 
 from tests.vision.scene_checks import colours_right
 from vision.debug import DebugSink
-from vision.learned import LearnedModels, body_centre, body_colours, crop_dice, read_with_model
+from vision.learned import (DieCandidate, LearnedModels, body_centre, body_colours, crop_candidates, crop_dice,
+                            read_with_model, recentre_doubtful, typical_side)
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
 from vision.synth import SceneOptions, render_scene
@@ -110,6 +111,42 @@ def test_a_point_on_the_plain_table_stays_where_it_is() -> None:
     """The table around the point is far larger than a die: no body to move to."""
     frame = drawn_two((160, 120), 40)
     assert body_centre(frame, 40.0, 40.0, 40.0, LEARNED) == (40.0, 40.0)
+
+
+def _off_centre_candidate(models: LearnedModels, shift: float) -> tuple[np.ndarray, list[DieCandidate], float,
+                                                                         tuple[float, float]]:
+    """A calm drawn scene and a candidate `shift` die sides right of one die's face centre."""
+    frame, labels = render_scene(12, SceneOptions(cubes=0, touching=False, cocked=False))
+    typical = typical_side(models.detector.detect(frame, LEARNED))
+    centre = labels.dice[0].center
+    return frame, [DieCandidate(centre[0] + shift * typical, centre[1], typical, 0.3)], typical, centre
+
+
+def _read(models: LearnedModels, frame: np.ndarray, found: list[DieCandidate],
+          typical: float) -> tuple[np.ndarray, np.ndarray]:
+    net = models.classifier
+    _, _, crops = crop_candidates(frame, found, typical, net, LEARNED)
+    return crops, net.refine(crops, net.classify(crops, 1, LEARNED.classifier_batch), LEARNED.classifier_turns,
+                             LEARNED.classifier_batch)
+
+
+def test_a_doubtful_candidate_off_its_face_is_read_again_on_the_die_body(models: LearnedModels) -> None:
+    """Nearly half a side off (on a pip's edge) the crop shows half a die and P(die) is low;
+    moved onto the die's body, it is a sure die again."""
+    frame, found, typical, centre = _off_centre_candidate(models, 0.45)
+    crops, probabilities = _read(models, frame, found, typical)
+    assert 1.0 - float(probabilities[0][0]) < LEARNED.die_min_probability, "the scene no longer shows the fault"
+    sure = recentre_doubtful(frame, models.classifier, found, crops, probabilities, [0], typical, LEARNED)
+    assert np.hypot(found[0].cx - centre[0], found[0].cy - centre[1]) <= 0.15 * typical
+    assert sure == [0] and 1.0 - float(probabilities[0][0]) >= LEARNED.die_min_probability
+
+
+def test_a_doubtful_candidate_already_on_its_die_is_not_read_again(models: LearnedModels) -> None:
+    frame, found, typical, _ = _off_centre_candidate(models, 0.0)
+    crops, probabilities = _read(models, frame, found, typical)
+    first = (found[0], probabilities.copy())
+    assert recentre_doubtful(frame, models.classifier, found, crops, probabilities, [0], typical, LEARNED) == []
+    assert found[0] == first[0] and np.array_equal(probabilities, first[1])
 
 
 def test_a_pale_die_on_a_dark_green_table_is_named_by_its_own_hue() -> None:
