@@ -433,11 +433,18 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
 
 
 def crop_candidates(frame: np.ndarray, candidates: list[DieCandidate], typical: float, net: DiceNet,
-              learned: LearnedParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    learned: LearnedParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Centres, crop sides (held within side_spread of the typical side) and the classifier's crops."""
     centres = np.array([(c.cx, c.cy) for c in candidates])
     sides = np.clip([c.side for c in candidates], typical / learned.side_spread, typical * learned.side_spread)
     return centres, sides, crop_dice(frame, centres, sides, net.crop_px, net.window_sides)
+
+
+def _moved_onto_body(frame: np.ndarray, candidate: DieCandidate, typical: float,
+                     learned: LearnedParams) -> DieCandidate:
+    """The candidate at its die body's centre (`body_centre`; where it finds no body, unmoved)."""
+    cx, cy = body_centre(frame, candidate.cx, candidate.cy, typical, learned)
+    return dataclasses.replace(candidate, cx=cx, cy=cy)
 
 
 def _second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarray, np.ndarray, float],
@@ -448,8 +455,7 @@ def _second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarr
     heat, side_map, scale = maps
     beside = _suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned),
                                   learned.duplicate_distance)[len(found):]
-    moved = [dataclasses.replace(c, **dict(zip(("cx", "cy"), body_centre(frame, c.cx, c.cy, typical, learned))))
-             for c in beside]
+    moved = [_moved_onto_body(frame, c, typical, learned) for c in beside]
     if debug is not None:
         debug.add("second look (gray: first candidates; orange: new ones, moved to the die body)",
                   draw_second_look(frame, [(c.cx, c.cy, c.side) for c in found],
@@ -475,12 +481,12 @@ def recentre_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate]
     centre, on one pip; the crop there shows half a die and the classifier doubts it. Where the
     moved crop looks more like a die, its reading replaces the first (in place: `found`,
     `crops`, `probabilities`). Returns those now sure dice."""
-    moves = {i: body_centre(frame, found[i].cx, found[i].cy, typical, learned) for i in doubtful}
-    moved_rows = [i for i, (x, y) in moves.items()
-                  if np.hypot(x - found[i].cx, y - found[i].cy) >= learned.macao_recentre_min_shift * typical]
+    moves = {i: _moved_onto_body(frame, found[i], typical, learned) for i in doubtful}
+    moved_rows = [i for i, m in moves.items()
+                  if np.hypot(m.cx - found[i].cx, m.cy - found[i].cy) >= learned.macao_recentre_min_shift * typical]
     if not moved_rows:
         return []
-    moved = [dataclasses.replace(found[i], cx=moves[i][0], cy=moves[i][1]) for i in moved_rows]
+    moved = [moves[i] for i in moved_rows]
     _, _, moved_crops = crop_candidates(frame, moved, typical, net, learned)
     again = net.refine(moved_crops, net.classify(moved_crops, 1, learned.classifier_batch),
                        learned.classifier_turns, learned.classifier_batch)
