@@ -471,29 +471,58 @@ def _turned_where(net: DiceNet, crops: np.ndarray, upright: np.ndarray, rows: li
     return probabilities
 
 
-def recentre_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], crops: np.ndarray,
-                       probabilities: np.ndarray, doubtful: list[int], typical: float,
-                       learned: LearnedParams) -> list[int]:
-    """Macao mode: each doubtful candidate that its die's body moves by at least
-    `macao_recentre_min_shift` die sides is read again there.
+def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides: np.ndarray, crops: np.ndarray,
+                    probabilities: np.ndarray, rows: list[int], typical: float, learned: LearnedParams) -> None:
+    """Each die still doubted after its turned reading, whose crop side is off the frame's
+    typical die side, is read again in a crop of the typical side (dice on one table are one
+    size; a side guessed too large shows the die small). The reading surer of its value
+    replaces the first, crop included (in place); the new crop is read turned only where its
+    upright reading is already the surer one."""
+    rows = [i for i in rows if abs(sides[i] / typical - 1.0) >= learned.typical_side_min_gap
+            and float(np.max(probabilities[i][1:])) < learned.classifier_sure_probability]
+    if not rows:
+        return
+    again_crops = crop_dice(frame, centres[rows], np.full(len(rows), typical), net.crop_px, net.window_sides)
+    upright = net.classify(again_crops, 1, learned.classifier_batch)
+    surer = [k for k, i in enumerate(rows) if np.max(upright[k][1:]) > np.max(probabilities[i][1:])]
+    if not surer:
+        return
+    again = net.refine(again_crops[surer], upright[surer], learned.classifier_turns, learned.classifier_batch)
+    for k, reading in zip(surer, again):
+        i = rows[k]
+        if np.max(reading[1:]) > np.max(probabilities[i][1:]):
+            sides[i], crops[i], probabilities[i] = typical, again_crops[k], reading
+
+
+def reread_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
+                    crops: np.ndarray, probabilities: np.ndarray, doubtful: list[int], typical: float,
+                    learned: LearnedParams) -> list[int]:
+    """Macao mode: each doubtful candidate is read again in a crop of the frame's typical die
+    side, where it is when its own side is off that by `typical_side_min_gap`, and on its die's
+    body when that moves it at least `macao_recentre_min_shift` die sides.
 
     A die dark on a dark table (a black die in its own shadow) can be found off its face's
-    centre, on one pip; the crop there shows half a die and the classifier doubts it. Where the
-    moved crop looks more like a die, its reading replaces the first (in place: `found`,
-    `crops`, `probabilities`). Returns those now sure dice."""
-    moves = {i: _moved_onto_body(frame, found[i], typical, learned) for i in doubtful}
-    moved_rows = [i for i, m in moves.items()
-                  if np.hypot(m.cx - found[i].cx, m.cy - found[i].cy) >= learned.macao_recentre_min_shift * typical]
-    if not moved_rows:
+    centre, on one pip, and its crop shows half a die; a die whose side the detector guessed too
+    large shows small in its crop. Either way the classifier doubts it. The crop that looks most
+    like a die replaces the first if it looks more so (in place: `found`, `sides`, `crops`,
+    `probabilities`); the body's centre is only a guess (a side face or a shadow can pull it
+    off), so the unmoved crop is tried as well. Returns those now sure dice."""
+    tries: list[tuple[int, DieCandidate]] = []
+    for i in doubtful:
+        if abs(sides[i] / typical - 1.0) >= learned.typical_side_min_gap:
+            tries.append((i, found[i]))
+        moved = _moved_onto_body(frame, found[i], typical, learned)
+        if np.hypot(moved.cx - found[i].cx, moved.cy - found[i].cy) >= learned.macao_recentre_min_shift * typical:
+            tries.append((i, moved))
+    if not tries:
         return []
-    moved = [moves[i] for i in moved_rows]
-    _, _, moved_crops = crop_candidates(frame, moved, typical, net, learned)
-    again = net.refine(moved_crops, net.classify(moved_crops, 1, learned.classifier_batch),
-                       learned.classifier_turns, learned.classifier_batch)
-    for k, i in enumerate(moved_rows):
+    again_crops = crop_dice(frame, np.array([(c.cx, c.cy) for _, c in tries]), np.full(len(tries), typical),
+                            net.crop_px, net.window_sides)
+    again = net.classify(again_crops, learned.classifier_turns, learned.classifier_batch)
+    for k, (i, candidate) in enumerate(tries):
         if again[k][0] < probabilities[i][0]:
-            found[i], crops[i], probabilities[i] = moved[k], moved_crops[k], again[k]
-    return [i for i in moved_rows if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
+            found[i], sides[i], crops[i], probabilities[i] = candidate, typical, again_crops[k], again[k]
+    return [i for i in dict.fromkeys(i for i, _ in tries) if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
 
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
@@ -534,6 +563,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     # turned reading is there to catch a doubtful one, and a plain die need not pay for it.
     turned = [i for i in kept if float(np.max(upright[i][1:])) < learned.classifier_sure_probability]
     probabilities = _turned_where(net, crops, upright, turned, learned)
+    at_typical_side(checked, net, centres, sides, crops, probabilities, turned, typical, learned)
     if models.extra_classifiers and kept:
         # Each further classifier reads the kept dice in its own crop geometry, turned where the
         # first one was; all vote equally.
@@ -552,7 +582,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         doubtful = [i for i in likeliest if i not in kept
                     and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability]
         doubtful = doubtful[: len(DIE_COLOURS) - len(kept)]
-        promoted = recentre_doubtful(checked, net, found, crops, probabilities, doubtful, typical, learned)
+        promoted = reread_doubtful(checked, net, found, sides, crops, probabilities, doubtful, typical, learned)
         kept, doubtful = kept + promoted, [i for i in doubtful if i not in promoted]
     chosen = sorted(kept + doubtful)
     if debug is not None:

@@ -38,6 +38,7 @@ class LearnedParams:
     macao_recentre_min_shift: float  # macao mode: a doubtful candidate the body moves this many die sides is read again there
     value_min_probability: float  # P(value) needed to report a value, else unsure
     duplicate_distance: float  # candidates closer than this many die sides are one die
+    typical_side_min_gap: float  # a doubted die's crop this far off the typical side is read again at it
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
     die_min_side_ratio: float  # a candidate whose side is under this fraction of the typical die side is dropped
     classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged

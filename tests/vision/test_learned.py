@@ -20,8 +20,10 @@ from vision.learned import (
     DiceNet,
     LearnedModels,
     ModelError,
+    at_typical_side,
     crop_dice,
     read_with_model,
+    typical_side,
 )
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
@@ -241,13 +243,48 @@ def test_a_classifier_batch_under_one_is_refused() -> None:
 def test_macao_mode_fills_up_to_six_with_doubtful_candidates(models: LearnedModels) -> None:
     """A die painted over: with a zero floor the likeliest other candidates fill up to six
     places, unsure; with the floor at 1.0 only the sure dice come back. (Not read again on
-    their die bodies here: that makes this scene's doubted green die a sure one.)"""
+    their die bodies or at the typical side here: that makes this scene's doubted green die a
+    sure one.)"""
     frame, labels = render_scene(UNSEEN_SEEDS[0], SceneOptions(cocked=False, cubes=8))
     x0, y0, x1, y1 = (round(v) for v in labels.dice[0].box)
     frame[y0:y1, x0:x1] = np.median(frame[max(0, y0 - 5):y0, x0:x1].reshape(-1, 3), axis=0)  # the table above it
     sure = [read_with_model(frame, PARAMS, "macao", None, models, dataclasses.replace(LEARNED, **{
-        "macao_doubtful_min_probability": floor, "macao_recentre_min_shift": 10.0})) for floor in (0.0, 1.0)]
+        "macao_doubtful_min_probability": floor, "macao_recentre_min_shift": 10.0, "typical_side_min_gap": 10.0}))
+        for floor in (0.0, 1.0)]
     assert len(sure[0].dice) == 6 and len(sure[1].dice) <= 5
     added = [d for d in sure[0].dice if (d.x, d.y) not in {(e.x, e.y) for e in sure[1].dice}]
     assert len(added) == 6 - len(sure[1].dice)
     assert all(d.unsure and d.value is None for d in added)
+
+
+def _cut_at(models: LearnedModels, seed: int, colour: str, side_factor: float
+            ) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, np.ndarray, np.ndarray, SceneLabels]:
+    """A calm drawn scene and one die's crop, cut `side_factor` typical sides wide and read turned."""
+    frame, labels = render_scene(seed, SceneOptions(cubes=0, touching=False, cocked=False))
+    typical = typical_side(models.detector.detect(frame, LEARNED))
+    net = models.classifier
+    centres = np.array([labels.by_colour()[colour].center])
+    sides = np.array([side_factor * typical])
+    crops = crop_dice(frame, centres, sides, net.crop_px, net.window_sides)
+    return frame, typical, centres, sides, crops, net.classify(crops, LEARNED.classifier_turns), labels
+
+
+def test_a_doubted_die_cut_too_large_is_read_again_at_the_typical_side(models: LearnedModels) -> None:
+    """Cut 1.4 typical sides wide, this scene's violet 6 shows small and its value is doubted;
+    cut at the frame's typical side it is a sure 6, and that crop replaces the first."""
+    frame, typical, centres, sides, crops, probabilities, labels = _cut_at(models, 34, "violet", 1.4)
+    first_crop = crops[0].copy()
+    assert np.max(probabilities[0][1:]) < LEARNED.classifier_sure_probability, "the scene no longer shows the fault"
+    at_typical_side(frame, models.classifier, centres, sides, crops, probabilities, [0], typical, LEARNED)
+    assert int(np.argmax(probabilities[0][1:])) + 1 == labels.by_colour()["violet"].value == 6
+    assert probabilities[0][6] >= LEARNED.classifier_sure_probability
+    assert sides[0] == pytest.approx(typical) and not np.array_equal(crops[0], first_crop)
+
+
+def test_a_die_read_surely_or_cut_at_the_typical_side_is_not_read_again(models: LearnedModels) -> None:
+    for factor, sure in ((1.0, LEARNED.classifier_sure_probability), (1.4, 0.0)):
+        frame, typical, centres, sides, crops, probabilities, _ = _cut_at(models, 34, "violet", factor)
+        first = probabilities.copy()
+        at_typical_side(frame, models.classifier, centres, sides, crops, probabilities, [0], typical,
+                        dataclasses.replace(LEARNED, classifier_sure_probability=sure))
+        assert np.array_equal(probabilities, first) and sides[0] == pytest.approx(factor * typical)

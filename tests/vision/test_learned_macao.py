@@ -13,7 +13,7 @@ import pytest
 from tests.vision.scene_checks import colours_right
 from vision.debug import DebugSink
 from vision.learned import (DieCandidate, LearnedModels, body_centre, body_colours, crop_candidates, crop_dice,
-                            read_with_model, recentre_doubtful, typical_side)
+                            read_with_model, reread_doubtful, typical_side)
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
 from vision.synth import SceneOptions, render_scene
@@ -123,29 +123,44 @@ def _off_centre_candidate(models: LearnedModels, shift: float) -> tuple[np.ndarr
 
 
 def _read(models: LearnedModels, frame: np.ndarray, found: list[DieCandidate],
-          typical: float) -> tuple[np.ndarray, np.ndarray]:
+          typical: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     net = models.classifier
-    _, _, crops = crop_candidates(frame, found, typical, net, LEARNED)
-    return crops, net.refine(crops, net.classify(crops, 1, LEARNED.classifier_batch), LEARNED.classifier_turns,
-                             LEARNED.classifier_batch)
+    _, sides, crops = crop_candidates(frame, found, typical, net, LEARNED)
+    return sides, crops, net.refine(crops, net.classify(crops, 1, LEARNED.classifier_batch), LEARNED.classifier_turns,
+                                    LEARNED.classifier_batch)
 
 
 def test_a_doubtful_candidate_off_its_face_is_read_again_on_the_die_body(models: LearnedModels) -> None:
     """Nearly half a side off (on a pip's edge) the crop shows half a die and P(die) is low;
     moved onto the die's body, it is a sure die again."""
     frame, found, typical, centre = _off_centre_candidate(models, 0.45)
-    crops, probabilities = _read(models, frame, found, typical)
+    sides, crops, probabilities = _read(models, frame, found, typical)
     assert 1.0 - float(probabilities[0][0]) < LEARNED.die_min_probability, "the scene no longer shows the fault"
-    sure = recentre_doubtful(frame, models.classifier, found, crops, probabilities, [0], typical, LEARNED)
+    sure = reread_doubtful(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED)
     assert np.hypot(found[0].cx - centre[0], found[0].cy - centre[1]) <= 0.15 * typical
     assert sure == [0] and 1.0 - float(probabilities[0][0]) >= LEARNED.die_min_probability
 
 
+def test_a_doubtful_candidate_cut_too_large_is_read_again_at_the_typical_side(models: LearnedModels) -> None:
+    """On its face's centre but with a side guessed a quarter too large, this scene's gray 2
+    shows small in its crop and P(die) is low; cut at the frame's typical side it is a sure 2."""
+    frame, labels = render_scene(75, SceneOptions(cubes=0, touching=False, cocked=False))
+    typical = typical_side(models.detector.detect(frame, LEARNED))
+    die = labels.by_colour()["gray"]
+    found = [DieCandidate(die.center[0], die.center[1], 1.25 * typical, 0.3)]
+    sides, crops, probabilities = _read(models, frame, found, typical)
+    assert 1.0 - float(probabilities[0][0]) < LEARNED.die_min_probability, "the scene no longer shows the fault"
+    sure = reread_doubtful(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED)
+    assert sure == [0] and sides[0] == pytest.approx(typical)
+    assert int(np.argmax(probabilities[0][1:])) + 1 == die.value == 2
+
+
 def test_a_doubtful_candidate_already_on_its_die_is_not_read_again(models: LearnedModels) -> None:
+    """Centred, and cut at the typical side: there is nothing to read again."""
     frame, found, typical, _ = _off_centre_candidate(models, 0.0)
-    crops, probabilities = _read(models, frame, found, typical)
+    sides, crops, probabilities = _read(models, frame, found, typical)
     first = (found[0], probabilities.copy())
-    assert recentre_doubtful(frame, models.classifier, found, crops, probabilities, [0], typical, LEARNED) == []
+    assert reread_doubtful(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED) == []
     assert found[0] == first[0] and np.array_equal(probabilities, first[1])
 
 
