@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
@@ -17,6 +18,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from app.ui import theme
@@ -39,6 +41,31 @@ class Panel(BoxLayout):
         self._bg_colour.rgba = self.bg
         self._bg_rect.pos = self.pos
         self._bg_rect.size = self.size
+
+
+class TextField(TextInput):
+    """A one-line text input that does not keep the screen it was on alive.
+
+    Kivy 2.3's TextInput._adjust_viewport is wrapped by kivy.clock.triggered, which keeps the
+    arguments of its last call in one closure for the whole class: the last text input shown,
+    and through its parents the whole tree of the screen it was on (the card form's game screen
+    is some 100 widgets), lived on after the screen let go of it. Each field keeps its own here.
+    """
+
+    _adjust_viewport_now = TextInput._adjust_viewport.__wrapped__  # Kivy's method, undecorated
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._viewport_cursor = (0, 0)
+        self._viewport_trigger = Clock.create_trigger(self._adjust_viewport_later, -1)
+        super().__init__(**kwargs)
+
+    def _adjust_viewport(self, cc: int, cr: int) -> None:
+        """Scroll the text to show the cursor at the next clock tick, as Kivy's own does."""
+        self._viewport_cursor = (cc, cr)
+        self._viewport_trigger()
+
+    def _adjust_viewport_later(self, _dt: float) -> None:
+        self._adjust_viewport_now(*self._viewport_cursor)
 
 
 ELLIPSIS = "\u2026"

@@ -17,6 +17,7 @@ import weakref
 from pathlib import Path
 
 from app.ui.screens import SCREENS, screen_class
+from app.ui.widgets import TextField
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness, make_context
 
@@ -118,6 +119,24 @@ def test_a_screen_that_was_left_lets_go_of_its_widgets(ui: UiHarness) -> None:
     ui.app.go("settings")  # and it is built again when shown
     ui.idle()
     assert ui.buttons()
+
+
+def test_a_screen_with_a_text_input_lets_go_of_its_widgets(ui: UiHarness) -> None:
+    """Kivy's TextInput keeps its last call's arguments for the class (kivy.clock.triggered):
+    the last field shown, and through its parents its whole screen, outlived the screen."""
+    ui.app.go("new_game")
+    ui.idle()
+    field = ui.find(TextField)[0]
+    row = weakref.ref(field.parent)
+    field.text = "A name longer than the field is wide, so that the text scrolls to the cursor"
+    field.cursor = (len(field.text), 0)
+    ui.idle()
+    assert field.scroll_x > 0  # the field still scrolls its text to show the cursor
+    del field
+    ui.app.go("start")
+    ui.idle()
+    gc.collect()
+    assert row() is None
 
 
 def test_the_game_screen_keeps_the_open_steps_input_when_left_and_shown_again(ui: UiHarness, table: Table) -> None:

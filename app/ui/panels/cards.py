@@ -15,7 +15,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
-from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from app.games.macao import CUBE_COLOURS, RecordError, RulesError, apply_action
@@ -24,7 +23,7 @@ from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.panels.card_tile import GOLD_HEX, PRESTIGE_HEX, tribute_label
-from app.ui.widgets import BigButton, CubeRow, Panel, TextLabel, Tile, cube_button, fit_stack, segmented
+from app.ui.widgets import BigButton, CubeRow, Panel, TextField, TextLabel, Tile, cube_button, fit_stack, segmented
 
 MAX_COST = 4
 TRIBUTE_VALUES = (0, 1, 2)
@@ -321,7 +320,7 @@ class CardEntryPanel(PhasePanel):
     def _name_input(self) -> Widget:
         """The selected card's name (optional): named cards are remembered for later games."""
         slot = self.slots[self.selected]
-        name = TextInput(text=slot.name, hint_text=_("Name (optional)"), multiline=False, size_hint_y=None,
+        name = TextField(text=slot.name, hint_text=_("Name (optional)"), multiline=False, size_hint_y=None,
                          height=theme.TOUCH_MIN, font_size=theme.font(theme.FONT_NORMAL), padding=(8, 12),
                          write_tab=False)
         name.bind(text=lambda _w, text: setattr(slot, "name", text))

@@ -7,13 +7,12 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
-from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen
-from app.ui.widgets import BigButton, Panel, TextLabel, player_button, stepper
+from app.ui.widgets import BigButton, Panel, TextField, TextLabel, player_button, stepper
 
 ROW_HEIGHT = theme.TOUCH_MIN + 6  # an entry's row: its "go back" button and a little air
 ROW_PADDING = 3
@@ -103,7 +102,7 @@ class HistoryScreen(BaseScreen):
             row.add_widget(TextLabel(title, size=theme.FONT_SMALL, size_hint_x=0.6))
             row.add_widget(stepper(self.amounts[key], lambda n, k=key: self._set_amount(k, n), low=-99, high=99))
             box.add_widget(row)
-        note = TextInput(text=self.note, hint_text=_("Why (required)"), multiline=False, size_hint_y=None,
+        note = TextField(text=self.note, hint_text=_("Why (required)"), multiline=False, size_hint_y=None,
                          height=theme.BUTTON_HEIGHT, font_size=theme.font(theme.FONT_NORMAL), padding=(8, 14))
         note.bind(text=lambda _w, text: setattr(self, "note", text))
         box.add_widget(note)

@@ -6,13 +6,12 @@ import random
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.textinput import TextInput
 
 from app.games.macao import PLAYER_COLOURS, RulesError
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen
-from app.ui.widgets import BigButton, Panel, TextLabel, player_button
+from app.ui.widgets import BigButton, Panel, TextField, TextLabel, player_button
 
 
 class NewGameScreen(BaseScreen):
@@ -47,7 +46,7 @@ class NewGameScreen(BaseScreen):
                                    size_hint_y=1, tag=("seat", colour))
             toggle.opacity = 1.0 if seated else 0.55
             row.add_widget(toggle)
-            entry = TextInput(text=self.names.get(colour, ""), hint_text=self.name_of(colour), multiline=False,
+            entry = TextField(text=self.names.get(colour, ""), hint_text=self.name_of(colour), multiline=False,
                               font_size=theme.font(theme.FONT_NORMAL), disabled=not seated,
                               write_tab=False, padding=(10, 24 if roomy else 14))
             entry.bind(text=lambda _w, text, c=colour: self.names.__setitem__(c, text.strip()))
