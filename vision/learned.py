@@ -592,14 +592,17 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                                     float(np.max(p[1:])), i in chosen)
                       for i, (c, p) in enumerate(zip(found, probabilities))]))
     colours = body_colours(crops[chosen], net.window_sides, params, learned)
+    least_value_probability = (learned.macao_value_min_probability if expect == "macao"
+                               else learned.value_min_probability)
     faces: list[DieFace] = []
     for i, (colour, polarity) in zip(chosen, colours):
         c, p = found[i], probabilities[i]
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
-        reason = MAYBE_NOT_A_DIE if i in doubtful else ("" if confidence >= learned.value_min_probability
+        reason = MAYBE_NOT_A_DIE if i in doubtful else ("" if confidence >= least_value_probability
                                                            else DOUBTFUL_VALUE)
-        box = (round(c.cx - c.side / 2), round(c.cy - c.side / 2), round(c.side), round(c.side))
+        side = float(sides[i])
+        box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
     return faces
 

@@ -37,6 +37,7 @@ class LearnedParams:
     body_max_shift: float  # ... and lies within this many die sides of the candidate
     macao_recentre_min_shift: float  # macao mode: a doubtful candidate the body moves this many die sides is read again there
     value_min_probability: float  # P(value) needed to report a value, else unsure
+    macao_value_min_probability: float  # the same in macao mode (the known six dice)
     duplicate_distance: float  # candidates closer than this many die sides are one die
     typical_side_min_gap: float  # a doubted die's crop this far off the typical side is read again at it
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
@@ -89,6 +90,7 @@ class LearnedParams:
         if values["colour_band_sectors"] < 1:
             raise ValueError("[vision.learned] key 'colour_band_sectors' must be at least 1")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
+                     "macao_value_min_probability",
                      "second_opinion_min_probability"):
             if values[name] > 1.0:
                 raise ValueError(f"[vision.learned] key '{name}' is a probability: 0 to 1, got {values[name]!r}")

@@ -1,7 +1,8 @@
 """A second opinion from the classical pip reader for dice the classifier doubts.
 
 The classifier (vision/learned.py) reports a die unsure when its top value is less
-likely than `value_min_probability`. Many such dice show their pips plainly; the
+likely than `value_min_probability` (`macao_value_min_probability` in macao mode). Many
+such dice show their pips plainly; the
 classical reader (vision/die.py: pips of either polarity checked against the six
 layouts) is an independent method. It reads the die at a few die sizes around the
 detector's (its reading depends on the size it assumes); when at least one reading is

@@ -288,3 +288,13 @@ def test_a_die_read_surely_or_cut_at_the_typical_side_is_not_read_again(models: 
         at_typical_side(frame, models.classifier, centres, sides, crops, probabilities, [0], typical,
                         dataclasses.replace(LEARNED, classifier_sure_probability=sure))
         assert np.array_equal(probabilities, first) and sides[0] == pytest.approx(factor * typical)
+
+
+def test_each_mode_reports_values_by_its_own_threshold(models: LearnedModels) -> None:
+    """`value_min_probability` holds in `any` mode, `macao_value_min_probability` in macao mode."""
+    frame, _ = render_scene(UNSEEN_SEEDS[0], SceneOptions(cocked=False, cubes=0))
+    strict_any = dataclasses.replace(LEARNED, value_min_probability=1.0, second_opinion=False)
+    strict_macao = dataclasses.replace(LEARNED, macao_value_min_probability=1.0, second_opinion=False)
+    for mode, strict, lenient in (("any", strict_any, strict_macao), ("macao", strict_macao, strict_any)):
+        assert all(d.unsure for d in read_with_model(frame, PARAMS, mode, None, models, strict).dice)
+        assert sum(not d.unsure for d in read_with_model(frame, PARAMS, mode, None, models, lenient).dice) >= 5

@@ -106,7 +106,7 @@ def test_classical_reading_at_a_box_off_the_frame_edge_does_not_fail(scenes: dic
 def test_reader_with_every_die_doubted_reads_by_the_second_opinion(scenes: dict, models: LearnedModels) -> None:
     frame, _, _ = scenes[SEEDS[0]]
     labels = render_scene(SEEDS[0], SceneOptions(cocked=False))[1]
-    all_doubted = dataclasses.replace(LEARNED, value_min_probability=1.0)
+    all_doubted = dataclasses.replace(LEARNED, value_min_probability=1.0, macao_value_min_probability=1.0)
     without = read_with_model(frame, PARAMS, "macao", None, models, dataclasses.replace(all_doubted, second_opinion=False))
     sink = DebugSink()
     helped = read_with_model(frame, PARAMS, "macao", None, models, all_doubted, sink)

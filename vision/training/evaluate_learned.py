@@ -7,7 +7,7 @@ same way `python -m vision evaluate` scores the classical reader; needs no torch
 --detector/--classifier override the model files named in config.toml [vision.learned]
 (e.g. held-out models); several --classifier paths make an ensemble (the first picks the
 dice, all of them average their probabilities for the dice kept); --value-min-probability
-overrides that threshold (for a sweep); --second-opinion on|off overrides whether the classical
+overrides that threshold, in both modes (for a sweep); --second-opinion on|off overrides whether the classical
 reader is asked about doubtful dice (before/after figures). --bench also prints the median reading time of a
 1600x900 frame (the dataset's first image resized), single thread, over 30 runs: wall-clock
 and thread CPU time (the latter is what a busy shared machine does not inflate).
@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--detector", default=None)
     parser.add_argument("--classifier", nargs="+", default=None)
     parser.add_argument("--value-min-probability", type=float, default=None,
-                        help="override [vision.learned] value_min_probability")
+                        help="override [vision.learned] value_min_probability and its macao twin")
     parser.add_argument("--second-opinion", choices=("on", "off"), default=None,
                         help="override [vision.learned] second_opinion")
     parser.add_argument("--bench", action="store_true")
@@ -55,7 +55,7 @@ def main() -> None:
     if args.classifier:
         overrides["classifier_path"] = args.classifier[0]
     if args.value_min_probability is not None:
-        overrides["value_min_probability"] = args.value_min_probability
+        overrides["value_min_probability"] = overrides["macao_value_min_probability"] = args.value_min_probability
     if args.second_opinion is not None:
         overrides["second_opinion"] = args.second_opinion == "on"
     learned = dataclasses.replace(learned, **overrides)
