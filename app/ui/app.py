@@ -7,6 +7,7 @@ leaves the game as it was and shows the core's reason in plain words.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from app.ui.i18n import _, translator
 from app.ui.settings_store import SettingsStore, UiSettings
 
 ROLL_KEYS = {32}  # space bar
+COLLECT_EVERY = 2  # frames that dropped widget trees, per full garbage collection
 
 
 @dataclass
@@ -62,6 +64,11 @@ class WindroseApp(App):
         self.notice = Notice()
         self._shown_start_up_notice: Notice | None = None
         self._refresh_pending = False
+        # Screens let go of widget trees on every tap, garbage in reference cycles (a Kivy label
+        # binds its own methods) that Python's collector would free only once the objects made
+        # since its last full pass reach a quarter of all long-lived ones: some 12 MB by then.
+        self._collect_dropped = Clock.create_trigger(self._collect_garbage, 0)
+        self._dropped = 0
 
     @property
     def session(self) -> Session:
@@ -113,6 +120,19 @@ class WindroseApp(App):
         if not self._refresh_pending:
             self._refresh_pending = True
             Clock.schedule_once(lambda _dt: self.refresh(), 0)
+
+    def dropped_widgets(self) -> None:
+        """A screen let go of widgets: they are collected at the next clock tick (once a frame,
+        after the frame that answers the tap is drawn), before many more trees are built into
+        memory of their own (see docs/memory.md)."""
+        self._collect_dropped()
+
+    def _collect_garbage(self, _dt: float) -> None:
+        """A full pass every COLLECT_EVERY frames that dropped widgets: garbage stays under
+        two taps' trees, for about the collector's time it took by itself."""
+        self._dropped += 1
+        if self._dropped % COLLECT_EVERY == 0:
+            gc.collect()
 
     def say(self, text: str, level: str = "info") -> None:
         self.notice = Notice(text, level)

@@ -91,7 +91,7 @@ def launch(argv: list[str]) -> int:
 
 
 def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
-    from app.heap import keep_heap_trimmed
+    from app.heap import freeze_start_up_objects, keep_heap_trimmed
     from app.journal import JournalError
     from app.session import Session
     from app.ui.app import UiContext, WindroseApp
@@ -120,6 +120,7 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     if link is not None:
         context.start_dice = lambda chosen: start_dice_station(link, config, chosen)
         context.start_dice(settings)
+    freeze_start_up_objects()
     try:
         WindroseApp(context).run()
     finally:

@@ -23,7 +23,7 @@ from kivy.base import EventLoop
 from kivy.uix.button import Button
 
 from app.games.macao import CUBE_COLOURS, score
-from app.heap import keep_heap_trimmed
+from app.heap import freeze_start_up_objects, keep_heap_trimmed
 from tests.ui.harness import UiHarness, make_context
 from tests.ui.tap_player import FACTS, OVERHEAD, PARTS, TapPlayer
 
@@ -135,6 +135,7 @@ def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = Fal
     link, pins, clock = camera_station(folder, rendered_seed) if camera else (None, None, None)
     context = make_context(folder, dice=link)
     context.catalogue.load()
+    freeze_start_up_objects()  # as the app's start-up does before the app runs (app.ui.launch.run_app)
     ui = (DrawingHarness if drawn else UiHarness)(context)
     stage = None if rendered_seed is None else functools.partial(stage_rendered_roll, folder / "frames", rendered_seed)
     player = TapPlayer(ui, seed, use_catalogue=learned,

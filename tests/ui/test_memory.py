@@ -16,6 +16,7 @@ import sys
 import weakref
 from pathlib import Path
 
+from app.ui.app import COLLECT_EVERY
 from app.ui.screens import SCREENS, screen_class
 from app.ui.widgets import TextField
 from tests.ui.conftest import Table
@@ -103,6 +104,24 @@ def test_redrawing_the_game_screen_leaves_nothing_behind(tmp_path: Path) -> None
     # Each redraw makes some 150 widgets of several hundred objects each; a leak of even one
     # widget's canvas rules per redraw would add thousands over twenty redraws.
     assert objects_after - objects_before < 200, counts
+
+
+def test_the_app_collects_the_widget_trees_it_drops(ui: UiHarness, table: Table) -> None:
+    """Dropped trees are garbage in reference cycles: the app collects them itself within
+    COLLECT_EVERY redraws, not when Python's collector gets round to it (some 12 MB later)."""
+    table.advance(lambda s: s.round == 2 and s.phase == "actions")
+    gc.collect()
+    gc.disable()  # only the app's own collections free cycles now
+    try:
+        before = [weakref.ref(w) for w in ui.walk()]
+        for _ in range(COLLECT_EVERY):
+            ui.app.refresh()
+            ui.idle()
+        shown = set(ui.walk())
+        kept = [ref() for ref in before if ref() is not None]
+        assert kept and all(widget in shown for widget in kept)  # reused cells, nothing dropped
+    finally:
+        gc.enable()
 
 
 def test_a_screen_that_was_left_lets_go_of_its_widgets(ui: UiHarness) -> None:

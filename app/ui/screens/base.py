@@ -29,7 +29,9 @@ class BaseScreen(Screen):
         self.app = app
 
     def refresh(self) -> None:
-        self.clear_widgets()
+        if self.children:
+            self.clear_widgets()
+            self.app.dropped_widgets()
         root = Panel(orientation="vertical", bg=list(theme.BACKGROUND))
         self.build(root)
         self.add_widget(root)
@@ -41,6 +43,7 @@ class BaseScreen(Screen):
         """Drop the widgets of a screen that was left: `app.go` builds them again from the
         session when it comes back, and an unseen screen should not hold hundreds of them."""
         self.clear_widgets()
+        self.app.dropped_widgets()
 
     @staticmethod
     def portrait() -> bool:

@@ -185,6 +185,7 @@ class GameScreen(BaseScreen):
         expect = self.app.session.waiting_for()
         self._show_notice(expect)
         self.panel_holder.clear_widgets()
+        self.app.dropped_widgets()
         self.panel_holder.add_widget(self.current_panel().build(expect))
 
     def _players(self, state: Any, acting: str | None, portrait: bool) -> Widget:
