@@ -591,7 +591,14 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                       CandidateMark(c.cx, c.cy, float(sides[i]), 1.0 - float(p[0]), int(np.argmax(p[1:])) + 1,
                                     float(np.max(p[1:])), i in chosen)
                       for i, (c, p) in enumerate(zip(found, probabilities))]))
-    colours = body_colours(crops[chosen], net.window_sides, params, learned)
+    # A crop cut wider than the typical die (its side guessed too large) shows the table where
+    # the hue is named, near the centre: colours are measured in crops no wider than that.
+    colour_crops = crops[chosen].copy()
+    wide = [k for k, i in enumerate(chosen) if sides[i] > typical]
+    if wide:
+        rows = [chosen[k] for k in wide]
+        colour_crops[wide] = crop_dice(checked, centres[rows], np.full(len(rows), typical), net.crop_px, net.window_sides)
+    colours = body_colours(colour_crops, net.window_sides, params, learned)
     least_value_probability = (learned.macao_value_min_probability if expect == "macao"
                                else learned.value_min_probability)
     faces: list[DieFace] = []
