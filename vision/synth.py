@@ -111,6 +111,10 @@ class SceneOptions:
     layout_seed: int | None = None  # another throw on the same table: dice and cubes from this seed
     values: tuple[int, ...] | None = None  # the six dice's pips in DIE_COLOURS order (a given roll)
     gray_black_pips: bool | None = None
+    # Dice of other sets instead of Macao's six: any paint (half of them marbled), pips white,
+    # black, red, gold or blue; for teaching the `any` mode reader (colour names in the labels
+    # then only tell the six dice apart). Never random: a scene has it only when asked.
+    foreign_dice: bool = False
     tray: bool = True
 
 
@@ -224,6 +228,7 @@ class _Box:
     rounding: float = 0.0  # corner radius as a fraction of the face half-width
     pip_colour: np.ndarray | None = None  # linear RGB; None: no pips
     glare: tuple[float, float, float, float] | None = None  # u, v, radius, strength on the top face
+    marble: tuple[np.ndarray, int] | None = None  # second paint (linear RGB) swirled in, and its pattern's seed
 
     def corners(self) -> np.ndarray:
         signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
@@ -346,9 +351,17 @@ def _draw_box(
     fill(alpha, hull, 1.0)
     bevel = 0.9 if box.rounding > 0 else 1.0
     top = box.top_face()
+    veins = _marble_veins(patch.shape[:2], box.marble[1]) if box.marble is not None else None
     for index, _normal in visible:
         colour = box.colour * light_rgb * shades[index]
-        fill(patch, to_patch(box.face_point(index, outline * bevel)), colour.tolist())
+        face = to_patch(box.face_point(index, outline * bevel))
+        fill(patch, face, colour.tolist())
+        if veins is not None and box.marble is not None:
+            mask = np.zeros(patch.shape[:2], np.uint8)
+            fill(mask, face, 1)
+            inside = mask.astype(bool)
+            swirl = box.marble[0] * light_rgb * shades[index]
+            patch[inside] = patch[inside] * (1 - veins[inside, None]) + swirl * veins[inside, None]
         if box.pip_colour is None:
             continue
         value = _FACES[index][3]
@@ -365,6 +378,15 @@ def _draw_box(
     sub = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
     region = canvas[cy0:cy1, cx0:cx1]
     region[:] = region * (1 - small_alpha[sub]) + small[sub]
+
+
+def _marble_veins(shape: tuple[int, int], seed: int) -> np.ndarray:
+    """A 0-1 pattern of soft swirls the size of a die's patch: where the second paint shows."""
+    rng = np.random.default_rng(seed)
+    coarse = rng.random((6, 6)).astype(np.float32)
+    field = cv2.resize(coarse, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+    ripple = np.sin(field * rng.uniform(8, 16) + rng.uniform(0, 2 * math.pi))
+    return np.clip((ripple - 0.2) * 1.5, 0, 1).astype(np.float32)
 
 
 def _add_glare(
@@ -575,6 +597,8 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         c: np.clip(np.array(DIE_SRGB[c]) * (1 + paint_rng.uniform(-spread, spread, 3)), 0, 1) for c in DIE_COLOURS
     }
     dice = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body)
+    if options.foreign_dice:
+        dice = _repainted(dice, np.random.default_rng([seed, 9]))
     cubes = _place_cubes(lay, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1))
 
     walls = _tray_walls(inner, _srgb_to_linear(wall_srgb)) if options.tray else []
@@ -606,6 +630,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "die_px": round(die_px, 1),
         "tilt_deg": round(tilt_deg, 1),
         "colour_spread": round(spread, 3),
+        "foreign_dice": options.foreign_dice,
         "table": table,
         "tray_walls": wall_kind if options.tray else None,
         "tint": tint,
@@ -649,6 +674,27 @@ def _inside(footprint: np.ndarray, area: tuple[float, float, float, float], pad:
         and footprint[:, 1].min() > y0 + pad
         and footprint[:, 1].max() < y1 - pad
     )
+
+
+FOREIGN_PIPS_SRGB = (WHITE_PIP_SRGB, BLACK_PIP_SRGB, (0.75, 0.10, 0.08), (0.80, 0.62, 0.22), (0.15, 0.30, 0.75))
+FOREIGN_MIN_CONTRAST = 0.3  # least sRGB distance between a foreign die's paint and its pips
+
+
+def _repainted(dice: list[_Box], rng: np.random.Generator) -> list[_Box]:
+    """The dice of another set: each a random paint (half of them marbled with a second one)
+    and pips of a colour that stands out from it, if only a little (red on dark gray)."""
+    repainted = []
+    for box in dice:
+        hsv = np.array([[[rng.uniform(0, 180), rng.uniform(0, 230), rng.uniform(25, 235)]]], np.uint8)
+        body = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0, 0].astype(np.float32) / 255.0
+        pips = [c for c in FOREIGN_PIPS_SRGB if np.linalg.norm(np.subtract(c, body)) >= FOREIGN_MIN_CONTRAST]
+        pip = pips[int(rng.integers(len(pips)))] if pips else WHITE_PIP_SRGB
+        marble = None
+        if rng.random() < 0.5:
+            swirl = np.clip(body + rng.uniform(-0.35, 0.35, 3), 0, 1)
+            marble = (_srgb_to_linear(swirl), int(rng.integers(1 << 30)))
+        repainted.append(replace(box, colour=_srgb_to_linear(body), pip_colour=_srgb_to_linear(pip), marble=marble))
+    return repainted
 
 
 def _place_dice(
@@ -1053,6 +1099,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a glare spot on one die of every scene (default: in about a quarter)")
     parser.add_argument("--cocked", action="store_true", default=None,
                         help="a cocked die in every scene (default: in about one in eight)")
+    parser.add_argument("--foreign", action="store_true",
+                        help="dice of other sets (any paint, some marbled; white, black, red, gold or blue pips)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1061,7 +1109,7 @@ def run(args: argparse.Namespace) -> int:
         print("synth: --count must be at least 1", file=sys.stderr)
         return 2
     options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px,
-                           glare=args.glare, cocked=args.cocked)
+                           glare=args.glare, cocked=args.cocked, foreign_dice=args.foreign)
     try:
         paths = write_dataset(args.outdir, args.count, args.seed, options)
     except (OSError, ValueError) as err:

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import synth
 from vision.synth import SceneOptions, main, render_roll_sequence, render_scene, write_dataset
 from vision.types import DIE_COLOURS
 
@@ -183,11 +184,41 @@ def test_synth_command_can_put_a_glare_spot_or_a_cocked_die_in_every_scene(tmp_p
     from vision.cli import main as vision_main
 
     size = ["--count", "3", "--width", "640", "--height", "360", "--die-px", "30"]
-    for flag, key in (("--glare", "glare_on"), ("--cocked", "cocked_die")):
+    for flag, key in (("--glare", "glare_on"), ("--cocked", "cocked_die"), ("--foreign", "foreign_dice")):
         folder = tmp_path / flag.strip("-")
         assert vision_main(["synth", str(folder), *size, flag]) == 0
         scenes = [json.loads(p.read_text())["scene"] for p in sorted((folder / "labels").glob("*.json"))]
-        assert len(scenes) == 3 and all(scene[key] is not None for scene in scenes)
+        assert len(scenes) == 3 and all(scene[key] not in (None, False) for scene in scenes)
+
+
+def test_foreign_dice_are_the_same_throw_in_other_paint() -> None:
+    """Another set's dice: same places and pips, the table untouched, each die painted anew."""
+    for seed in range(3):
+        plain, plain_labels = render_scene(seed, CLEAN)
+        foreign, labels = render_scene(seed, replace(CLEAN, foreign_dice=True))
+        assert labels.dice == plain_labels.dice and labels.conditions["foreign_dice"]
+        inside = np.zeros(plain.shape[:2], bool)
+        for die in labels.dice:
+            x0, y0, x1, y1 = (round(v) for v in die.box)
+            inside[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = True
+        assert np.array_equal(plain[~inside], foreign[~inside])
+        assert not np.array_equal(plain[inside], foreign[inside])
+
+
+def test_foreign_paints_keep_their_pips_visible() -> None:
+    """Every pip colour stands out from its die's paint; about half the dice are marbled; all
+    five pip colours occur."""
+    dice = [box for _ in range(10) for box in synth._place_dice(
+        np.random.default_rng(1), (0.0, 0.0, 200.0, 120.0), np.zeros(6), [1] * 6, -1, -1, (), False,
+        {c: np.array(synth.DIE_SRGB[c]) for c in DIE_COLOURS})]
+    painted = synth._repainted(dice, np.random.default_rng(2))
+    to_srgb = lambda linear: np.asarray(linear) ** (1 / 2.2)  # noqa: E731
+    assert all(np.linalg.norm(to_srgb(b.pip_colour) - to_srgb(b.colour)) >= synth.FOREIGN_MIN_CONTRAST - 1e-3
+               for b in painted)
+    assert 20 <= sum(b.marble is not None for b in painted) <= 40
+    palette = np.array(synth.FOREIGN_PIPS_SRGB)
+    used = {int(np.argmin(np.linalg.norm(palette - to_srgb(b.pip_colour), axis=1))) for b in painted}
+    assert used == set(range(len(palette)))
 
 
 def test_layout_seed_throws_again_on_the_same_table() -> None:
