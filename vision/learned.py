@@ -471,6 +471,11 @@ def _turned_where(net: DiceNet, crops: np.ndarray, upright: np.ndarray, rows: li
     return probabilities
 
 
+def crops_at_typical_side(frame: np.ndarray, centres: np.ndarray, typical: float, net: DiceNet) -> np.ndarray:
+    """The classifier's crops at these centres, each cut at the frame's typical die side."""
+    return crop_dice(frame, centres, np.full(len(centres), typical), net.crop_px, net.window_sides)
+
+
 def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides: np.ndarray, crops: np.ndarray,
                     probabilities: np.ndarray, rows: list[int], typical: float, learned: LearnedParams) -> None:
     """Each die still doubted after its turned reading, whose crop side is off the frame's
@@ -482,7 +487,7 @@ def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides:
             and float(np.max(probabilities[i][1:])) < learned.classifier_sure_probability]
     if not rows:
         return
-    again_crops = crop_dice(frame, centres[rows], np.full(len(rows), typical), net.crop_px, net.window_sides)
+    again_crops = crops_at_typical_side(frame, centres[rows], typical, net)
     upright = net.classify(again_crops, 1, learned.classifier_batch)
     surer = [k for k, i in enumerate(rows) if np.max(upright[k][1:]) > np.max(probabilities[i][1:])]
     if not surer:
@@ -516,8 +521,7 @@ def reread_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], 
             tries.append((i, moved))
     if not tries:
         return []
-    again_crops = crop_dice(frame, np.array([(c.cx, c.cy) for _, c in tries]), np.full(len(tries), typical),
-                            net.crop_px, net.window_sides)
+    again_crops = crops_at_typical_side(frame, np.array([(c.cx, c.cy) for _, c in tries]), typical, net)
     again = net.classify(again_crops, learned.classifier_turns, learned.classifier_batch)
     for k, (i, candidate) in enumerate(tries):
         if again[k][0] < probabilities[i][0]:
@@ -597,7 +601,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     wide = [k for k, i in enumerate(chosen) if sides[i] > typical]
     if wide:
         rows = [chosen[k] for k in wide]
-        colour_crops[wide] = crop_dice(checked, centres[rows], np.full(len(rows), typical), net.crop_px, net.window_sides)
+        colour_crops[wide] = crops_at_typical_side(checked, centres[rows], typical, net)
     colours = body_colours(colour_crops, net.window_sides, params, learned)
     least_value_probability = (learned.macao_value_min_probability if expect == "macao"
                                else learned.value_min_probability)
