@@ -19,6 +19,7 @@ from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from app.games.macao import RecordError, RulesError
+from app.heap import give_back_free_heap
 from app.journal import local_timestamp
 from app.session import Session, SessionError
 from app.watchdog import announce_ready
@@ -133,6 +134,7 @@ class WindroseApp(App):
         self._dropped += 1
         if self._dropped % COLLECT_EVERY == 0:
             gc.collect()
+            give_back_free_heap()  # the pages the freed trees leave whole between live blocks
 
     def say(self, text: str, level: str = "info") -> None:
         self.notice = Notice(text, level)

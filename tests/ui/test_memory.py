@@ -16,6 +16,8 @@ import sys
 import weakref
 from pathlib import Path
 
+import pytest
+
 from app.ui.app import COLLECT_EVERY
 from app.ui.screens import SCREENS, screen_class
 from app.ui.widgets import TextField
@@ -122,6 +124,21 @@ def test_the_app_collects_the_widget_trees_it_drops(ui: UiHarness, table: Table)
         assert kept and all(widget in shown for widget in kept)  # reused cells, nothing dropped
     finally:
         gc.enable()
+
+
+def test_after_collecting_dropped_trees_the_app_gives_the_free_heap_back(
+        ui: UiHarness, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holes the freed trees leave in glibc's heap go back to the system (app.heap)."""
+    import app.ui.app as app_module
+
+    table.advance(lambda s: s.round == 2 and s.phase == "actions")
+    ui.idle()
+    calls: list[bool] = []
+    monkeypatch.setattr(app_module, "give_back_free_heap", lambda: calls.append(True) or True)
+    for _ in range(COLLECT_EVERY):
+        ui.app.refresh()
+        ui.idle()
+    assert len(calls) == 1  # once, right after the full pass
 
 
 def test_a_screen_that_was_left_lets_go_of_its_widgets(ui: UiHarness) -> None:
