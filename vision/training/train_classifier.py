@@ -36,9 +36,6 @@ SIZE_JITTER = 0.25  # log-scale
 NEGATIVE_SHIFT = (0.65, 1.1)
 NEGATIVES_PER_IMAGE = 8
 COCKED_BOOST = 3  # cocked dice are rare in the data; each is cut this many times more often
-# The reader's candidate on a leaning die sits on whichever face looks most like a top face,
-# up to a third of a side from the labelled centre: a cocked die's crops are shifted this far.
-COCKED_SHIFT = 0.3  # die sides
 SPECK_RADIUS = (0.05, 0.18)  # die sides: a drawn speck's radius (a one's pip is about 0.1)
 SPECK_DARK_SHARE = 0.7  # the rest are light specks (a dark table's crumbs)
 
@@ -57,19 +54,16 @@ def _far_from_dice(record: LabelledImage, x: float, y: float, limit: float) -> b
 
 
 def mine_negatives(records: list[LabelledImage], images: list[np.ndarray], detector_path: Path,
-                   min_score: float) -> list[list[tuple[float, float, float, bool]]]:
-    """Per image, the detector's candidates (x, y, side, on a cocked die) that lie on no flat
-    labelled die: the specks, holes, cubes and card corners a reader would be shown in
-    practice, and the leaning dice exactly where the detector puts them."""
+                   min_score: float) -> list[list[tuple[float, float, float]]]:
+    """Per image, the detector's candidates (x, y, side) that lie on no labelled die:
+    the specks, holes, cubes and card corners a reader would be shown in practice."""
     params = load_learned_params()
     params = dataclasses.replace(params, detector_min_score=min_score)
     detector = DiceDetector.load(detector_path)
     mined = []
     for record, image in zip(records, images):
-        flat = dataclasses.replace(record, dice=tuple(d for d in record.dice if d.value))
-        cocked = dataclasses.replace(record, dice=tuple(d for d in record.dice if not d.value))
-        mined.append([(c.cx, c.cy, c.side, not _far_from_dice(cocked, c.cx, c.cy, NEGATIVE_SHIFT[0]))
-                      for c in detector.detect(image, params) if _far_from_dice(flat, c.cx, c.cy, NEGATIVE_SHIFT[0])])
+        mined.append([(c.cx, c.cy, c.side) for c in detector.detect(image, params)
+                      if _far_from_dice(record, c.cx, c.cy, NEGATIVE_SHIFT[0])])
     return mined
 
 
@@ -89,7 +83,7 @@ def _with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.random.Generator,
-               repeats: list[int], mined: list[list[tuple[float, float, float, bool]]], crop_px: int,
+               repeats: list[int], mined: list[list[tuple[float, float, float]]], crop_px: int,
                washout: float = 0.0, specks: int = 0) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
 
@@ -107,17 +101,15 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.r
         labels.append(label)
 
     for record, image, hard, times in zip(records, images, mined, repeats):
-        for x, y, side, on_cocked in hard:
-            for _ in range(times * COCKED_BOOST if on_cocked else 1):
-                add(image, x, y, side, 0)
+        for x, y, side in hard:
+            add(image, x, y, side, 0)
         if not record.dice:
             continue
         height, width = image.shape[:2]
         typical = float(np.median([d.side for d in record.dice]))
         for die in record.dice:
             for _ in range(times if die.value else times * COCKED_BOOST):
-                reach = POSITIVE_SHIFT if die.value else COCKED_SHIFT
-                angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(0, reach) * die.side
+                angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(0, POSITIVE_SHIFT) * die.side
                 add(image, die.cx + shift * np.cos(angle), die.cy + shift * np.sin(angle), die.side, die.value)
             angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(*NEGATIVE_SHIFT) * die.side
             x, y = die.cx + shift * np.cos(angle), die.cy + shift * np.sin(angle)
