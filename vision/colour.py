@@ -10,6 +10,8 @@ colour is a guess.
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -63,7 +65,11 @@ class ColourModel:
 
 
 def default_models(params: VisionParams) -> dict[str, ColourModel]:
-    """Colour models from config, meant for ordinary light without calibration."""
+    """Colour models from config, meant for ordinary light without calibration.
+
+    Pip polarity is known beforehand only where paint allows nothing else (a black die's
+    pips are light): it tells a glossy black die, its face washed pale by the lamp, from a
+    gray die with dark pips."""
     hues = {
         "red": params.default_hue_red,
         "blue": params.default_hue_blue,
@@ -73,7 +79,9 @@ def default_models(params: VisionParams) -> dict[str, ColourModel]:
     lightness = {"black": params.default_lightness_black, "gray": params.default_lightness_gray}
     models = {name: ColourModel(name, hue, 2 * params.colour_chroma_neutral, 0.0, False) for name, hue in hues.items()}
     models.update({name: ColourModel(name, 0.0, 0.0, value, True) for name, value in lightness.items()})
-    return models
+    light_pips = set(params.default_light_pip_colours.split())
+    return {name: dataclasses.replace(model, pip_polarity="light") if name in light_pips else model
+            for name, model in models.items()}
 
 
 def colour_models(calibration: Calibration | None, measure: str,

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vision.types import DIE_COLOURS
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG_PATH = REPO_ROOT / "config.toml"
 
@@ -102,6 +104,7 @@ class VisionParams:
     default_hue_violet: float
     default_lightness_black: float
     default_lightness_gray: float
+    default_light_pip_colours: str  # space-separated die colours whose pips are light without calibration
     calibration_path: str
 
     @classmethod
@@ -121,6 +124,10 @@ class VisionParams:
         missing = sorted(set(known) - set(values))
         if missing:
             raise ValueError(f"[vision] missing key(s): {', '.join(missing)}")
+        unknown_colours = [c for c in values["default_light_pip_colours"].split() if c not in DIE_COLOURS]
+        if unknown_colours:
+            raise ValueError(f"[vision] key 'default_light_pip_colours': {', '.join(unknown_colours)} "
+                             f"not a die colour (use {', '.join(DIE_COLOURS)})")
         return cls(**values)
 
 

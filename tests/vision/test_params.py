@@ -50,6 +50,12 @@ def test_wrong_type_or_value_is_named(key: str, value: object) -> None:
         VisionParams.from_table(table)
 
 
+def test_a_light_pip_colour_that_is_no_die_colour_is_named() -> None:
+    table = dict(_table()) | {"default_light_pip_colours": "black white"}
+    with pytest.raises(ValueError, match="default_light_pip_colours.*white"):
+        VisionParams.from_table(table)
+
+
 def test_missing_key_is_named() -> None:
     table = dict(_table())
     del table["glare_level"]
