@@ -502,16 +502,17 @@ def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides:
 def reread_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
                     crops: np.ndarray, probabilities: np.ndarray, doubtful: list[int], typical: float,
                     learned: LearnedParams) -> list[int]:
-    """Macao mode: each doubtful candidate is read again in a crop of the frame's typical die
-    side, where it is when its own side is off that by `typical_side_min_gap`, and on its die's
-    body when that moves it at least `macao_recentre_min_shift` die sides.
+    """Macao mode: each of the `doubtful` candidates is read again in a crop of the frame's
+    typical die side, where it is when its own side is off that by `typical_side_min_gap`, and
+    on its die's body when that moves it at least `macao_recentre_min_shift` die sides.
 
     A die dark on a dark table (a black die in its own shadow) can be found off its face's
     centre, on one pip, and its crop shows half a die; a die whose side the detector guessed too
     large shows small in its crop. Either way the classifier doubts it. The crop that looks most
     like a die replaces the first if it looks more so (in place: `found`, `sides`, `crops`,
     `probabilities`); the body's centre is only a guess (a side face or a shadow can pull it
-    off), so the unmoved crop is tried as well. Returns those now sure dice."""
+    off), so the unmoved crop is tried as well. Each crop is read upright first and turned only
+    where it already looks more like a die. Returns those now sure dice."""
     tries: list[tuple[int, DieCandidate]] = []
     for i in doubtful:
         if abs(sides[i] / typical - 1.0) >= learned.typical_side_min_gap:
@@ -522,10 +523,13 @@ def reread_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], 
     if not tries:
         return []
     again_crops = crops_at_typical_side(frame, np.array([(c.cx, c.cy) for _, c in tries]), typical, net)
-    again = net.classify(again_crops, learned.classifier_turns, learned.classifier_batch)
-    for k, (i, candidate) in enumerate(tries):
-        if again[k][0] < probabilities[i][0]:
-            found[i], sides[i], crops[i], probabilities[i] = candidate, typical, again_crops[k], again[k]
+    upright = net.classify(again_crops, 1, learned.classifier_batch)
+    hopeful = [k for k, (i, _) in enumerate(tries) if upright[k][0] < probabilities[i][0]]
+    again = net.refine(again_crops[hopeful], upright[hopeful], learned.classifier_turns, learned.classifier_batch)
+    for k, reading in zip(hopeful, again):
+        i, candidate = tries[k]
+        if reading[0] < probabilities[i][0]:
+            found[i], sides[i], crops[i], probabilities[i] = candidate, typical, again_crops[k], reading
     return [i for i in dict.fromkeys(i for i, _ in tries) if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
 
 
@@ -581,13 +585,19 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
     doubtful: list[int] = []
     if expect == "macao":
-        # Fewer than six sure dice: the likeliest other candidates join the colour assignment
-        # (unsure), so that a die the classifier doubts still takes its colour from the others.
-        doubtful = [i for i in likeliest if i not in kept
-                    and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability]
-        doubtful = doubtful[: len(DIE_COLOURS) - len(kept)]
-        promoted = reread_doubtful(checked, net, found, sides, crops, probabilities, doubtful, typical, learned)
-        kept, doubtful = kept + promoted, [i for i in doubtful if i not in promoted]
+        # Fewer than six sure dice: the other candidates are read again (any of them may be a die
+        # the classifier saw off its centre or at the wrong size: a gray die in its long shadow
+        # scores like the table), the likeliest first; then the likeliest of the rest join the
+        # colour assignment (unsure), so that a die the classifier doubts still takes its colour
+        # from the others.
+        missing = len(DIE_COLOURS) - len(kept)
+        others = [i for i in likeliest if i not in kept]
+        again = others[: learned.macao_reread_most] if missing else []
+        promoted = reread_doubtful(checked, net, found, sides, crops, probabilities, again, typical, learned)
+        kept = kept + sorted(promoted, key=lambda i: float(probabilities[i][0]))[:missing]
+        doubtful = sorted((i for i in others if i not in kept
+                           and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability),
+                          key=lambda i: float(probabilities[i][0]))[: len(DIE_COLOURS) - len(kept)]
     chosen = sorted(kept + doubtful)
     if debug is not None:
         debug.add("candidates (classifier: P(die), then value and its probability for those taken)",
