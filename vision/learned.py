@@ -499,12 +499,12 @@ def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides:
             sides[i], crops[i], probabilities[i] = typical, again_crops[k], reading
 
 
-def reread_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
-                    crops: np.ndarray, probabilities: np.ndarray, doubtful: list[int], typical: float,
-                    learned: LearnedParams) -> list[int]:
-    """Macao mode: each of the `doubtful` candidates is read again in a crop of the frame's
-    typical die side, where it is when its own side is off that by `typical_side_min_gap`, and
-    on its die's body when that moves it at least `macao_recentre_min_shift` die sides.
+def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
+                      crops: np.ndarray, probabilities: np.ndarray, rows: list[int], typical: float,
+                      learned: LearnedParams) -> list[int]:
+    """Macao mode: each candidate of `rows` (not yet a sure die) is read again in a crop of the
+    frame's typical die side, where it is when its own side is off that by `typical_side_min_gap`,
+    and on its die's body when that moves it at least `macao_recentre_min_shift` die sides.
 
     A die dark on a dark table (a black die in its own shadow) can be found off its face's
     centre, on one pip, and its crop shows half a die; a die whose side the detector guessed too
@@ -514,7 +514,7 @@ def reread_doubtful(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], 
     off), so the unmoved crop is tried as well. Each crop is read upright first and turned only
     where it already looks more like a die. Returns those now sure dice."""
     tries: list[tuple[int, DieCandidate]] = []
-    for i in doubtful:
+    for i in rows:
         if abs(sides[i] / typical - 1.0) >= learned.typical_side_min_gap:
             tries.append((i, found[i]))
         moved = _moved_onto_body(frame, found[i], typical, learned)
@@ -593,7 +593,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         missing = len(DIE_COLOURS) - len(kept)
         others = [i for i in likeliest if i not in kept]
         again = others[: learned.macao_reread_most] if missing else []
-        promoted = reread_doubtful(checked, net, found, sides, crops, probabilities, again, typical, learned)
+        promoted = reread_candidates(checked, net, found, sides, crops, probabilities, again, typical, learned)
         kept = kept + sorted(promoted, key=lambda i: float(probabilities[i][0]))[:missing]
         doubtful = sorted((i for i in others if i not in kept
                            and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability),

@@ -13,7 +13,7 @@ import pytest
 from tests.vision.scene_checks import colours_right
 from vision.debug import DebugSink
 from vision.learned import (DieCandidate, LearnedModels, body_centre, body_colours, crop_candidates, crop_dice,
-                            read_with_model, reread_doubtful, typical_side)
+                            read_with_model, reread_candidates, typical_side)
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
 from vision.synth import SceneOptions, render_scene
@@ -136,7 +136,7 @@ def test_a_doubtful_candidate_off_its_face_is_read_again_on_the_die_body(models:
     frame, found, typical, centre = _off_centre_candidate(models, 0.45)
     sides, crops, probabilities = _read(models, frame, found, typical)
     assert 1.0 - float(probabilities[0][0]) < LEARNED.die_min_probability, "the scene no longer shows the fault"
-    sure = reread_doubtful(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED)
+    sure = reread_candidates(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED)
     assert np.hypot(found[0].cx - centre[0], found[0].cy - centre[1]) <= 0.15 * typical
     assert sure == [0] and 1.0 - float(probabilities[0][0]) >= LEARNED.die_min_probability
 
@@ -150,7 +150,7 @@ def test_a_doubtful_candidate_cut_too_large_is_read_again_at_the_typical_side(mo
     found = [DieCandidate(die.center[0], die.center[1], 1.25 * typical, 0.3)]
     sides, crops, probabilities = _read(models, frame, found, typical)
     assert 1.0 - float(probabilities[0][0]) < LEARNED.die_min_probability, "the scene no longer shows the fault"
-    sure = reread_doubtful(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED)
+    sure = reread_candidates(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED)
     assert sure == [0] and sides[0] == pytest.approx(typical)
     assert int(np.argmax(probabilities[0][1:])) + 1 == die.value == 2
 
@@ -160,7 +160,7 @@ def test_a_doubtful_candidate_already_on_its_die_is_not_read_again(models: Learn
     frame, found, typical, _ = _off_centre_candidate(models, 0.0)
     sides, crops, probabilities = _read(models, frame, found, typical)
     first = (found[0], probabilities.copy())
-    assert reread_doubtful(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED) == []
+    assert reread_candidates(frame, models.classifier, found, sides, crops, probabilities, [0], typical, LEARNED) == []
     assert found[0] == first[0] and np.array_equal(probabilities, first[1])
 
 
