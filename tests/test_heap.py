@@ -22,16 +22,19 @@ def test_changes_nothing_on_another_system(monkeypatch: pytest.MonkeyPatch) -> N
     assert heap.keep_heap_trimmed() is False
 
 
+class _LibcWithoutFunctions:
+    """A C library (musl, say) that has neither mallopt nor malloc_trim."""
+
+    def __init__(self, _name: str) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> object:
+        raise AttributeError(name)
+
+
 def test_a_c_library_without_mallopt_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    class NoMallopt:
-        def __init__(self, _name: str) -> None:
-            pass
-
-        def __getattr__(self, name: str) -> object:
-            raise AttributeError(name)
-
     monkeypatch.setattr(heap.sys, "platform", "linux")
-    monkeypatch.setattr(heap.ctypes, "CDLL", NoMallopt)
+    monkeypatch.setattr(heap.ctypes, "CDLL", _LibcWithoutFunctions)
     assert heap.keep_heap_trimmed() is False
 
 
@@ -78,15 +81,8 @@ def test_gives_back_nothing_on_another_system(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_c_library_without_malloc_trim_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    class NoMallocTrim:
-        def __init__(self, _name: str) -> None:
-            pass
-
-        def __getattr__(self, name: str) -> object:
-            raise AttributeError(name)
-
     monkeypatch.setattr(heap, "_malloc_trim", None)
     monkeypatch.setattr(heap.sys, "platform", "linux")
-    monkeypatch.setattr(heap.ctypes, "CDLL", NoMallocTrim)
+    monkeypatch.setattr(heap.ctypes, "CDLL", _LibcWithoutFunctions)
     assert heap.give_back_free_heap() is False
     assert heap.give_back_free_heap() is False  # looked up once, remembered
