@@ -115,6 +115,9 @@ class SceneOptions:
     # black, red, gold or blue; for teaching the `any` mode reader (colour names in the labels
     # then only tell the six dice apart). Never random: a scene has it only when asked.
     foreign_dice: bool = False
+    # Flat dice that came to rest against a tray wall (each with a chance of 0.4): what a die
+    # leaning on the wall must be told from. Never random, like foreign_dice.
+    dice_by_walls: bool = False
     tray: bool = True
 
 
@@ -596,7 +599,8 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     body = {
         c: np.clip(np.array(DIE_SRGB[c]) * (1 + paint_rng.uniform(-spread, spread, 3)), 0, 1) for c in DIE_COLOURS
     }
-    dice = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body)
+    by_walls = np.random.default_rng([seed, 10]) if options.dice_by_walls else None
+    dice = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body, by_walls)
     if options.foreign_dice:
         dice = _repainted(dice, np.random.default_rng([seed, 9]))
     cubes = _place_cubes(lay, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1))
@@ -631,6 +635,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "tilt_deg": round(tilt_deg, 1),
         "colour_spread": round(spread, 3),
         "foreign_dice": options.foreign_dice,
+        "dice_by_walls": options.dice_by_walls,
         "table": table,
         "tray_walls": wall_kind if options.tray else None,
         "tint": tint,
@@ -707,8 +712,10 @@ def _place_dice(
     touch_pair: tuple[int, ...],
     gray_black_pips: bool,
     body_srgb: dict[str, np.ndarray],
+    by_walls: np.random.Generator | None = None,
 ) -> list[_Box]:
-    """The six dice inside the tray, apart from each other except for the touching pair."""
+    """The six dice inside the tray, apart from each other except for the touching pair; with
+    `by_walls`, some flat dice against a wall (that generator's draws, so the rest stay put)."""
     margin = DIE_MM * 0.75 + 2
     dice: list[_Box] = []
     for i, colour in enumerate(DIE_COLOURS):
@@ -740,15 +747,13 @@ def _place_dice(
                         rng.uniform(inner[1] + margin, inner[3] - margin),
                     ]
                 )
-            tilt = np.eye(3)
             if i == cocked_index:
-                # Lean over towards the nearest wall, about an axis parallel to it.
-                dists = (xy[0] - inner[0], inner[2] - xy[0], xy[1] - inner[1], inner[3] - xy[1])
-                axis = ((0, 1, 0), (0, -1, 0), (-1, 0, 0), (1, 0, 0))[int(np.argmin(dists))]
-                tilt = _rotation(axis, rng.uniform(0.35, 0.6))
+                rotation, xy = _leaning_on_a_wall(rng, inner, values[i])
+            elif by_walls is not None and not wants_touch and by_walls.random() < 0.4:
+                xy = _against_a_wall(by_walls, inner, rotation)
             box = _Box(
                 centre=np.array([xy[0], xy[1], DIE_MM / 2]),
-                rotation=tilt @ rotation,
+                rotation=rotation,
                 half=np.full(3, DIE_MM / 2),
                 colour=_srgb_to_linear(body_srgb[colour]),
                 rounding=0.22,
@@ -764,6 +769,48 @@ def _place_dice(
             raise ValueError("no room for six dice in the tray; use a larger frame or smaller dice")
         dice.append(box)
     return dice
+
+
+def _leaning_on_a_wall(rng: np.random.Generator, inner: tuple[float, float, float, float],
+                       value: int) -> tuple[np.ndarray, np.ndarray]:
+    """Turn and floor position of a die that stands on one edge and leans back against a tray wall.
+
+    A die comes to lean only where something holds it up; in a tray that is a wall. Its faces
+    line up with the wall and the face it had on top tips away from the wall, inwards, by 25-45
+    degrees: so its centre lies over the wall's side of the edge it stands on, and it rests
+    against the wall on a lower edge (tipped the other way it would fall back flat). The
+    camera then sees the upper face and, outwards, a steep second face with its pips, which a
+    flat die never shows."""
+    wall = int(rng.integers(4))  # left, right, top, bottom of the tray floor
+    outward = np.array(((-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0))[wall])
+    lean = _rotation((-outward[1], outward[0], 0.0), -rng.uniform(math.radians(25), math.radians(45)))
+    rotation = lean @ _rotation((0, 0, 1), rng.uniform(-0.08, 0.08) + rng.integers(4) * math.pi / 2) @ _face_up(value)
+    box = _Box(centre=np.zeros(3), rotation=rotation, half=np.full(3, DIE_MM / 2), colour=np.zeros(3))
+    reach = float((box.corners()[:, :2] @ outward).max())  # centre to the edge against the wall
+    along = rng.uniform(0.15, 0.85)
+    x0, y0, x1, y1 = inner
+    wall_line = (x0, x1, y0, y1)[wall] - outward.sum() * 0.6  # a hair inside the wall
+    if wall < 2:
+        xy = np.array([wall_line - outward[0] * reach, y0 + along * (y1 - y0)])
+    else:
+        xy = np.array([x0 + along * (x1 - x0), wall_line - outward[1] * reach])
+    return rotation, xy
+
+
+def _against_a_wall(rng: np.random.Generator, inner: tuple[float, float, float, float],
+                    rotation: np.ndarray) -> np.ndarray:
+    """Floor position of a flat die (turned by `rotation`) 0.6-3 mm from a random tray wall."""
+    corners = _Box(centre=np.zeros(3), rotation=rotation, half=np.full(3, DIE_MM / 2), colour=np.zeros(3)).corners()
+    reach_x, reach_y = np.abs(corners[:, 0]).max(), np.abs(corners[:, 1]).max()
+    x0, y0, x1, y1 = inner
+    gap = rng.uniform(0.6, 3.0)
+    along = rng.uniform(0.1, 0.9)
+    wall = int(rng.integers(4))  # left, right, top, bottom
+    if wall < 2:
+        x = x0 + reach_x + gap if wall == 0 else x1 - reach_x - gap
+        return np.array([x, y0 + along * (y1 - y0)])
+    y = y0 + reach_y + gap if wall == 2 else y1 - reach_y - gap
+    return np.array([x0 + along * (x1 - x0), y])
 
 
 def _place_cubes(
@@ -1101,6 +1148,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a cocked die in every scene (default: in about one in eight)")
     parser.add_argument("--foreign", action="store_true",
                         help="dice of other sets (any paint, some marbled; white, black, red, gold or blue pips)")
+    parser.add_argument("--by-walls", action="store_true",
+                        help="some flat dice resting against a tray wall (about two in five)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1109,7 +1158,8 @@ def run(args: argparse.Namespace) -> int:
         print("synth: --count must be at least 1", file=sys.stderr)
         return 2
     options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px,
-                           glare=args.glare, cocked=args.cocked, foreign_dice=args.foreign)
+                           glare=args.glare, cocked=args.cocked, foreign_dice=args.foreign,
+                           dice_by_walls=args.by_walls)
     try:
         paths = write_dataset(args.outdir, args.count, args.seed, options)
     except (OSError, ValueError) as err:

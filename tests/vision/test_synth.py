@@ -232,3 +232,34 @@ def test_layout_seed_throws_again_on_the_same_table() -> None:
         mask[max(y0 - 25, 0) : y1 + 25, max(x0 - 25, 0) : x1 + 25] = False
     difference = np.abs(first.astype(np.int16) - second.astype(np.int16)).max(axis=2)
     assert np.percentile(difference[mask], 95) <= 2
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_cocked_die_stands_on_an_edge_and_leans_back_on_a_tray_wall(seed: int) -> None:
+    """As a real one rests: its upper face tipped inwards by 25-45 degrees, its centre over the
+    wall's side of the edge it stands on (else it would fall back flat), touching the wall."""
+    inner = (-150.0, -100.0, 150.0, 100.0)
+    rotation, xy = synth._leaning_on_a_wall(np.random.default_rng(seed), inner, 3)
+    box = synth._Box(centre=np.array([xy[0], xy[1], 0.0]), rotation=rotation, half=np.full(3, synth.DIE_MM / 2),
+                     colour=np.zeros(3))
+    corners = box.corners()
+    gaps = {"left": corners[:, 0].min() - inner[0], "right": inner[2] - corners[:, 0].max(),
+            "top": corners[:, 1].min() - inner[1], "bottom": inner[3] - corners[:, 1].max()}
+    wall = min(gaps, key=gaps.get)
+    outward = {"left": (-1, 0), "right": (1, 0), "top": (0, -1), "bottom": (0, 1)}[wall]
+    assert 0.5 <= gaps[wall] <= 0.7
+    up = rotation @ synth._FACES[box.top_face()][0]
+    assert 25 <= np.degrees(np.arccos(up[2])) <= 45
+    assert up[:2] @ outward < 0  # the upper face looks inwards
+    lowest = corners[np.argsort(corners[:, 2])[:2]].mean(axis=0)  # the edge it stands on
+    assert (xy - lowest[:2]) @ outward > 0
+
+
+def test_dice_by_the_walls_moves_only_flat_dice_and_only_when_asked() -> None:
+    options = SceneOptions(cocked=False, touching=False)
+    _, plain = render_scene(4, options)
+    _, again = render_scene(4, options)
+    _, by_walls = render_scene(4, replace(options, dice_by_walls=True))
+    assert plain.dice == again.dice and by_walls.conditions["dice_by_walls"]
+    moved = [a for a, b in zip(plain.dice, by_walls.dice) if a.center != b.center]
+    assert moved and all(d.value is not None for d in by_walls.dice)
