@@ -127,6 +127,26 @@ def draw_candidates(frame: np.ndarray, marks: Sequence[CandidateMark]) -> np.nda
     return canvas
 
 
+def draw_leaning(frame: np.ndarray, dice: Sequence[tuple[float, float, float, float]], threshold: float,
+                 view_centre: tuple[float, float]) -> np.ndarray:
+    """Frame with each die's P(cocked) from the leaning check (dice as cx, cy, side, P): orange at
+    or over `threshold` (reported unsure), gray under it; a line from the point below the camera
+    shows which way the check takes as outward."""
+    canvas = frame.copy()
+    thickness = max(1, round(max(frame.shape[:2]) / 800))
+    centre = (round(view_centre[0]), round(view_centre[1]))
+    cv2.drawMarker(canvas, centre, _REJECTED_BGR, cv2.MARKER_CROSS, 12 * thickness, thickness)
+    for cx, cy, side, probability in dice:
+        bgr = _DECLINED_BGR if probability >= threshold else _REJECTED_BGR
+        half = side / 2.0
+        corner = (round(cx - half), round(cy - half))
+        cv2.line(canvas, centre, (round(cx), round(cy)), bgr, thickness, cv2.LINE_AA)
+        cv2.rectangle(canvas, corner, (round(cx + half), round(cy + half)), bgr, 2 * thickness)
+        cv2.putText(canvas, f"cocked {probability:.2f}", (corner[0], max(12, corner[1] - 4)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.4 * thickness, bgr, thickness, cv2.LINE_AA)
+    return canvas
+
+
 def draw_second_opinions(frame: np.ndarray, opinions: Sequence[SecondOpinion]) -> np.ndarray:
     """Frame with each die the classical reader was asked about: its pips, the classifier's
     value and probability, and what the classical reader said (green: agreed, now read;

@@ -7,7 +7,9 @@ Two ONNX networks trained by vision/training (see its README):
 - `DiceNet`: a classifier over square crops centred on a die; `classify(crops)`
   gives probabilities over (not a die, 1, 2, 3, 4, 5, 6).
 
-`read_with_model` chains both into a DiceReading like `vision.reader.read_dice`,
+A third, `vision.lean.LeanNet`, checks each die found for leaning (cocked).
+
+`read_with_model` chains them into a DiceReading like `vision.reader.read_dice`,
 reusing the reader's frame checks and joint colour assignment. In macao mode, with fewer
 than six sure dice, the detector's heatmap is searched again beside the dice found
 (`DiceDetector.look_beside`: a die touching another is often only a shoulder of its heat). Each ONNX file has
@@ -28,10 +30,11 @@ import cv2
 import numpy as np
 
 from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
-from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_heat, draw_second_look,
+from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_heat, draw_leaning, draw_second_look,
                           draw_second_opinions)
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, check_frame, is_blank
+from vision.lean import LeanNet
 from vision.learned_params import LearnedParams
 from vision.params import REPO_ROOT, VisionParams
 from vision.second_opinion import DOUBTFUL_VALUE, review_doubtful
@@ -44,6 +47,8 @@ MODELS_DIR = Path(__file__).resolve().parent / "models"
 CLASS_NAMES: tuple[str, ...] = ("not a die", "1", "2", "3", "4", "5", "6")
 # The reason of a macao-mode filler: a candidate the classifier doubts is a die at all.
 MAYBE_NOT_A_DIE = "maybe not a die"
+# The reason of a die the leaning check takes for cocked: no face lies flat, so none counts.
+LEANING = "leaning (cocked)"
 
 
 class ModelError(ValueError):
@@ -280,16 +285,28 @@ def _without_own_heat(heat: np.ndarray, row: float, col: float, radius: float, c
 class LearnedModels:
     """The detector, the classifier that picks the dice, and any further classifiers whose
     probabilities are averaged with its own for the dice kept (an ensemble; measured held out
-    by vision.training.evaluate_learned, not shipped: see vision/training/README.md)."""
+    by vision.training.evaluate_learned, not shipped: see vision/training/README.md), and the
+    leaning-die check."""
 
     detector: DiceDetector
     classifier: DiceNet
     extra_classifiers: tuple[DiceNet, ...] = ()
+    lean: LeanNet | None = None  # None: no leaning-die check
 
     @classmethod
     def load(cls, params: LearnedParams, extra_classifier_paths: tuple[str, ...] = ()) -> LearnedModels:
         return cls(DiceDetector.load(params.detector_path), DiceNet.load(params.classifier_path),
-                   tuple(DiceNet.load(path) for path in extra_classifier_paths))
+                   tuple(DiceNet.load(path) for path in extra_classifier_paths),
+                   load_lean(params.lean_path) if params.lean_check else None)
+
+
+def load_lean(path: str | Path) -> LeanNet:
+    """The leaning-die check's model; ModelError on any problem."""
+    net, meta = _load_onnx(path)
+    try:
+        return LeanNet.from_onnx(net, meta)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"{path}: metadata lacks crop_px/window_sides") from exc
 
 
 def _suppress_duplicates(candidates: list[DieCandidate], distance: float) -> list[DieCandidate]:
@@ -534,13 +551,15 @@ def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate]
 
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
-               learned: LearnedParams, debug: DebugSink | None = None) -> list[DieFace]:
+               learned: LearnedParams, debug: DebugSink | None = None,
+               view_centre: tuple[float, float] | None = None) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
     (`body_colours`); shared by the reader and the colour calibration, so both measure alike.
 
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
     when fewer than six are sure dice, the detector looks again beside those found (pictured
-    for `debug`, if given).
+    for `debug`, if given). Dice the leaning check takes for cocked are marked so; it needs
+    `view_centre`, the point below the camera in `checked`'s pixels (default: its centre).
     """
     detector, net = models.detector, models.classifier
     heat, side_map, scale = detector.maps(checked, learned.detector_long_side)
@@ -613,19 +632,41 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         rows = [chosen[k] for k in wide]
         colour_crops[wide] = crops_at_typical_side(checked, centres[rows], typical, net)
     colours = body_colours(colour_crops, net.window_sides, params, learned)
+    # The dice's own median side, not the typical candidate's: on a busy board many small
+    # candidates pull that one down, and the check reads a die filling its crop as leaning.
+    dice_side = float(np.median([found[i].side for i in chosen])) if chosen else typical
+    leaning = _leaning(checked, models, centres[chosen], dice_side, learned, view_centre, debug)
     least_value_probability = (learned.macao_value_min_probability if expect == "macao"
                                else learned.value_min_probability)
     faces: list[DieFace] = []
-    for i, (colour, polarity) in zip(chosen, colours):
+    for i, (colour, polarity), cocked in zip(chosen, colours, leaning):
         c, p = found[i], probabilities[i]
         value = int(np.argmax(p[1:])) + 1
         confidence = float(p[value])
-        reason = MAYBE_NOT_A_DIE if i in doubtful else ("" if confidence >= least_value_probability
-                                                           else DOUBTFUL_VALUE)
+        reason = (MAYBE_NOT_A_DIE if i in doubtful else LEANING if cocked
+                  else "" if confidence >= least_value_probability else DOUBTFUL_VALUE)
         side = float(sides[i])
         box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
     return faces
+
+
+def _leaning(frame: np.ndarray, models: LearnedModels, centres: np.ndarray, side: float,
+             learned: LearnedParams, view_centre: tuple[float, float] | None, debug: DebugSink | None) -> list[bool]:
+    """For each die at `centres` (top faces `side` px wide), whether the leaning check takes it
+    for cocked (all False without it, and for dice within lean_min_offset sides of the point
+    below the camera); pictured for `debug`, if given."""
+    if models.lean is None or len(centres) == 0:
+        return [False] * len(centres)
+    below_camera = (frame.shape[1] / 2.0, frame.shape[0] / 2.0) if view_centre is None else view_centre
+    far = np.hypot(*(np.asarray(centres, float) - below_camera).T) >= learned.lean_min_offset * side
+    cocked = np.zeros(len(centres), np.float32)
+    cocked[far] = models.lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera)
+    if debug is not None:
+        debug.add("leaning check (P(cocked); the line points outward)", draw_leaning(
+            frame, [(float(x), float(y), side, float(p)) for (x, y), p, checked in zip(centres, cocked, far) if checked],
+            learned.lean_min_probability, below_camera))
+    return [bool(p >= learned.lean_min_probability) for p in cocked]
 
 
 def read_with_model(
@@ -636,8 +677,12 @@ def read_with_model(
     models: LearnedModels,
     learned: LearnedParams,
     debug: DebugSink | None = None,
+    view_centre: tuple[float, float] | None = None,
 ) -> DiceReading:
     """Read the dice with the learned detector and classifier; same contract as read_dice.
+
+    `view_centre`: the point straight below the camera in `frame`'s pixels (default its centre;
+    a tray region cut from a larger frame passes the frame's centre), for the leaning check.
 
     A die whose value the classifier doubts gets a second opinion from the classical pip
     reader (vision/second_opinion.py); `debug` receives a picture of those asked, if any.
@@ -653,7 +698,7 @@ def read_with_model(
         return DiceReading(message=str(exc), ms=_ms(started))
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
-    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug),
+    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug, view_centre),
                                       params, learned)
     if debug is not None and opinions:
         debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))

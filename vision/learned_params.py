@@ -62,6 +62,10 @@ class LearnedParams:
     second_opinion_side_scale_min: float  # the classical reader reads the die taking its side as the detector's
     second_opinion_side_scale_max: float  # ... side times each of `tries` factors evenly spread from min to max
     second_opinion_side_tries: int  # (1: the middle factor only)
+    lean_check: bool  # every die found is checked for leaning (cocked), and then reported unsure
+    lean_path: str  # the leaning-die check's model, relative to the repository root or absolute
+    lean_min_probability: float  # P(cocked) at which a die counts as leaning
+    lean_min_offset: float  # die sides: a die nearer the point below the camera is not checked
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> LearnedParams:
@@ -92,7 +96,7 @@ class LearnedParams:
             raise ValueError("[vision.learned] key 'colour_band_sectors' must be at least 1")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
                      "macao_value_min_probability",
-                     "second_opinion_min_probability"):
+                     "second_opinion_min_probability", "lean_min_probability"):
             if values[name] > 1.0:
                 raise ValueError(f"[vision.learned] key '{name}' is a probability: 0 to 1, got {values[name]!r}")
         low, high = values["second_opinion_side_scale_min"], values["second_opinion_side_scale_max"]

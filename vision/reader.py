@@ -24,7 +24,7 @@ from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins,
 from vision.debug import DebugSink, draw_faces, draw_readings
 from vision.die import DieFace, read_candidate
 from vision.frame import FrameError, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
-from vision.learned import DiceDetector, DiceNet, LearnedModels, ModelError, model_path, read_with_model
+from vision.learned import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path, read_with_model
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.segment import find_candidates, foreground_mask, squareness
@@ -59,7 +59,7 @@ def read_dice(
 
 
 def learned_models(learned: LearnedParams | None = None) -> tuple[LearnedModels, LearnedParams] | str:
-    """The loaded models (cached per file pair) and their thresholds, or why the classical path runs."""
+    """The loaded models (cached per set of files) and their thresholds, or why the classical path runs."""
     if learned is None:
         configured = _configured_learned()
         if isinstance(configured, str):
@@ -68,7 +68,8 @@ def learned_models(learned: LearnedParams | None = None) -> tuple[LearnedModels,
     if not learned.enabled:
         return "learned models disabled in [vision.learned]"
     try:
-        return _models_at(model_path(learned.detector_path), model_path(learned.classifier_path)), learned
+        lean = model_path(learned.lean_path) if learned.lean_check else None
+        return _models_at(model_path(learned.detector_path), model_path(learned.classifier_path), lean), learned
     except ModelError as exc:
         return f"learned models not loaded: {exc}"
 
@@ -83,9 +84,10 @@ def _configured_learned() -> LearnedParams | str:
 
 
 @functools.lru_cache(maxsize=4)
-def _models_at(detector: Path, classifier: Path) -> LearnedModels:
-    """Models loaded once per file pair (a failed load raises, is not cached, and is tried again)."""
-    return LearnedModels(DiceDetector.load(detector), DiceNet.load(classifier))
+def _models_at(detector: Path, classifier: Path, lean: Path | None) -> LearnedModels:
+    """Models loaded once per set of files (a failed load raises, is not cached, and is tried again)."""
+    return LearnedModels(DiceDetector.load(detector), DiceNet.load(classifier), (),
+                         None if lean is None else load_lean(lean))
 
 
 def release_learned_models() -> None:
@@ -121,7 +123,9 @@ def _read_learned(
             cut, (x0, y0) = cut_region(checked, params, region)
         except FrameError as exc:
             return DiceReading(message=str(exc), ms=_ms(started))
-        reading = read_with_model(cut, params, expect, calibration, models, learned, debug)
+        height, width = checked.shape[:2]
+        reading = read_with_model(cut, params, expect, calibration, models, learned, debug,
+                                  (width / 2.0 - x0, height / 2.0 - y0))
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
         reading = dataclasses.replace(reading, dice=shifted, ms=_ms(started))
     if debug is not None and isinstance(checked, np.ndarray) and checked.ndim == 3 and checked.shape[2] == 3:

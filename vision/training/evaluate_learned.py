@@ -2,9 +2,9 @@
 same way `python -m vision evaluate` scores the classical reader; needs no torch.
 
     .venv/bin/python -m vision.training.evaluate_learned DATASET [--expect any|macao]
-        [--detector PATH] [--classifier PATH [PATH ...]] [--second-opinion on|off] [--bench]
+        [--detector PATH] [--classifier PATH [PATH ...]] [--lean PATH] [--second-opinion on|off] [--bench]
 
---detector/--classifier override the model files named in config.toml [vision.learned]
+--detector/--classifier/--lean override the model files named in config.toml [vision.learned]
 (e.g. held-out models); several --classifier paths make an ensemble (the first picks the
 dice, all of them average their probabilities for the dice kept); --value-min-probability
 overrides that threshold, in both modes (for a sweep); --second-opinion on|off overrides whether the classical
@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("--expect", choices=("any", "macao"), default="any")
     parser.add_argument("--detector", default=None)
     parser.add_argument("--classifier", nargs="+", default=None)
+    parser.add_argument("--lean", default=None, help="the leaning-die check's model (override [vision.learned] lean_path)")
     parser.add_argument("--value-min-probability", type=float, default=None,
                         help="override [vision.learned] value_min_probability and its macao twin")
     parser.add_argument("--second-opinion", choices=("on", "off"), default=None,
@@ -54,6 +55,8 @@ def main() -> None:
         overrides["detector_path"] = args.detector
     if args.classifier:
         overrides["classifier_path"] = args.classifier[0]
+    if args.lean:
+        overrides["lean_path"] = args.lean
     if args.value_min_probability is not None:
         overrides["value_min_probability"] = overrides["macao_value_min_probability"] = args.value_min_probability
     if args.second_opinion is not None:

@@ -1,4 +1,4 @@
-"""The two small networks (torch), kept to layers OpenCV's DNN module runs from ONNX."""
+"""The small networks (torch), kept to layers OpenCV's DNN module runs from ONNX."""
 
 from __future__ import annotations
 
@@ -79,6 +79,30 @@ class ResidualDiceClassifier(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(_mean_and_max(self.features(x)))
+
+
+class LeanClassifier(nn.Module):
+    """outward crop (3 x S x S, BGR 0-1, S a multiple of 8) -> 2 logits: flat, cocked.
+
+    Its head sees every cell in place, not pooled: where a face shows (outward, on the right
+    of the crop) is the whole point."""
+
+    def __init__(self, width: int = 8, crop_px: int = 32) -> None:
+        super().__init__()
+        if crop_px % 8:
+            raise ValueError(f"crop_px must be a multiple of 8, got {crop_px}")
+        w = width
+        self.features = nn.Sequential(
+            _conv(3, w), nn.MaxPool2d(2),  # S/2
+            _conv(w, 2 * w), nn.MaxPool2d(2),  # S/4
+            _conv(2 * w, 3 * w), nn.MaxPool2d(2),  # S/8
+            _conv(3 * w, 3 * w),
+        )
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(3 * w * (crop_px // 8) ** 2, 32),
+                                  nn.ReLU(inplace=True), nn.Linear(32, 2))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
 
 
 class DiceHeatmapNet(nn.Module):
