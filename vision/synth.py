@@ -771,6 +771,11 @@ def _place_dice(
     return dice
 
 
+def _die_corners(rotation: np.ndarray) -> np.ndarray:
+    """A die's eight corners (mm) around its centre, turned by `rotation`."""
+    return _Box(centre=np.zeros(3), rotation=rotation, half=np.full(3, DIE_MM / 2), colour=np.zeros(3)).corners()
+
+
 def _leaning_on_a_wall(rng: np.random.Generator, inner: tuple[float, float, float, float],
                        value: int) -> tuple[np.ndarray, np.ndarray]:
     """Turn and floor position of a die that stands on one edge and leans back against a tray wall.
@@ -785,8 +790,7 @@ def _leaning_on_a_wall(rng: np.random.Generator, inner: tuple[float, float, floa
     outward = np.array(((-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0))[wall])
     lean = _rotation((-outward[1], outward[0], 0.0), -rng.uniform(math.radians(25), math.radians(45)))
     rotation = lean @ _rotation((0, 0, 1), rng.uniform(-0.08, 0.08) + rng.integers(4) * math.pi / 2) @ _face_up(value)
-    box = _Box(centre=np.zeros(3), rotation=rotation, half=np.full(3, DIE_MM / 2), colour=np.zeros(3))
-    reach = float((box.corners()[:, :2] @ outward).max())  # centre to the edge against the wall
+    reach = float((_die_corners(rotation)[:, :2] @ outward).max())  # centre to the edge against the wall
     along = rng.uniform(0.15, 0.85)
     x0, y0, x1, y1 = inner
     wall_line = (x0, x1, y0, y1)[wall] - outward.sum() * 0.6  # a hair inside the wall
@@ -800,7 +804,7 @@ def _leaning_on_a_wall(rng: np.random.Generator, inner: tuple[float, float, floa
 def _against_a_wall(rng: np.random.Generator, inner: tuple[float, float, float, float],
                     rotation: np.ndarray) -> np.ndarray:
     """Floor position of a flat die (turned by `rotation`) 0.6-3 mm from a random tray wall."""
-    corners = _Box(centre=np.zeros(3), rotation=rotation, half=np.full(3, DIE_MM / 2), colour=np.zeros(3)).corners()
+    corners = _die_corners(rotation)
     reach_x, reach_y = np.abs(corners[:, 0]).max(), np.abs(corners[:, 1]).max()
     x0, y0, x1, y1 = inner
     gap = rng.uniform(0.6, 3.0)
