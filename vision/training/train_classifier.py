@@ -165,14 +165,19 @@ def report(name: str, probabilities: np.ndarray, labels: np.ndarray, min_probabi
     return result
 
 
-def export(model: nn.Module, out: Path, crop_px: int) -> None:
+def export_crop_net(model: nn.Module, out: Path, crop_px: int, meta: dict[str, object]) -> None:
+    """The net over square crops as ONNX (any batch size), `meta` as the JSON beside it."""
     model.eval()
     torch.onnx.export(model, torch.zeros(1, 3, crop_px, crop_px), str(out), input_names=["crops"],
                       output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
                       opset_version=13, dynamo=False)
-    out.with_suffix(".json").write_text(json.dumps(
-        {"crop_px": crop_px, "window_sides": WINDOW_SIDES, "classes": ["not a die", 1, 2, 3, 4, 5, 6],
-         "input": "BGR crops scaled to 0-1"}, indent=1) + "\n")
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def export(model: nn.Module, out: Path, crop_px: int) -> None:
+    export_crop_net(model, out, crop_px, {"crop_px": crop_px, "window_sides": WINDOW_SIDES,
+                                          "classes": ["not a die", 1, 2, 3, 4, 5, 6],
+                                          "input": "BGR crops scaled to 0-1"})
 
 
 def main() -> None:

@@ -15,7 +15,6 @@ threshold, and writes the ONNX model with its JSON metadata.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from vision.lean import outward_crops
 from vision.learned import DiceDetector
 from vision.learned_params import load_learned_params
 from vision.training.augment import photometric
+from vision.training.train_classifier import export_crop_net, predict, to_tensor
 from vision.training.data import LabelledImage, load_specs
 from vision.training.nets import LeanClassifier
 
@@ -99,17 +99,6 @@ def exact_crops(records: list[LabelledImage], images: list[np.ndarray], views: l
     return np.concatenate(crops), np.array(labels)
 
 
-def to_tensor(crops: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255.0
-
-
-def cocked_probabilities(model: nn.Module, crops: np.ndarray) -> np.ndarray:
-    model.eval()
-    with torch.no_grad():
-        return torch.cat([torch.softmax(model(to_tensor(crops[i:i + 512])), 1)[:, 1]
-                          for i in range(0, len(crops), 512)]).numpy()
-
-
 def report(name: str, probabilities: np.ndarray, labels: np.ndarray, threshold: float) -> None:
     cocked, flat = labels == 1, labels == 0
     caught = int((probabilities[cocked] >= threshold).sum())
@@ -118,16 +107,6 @@ def report(name: str, probabilities: np.ndarray, labels: np.ndarray, threshold: 
     lowest = ", ".join(f"{p:.2f}" for p in sorted(probabilities[cocked])[:8])
     print(f"{name}: cocked caught {caught} of {int(cocked.sum())} (lowest P {lowest}); "
           f"flat taken for cocked {false} of {int(flat.sum())}, highest flat P {highest_flat:.3f}")
-
-
-def export(model: nn.Module, out: Path, crop_px: int) -> None:
-    model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, crop_px, crop_px), str(out), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
-                      opset_version=13, dynamo=False)
-    out.with_suffix(".json").write_text(json.dumps(
-        {"crop_px": crop_px, "window_sides": WINDOW_SIDES, "classes": ["flat", "cocked"],
-         "input": "BGR crops scaled to 0-1, turned so the frame's centre lies to the left"}, indent=1) + "\n")
 
 
 def main() -> None:
@@ -183,9 +162,11 @@ def main() -> None:
         print(f"epoch {epoch + 1}: {len(crops)} crops ({int(labels.sum())} cocked), "
               f"loss {total / len(order):.4f}, {time.time() - started:.0f} s", flush=True)
     for spec, (crops, labels) in tests.items():
-        report(spec, cocked_probabilities(model, crops), labels, args.threshold)
+        report(spec, predict(model, crops)[:, 1], labels, args.threshold)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    export(model, args.out, args.crop_px)
+    export_crop_net(model, args.out, args.crop_px, {
+        "crop_px": args.crop_px, "window_sides": WINDOW_SIDES, "classes": ["flat", "cocked"],
+        "input": "BGR crops scaled to 0-1, turned so the frame's centre lies to the left"})
     print(f"wrote {args.out}")
 
 
