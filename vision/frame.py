@@ -50,14 +50,44 @@ def is_blank(frame: np.ndarray, params: VisionParams) -> bool:
     return float(frame[::step, ::step].std()) < params.blank_frame_std
 
 
+@dataclass(frozen=True)
+class RegionPlace:
+    """Where a tray region cut from the camera's whole frame lies in that frame: the region is
+    read as the whole frame would be, at its scale and with its centre below the camera."""
+
+    offset: tuple[int, int]  # the region's top-left corner, in frame pixels
+    frame_size: tuple[int, int]  # the whole frame's width and height
+
+    @property
+    def view_centre(self) -> tuple[float, float]:
+        """The whole frame's centre (the point below the camera) in the region's pixels."""
+        return self.frame_size[0] / 2.0 - self.offset[0], self.frame_size[1] / 2.0 - self.offset[1]
+
+    @property
+    def frame_long_side(self) -> int:
+        return max(self.frame_size)
+
+
+def tray_region(params: VisionParams, width: int, height: int) -> tuple[int, int, int, int] | None:
+    """The configured tray region (tray_left/top/width/height) as (x, y, w, h) in pixels of a
+    `width` x `height` frame; None when it is the whole frame."""
+    if (params.tray_left, params.tray_top, params.tray_width, params.tray_height) == (0.0, 0.0, 1.0, 1.0):
+        return None
+    return (round(params.tray_left * width), round(params.tray_top * height),
+            round(params.tray_width * width), round(params.tray_height * height))
+
+
 def cut_region(
     frame: np.ndarray, params: VisionParams, region: tuple[int, int, int, int] | None
 ) -> tuple[np.ndarray, tuple[int, int]]:
-    """The tray region (x, y, w, h) of the frame (a view) and its top-left corner; FrameError if it misses."""
+    """The tray region (x, y, w, h; None: the configured one) of the frame (a view) and its
+    top-left corner; FrameError if it misses."""
+    height, width = frame.shape[:2]
+    if region is None:
+        region = tray_region(params, width, height)
     if region is None:
         return frame, (0, 0)
     x, y, w, h = region
-    height, width = frame.shape[:2]
     x0, y0 = max(0, int(x)), max(0, int(y))
     x1, y1 = min(width, int(x + w)), min(height, int(y + h))
     if x1 - x0 < params.min_frame_side or y1 - y0 < params.min_frame_side:
@@ -77,10 +107,10 @@ class WorkFrame:
 def make_work_frame(
     frame: np.ndarray, params: VisionParams, region: tuple[int, int, int, int] | None
 ) -> WorkFrame:
-    """Cut the tray region (x, y, w, h) and shrink it so its long side is at most coarse_max_side."""
+    """Cut the tray region (x, y, w, h; None: the configured one) and shrink it as the whole
+    frame would be shrunk to a long side of at most coarse_max_side, so its dice keep their size."""
+    scale = min(1.0, params.coarse_max_side / max(frame.shape[:2]))
     frame, (x0, y0) = cut_region(frame, params, region)
-    long_side = max(frame.shape[:2])
-    scale = min(1.0, params.coarse_max_side / long_side)
     if scale < 1.0:
         size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
         image = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)

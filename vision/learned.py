@@ -33,7 +33,7 @@ from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, c
 from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_heat, draw_leaning, draw_second_look,
                           draw_second_opinions)
 from vision.die import BodyColour, DieFace
-from vision.frame import FrameError, check_frame, is_blank
+from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
 from vision.learned_params import LearnedParams
 from vision.params import REPO_ROOT, VisionParams
@@ -205,10 +205,16 @@ class DiceDetector:
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"{path}: metadata lacks stride/multiple") from exc
 
-    def maps(self, frame: np.ndarray, long_side: int) -> tuple[np.ndarray, np.ndarray, float]:
-        """Heatmap (0-1), side map (px at detector scale) and the frame-to-detector scale."""
+    def maps(self, frame: np.ndarray, long_side: int,
+             frame_long_side: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+        """Heatmap (0-1), side map (px at detector scale) and the frame-to-detector scale.
+
+        The frame is shrunk so its long side is at most `long_side`. A tray region cut from a
+        larger frame passes that frame's long side: it is shrunk as the frame would be, so its
+        dice keep the size the detector knows (left whole, a small region's dice are too big).
+        """
         height, width = frame.shape[:2]
-        scale = min(1.0, long_side / max(height, width))
+        scale = min(1.0, long_side / (frame_long_side or max(height, width)))
         size = (max(1, round(width * scale)), max(1, round(height * scale)))
         small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if scale < 1.0 else frame
         pad_w = (-size[0]) % self.multiple
@@ -552,17 +558,18 @@ def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate]
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams, debug: DebugSink | None = None,
-               view_centre: tuple[float, float] | None = None) -> list[DieFace]:
+               place: RegionPlace | None = None) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
     (`body_colours`); shared by the reader and the colour calibration, so both measure alike.
 
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
     when fewer than six are sure dice, the detector looks again beside those found (pictured
-    for `debug`, if given). Dice the leaning check takes for cocked are marked so; it needs
-    `view_centre`, the point below the camera in `checked`'s pixels (default: its centre).
+    for `debug`, if given). Dice the leaning check takes for cocked are marked so. `place`:
+    where `checked`, a tray region, lies in the whole frame (default: it is the whole frame).
     """
     detector, net = models.detector, models.classifier
-    heat, side_map, scale = detector.maps(checked, learned.detector_long_side)
+    heat, side_map, scale = detector.maps(checked, learned.detector_long_side,
+                                          None if place is None else place.frame_long_side)
     if debug is not None:
         debug.add("detector heat (die top-face centres)", draw_heat(checked, heat, detector.stride / scale))
     found = _suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
@@ -635,7 +642,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     # The dice's own median side, not the typical candidate's: on a busy board many small
     # candidates pull that one down, and the check reads a die filling its crop as leaning.
     dice_side = float(np.median([found[i].side for i in chosen])) if chosen else typical
-    leaning = _leaning(checked, models, centres[chosen], dice_side, learned, view_centre, debug)
+    leaning = _leaning(checked, models, centres[chosen], dice_side, learned,
+                       None if place is None else place.view_centre, debug)
     least_value_probability = (learned.macao_value_min_probability if expect == "macao"
                                else learned.value_min_probability)
     faces: list[DieFace] = []
@@ -677,12 +685,12 @@ def read_with_model(
     models: LearnedModels,
     learned: LearnedParams,
     debug: DebugSink | None = None,
-    view_centre: tuple[float, float] | None = None,
+    place: RegionPlace | None = None,
 ) -> DiceReading:
     """Read the dice with the learned detector and classifier; same contract as read_dice.
 
-    `view_centre`: the point straight below the camera in `frame`'s pixels (default its centre;
-    a tray region cut from a larger frame passes the frame's centre), for the leaning check.
+    `place`: where `frame`, a tray region, lies in the camera's whole frame (default: it is the
+    whole frame); the region is read at that frame's scale and measured from its centre.
 
     A die whose value the classifier doubts gets a second opinion from the classical pip
     reader (vision/second_opinion.py); `debug` receives a picture of those asked, if any.
@@ -698,7 +706,7 @@ def read_with_model(
         return DiceReading(message=str(exc), ms=_ms(started))
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
-    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug, view_centre),
+    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug, place),
                                       params, learned)
     if debug is not None and opinions:
         debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))

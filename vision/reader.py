@@ -23,7 +23,7 @@ import numpy as np
 from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
 from vision.debug import DebugSink, draw_faces, draw_readings
 from vision.die import DieFace, read_candidate
-from vision.frame import FrameError, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
+from vision.frame import FrameError, RegionPlace, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
 from vision.learned import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path, read_with_model
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
@@ -48,7 +48,8 @@ def read_dice(
 ) -> DiceReading:
     """Read the dice in one BGR frame; never raises on bad input (see `message`).
 
-    `learned` is the [vision.learned] table (the repository's config.toml when None):
+    `region`: the tray region (x, y, w, h) in frame pixels; None: the configured one ([vision]
+    tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned] table (the repository's config.toml when None):
     with `enabled` and loadable models the learned path runs, else the classical one.
     """
     chosen = learned_models(learned)
@@ -112,25 +113,24 @@ def _read_learned(
     models: LearnedModels,
     learned: LearnedParams,
 ) -> DiceReading:
-    """The learned reader on the tray region; boxes in frame pixels."""
-    if region is None:
-        reading = read_with_model(frame, params, expect, calibration, models, learned, debug)
-        checked = frame
+    """The learned reader on the tray region (`region`, else the configured one); boxes in frame pixels."""
+    started = time.perf_counter()
+    try:
+        checked = check_frame(frame, params)
+        cut, (x0, y0) = cut_region(checked, params, region)
+    except FrameError as exc:
+        return DiceReading(message=str(exc), ms=_ms(started))
+    if cut.shape == checked.shape:
+        reading = read_with_model(checked, params, expect, calibration, models, learned, debug)
     else:
-        started = time.perf_counter()
-        try:
-            checked = check_frame(frame, params)
-            cut, (x0, y0) = cut_region(checked, params, region)
-        except FrameError as exc:
-            return DiceReading(message=str(exc), ms=_ms(started))
         height, width = checked.shape[:2]
         reading = read_with_model(cut, params, expect, calibration, models, learned, debug,
-                                  (width / 2.0 - x0, height / 2.0 - y0))
+                                  RegionPlace((x0, y0), (width, height)))
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
-        reading = dataclasses.replace(reading, dice=shifted, ms=_ms(started))
-    if debug is not None and isinstance(checked, np.ndarray) and checked.ndim == 3 and checked.shape[2] == 3:
+        reading = dataclasses.replace(reading, dice=shifted)
+    if debug is not None:
         debug.add("read (learned)", draw_readings(checked, reading.dice))
-    return reading
+    return dataclasses.replace(reading, ms=_ms(started))
 
 
 def read_classical(

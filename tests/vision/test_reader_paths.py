@@ -97,3 +97,36 @@ def test_enabled_must_be_true_or_false() -> None:
         LearnedParams.from_table({**table, "enabled": 1})
     with pytest.raises(ValueError, match="detector_long_side"):
         LearnedParams.from_table({**table, "detector_long_side": True})
+
+
+@pytest.mark.parametrize("seed", range(1, 13))
+def test_a_small_tray_region_is_read_at_the_whole_frame_s_scale(seed: int) -> None:
+    """A 480x300 region of a 1600x900 frame: left at its own size, its dice would be far larger
+    than any the detector was trained on (it then found none). Every die wholly inside reads
+    right; a die the region cuts may read unsure, never wrong."""
+    frame, labels = render_scene(seed, dataclasses.replace(SCENE, width=1600, height=900, die_px=60.0))
+    height, width = frame.shape[:2]
+    region_w, region_h = 480, 300
+    x0 = int(np.clip(labels.dice[0].center[0] - region_w / 2, 0, width - region_w))
+    y0 = int(np.clip(labels.dice[0].center[1] - region_h / 2, 0, height - region_h))
+    inside = [d for d in labels.dice
+              if x0 <= d.box[0] and d.box[2] <= x0 + region_w and y0 <= d.box[1] and d.box[3] <= y0 + region_h]
+    reading = read_dice(frame, PARAMS, expect="any", region=(x0, y0, region_w, region_h))
+    assert reading.message.startswith(LEARNED_PATH)
+    assert sorted(d.value for d in reading.dice if not d.unsure) == sorted(d.value for d in inside)
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["learned", "classical"])
+def test_the_configured_tray_region_leaves_out_the_dice_beyond_it(scene: np.ndarray, enabled: bool) -> None:
+    """Both paths look only inside the configured region (here the frame's left half) and find
+    there what they find in the whole frame; boxes stay in frame pixels."""
+    learned = dataclasses.replace(LEARNED, enabled=enabled)
+    whole = read_dice(scene, PARAMS, expect="any", learned=learned)
+    left_half = dataclasses.replace(PARAMS, tray_width=0.5)
+    part = read_dice(scene, left_half, expect="any", learned=learned)
+    middle = scene.shape[1] / 2
+    left = [d for d in whole.dice if d.x + d.w < middle]
+    assert 0 < len(left) < len(whole.dice) == 6, "the scene should have dice on both sides"
+    assert [d.value for d in part.dice] == [d.value for d in left]
+    assert max(abs(a.x + a.w / 2 - b.x - b.w / 2) + abs(a.y + a.h / 2 - b.y - b.h / 2)
+               for a, b in zip(part.dice, left)) <= 8
