@@ -28,7 +28,7 @@ from vision.colour import (
     default_models,
 )
 from vision.die import DieFace
-from vision.frame import FrameError, check_frame, is_blank
+from vision.frame import FrameError, RegionPlace, check_frame, cut_region, is_blank
 from vision.learned import MAYBE_NOT_A_DIE, LearnedModels, find_faces
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
@@ -66,8 +66,9 @@ def default_calibration_path(params: VisionParams) -> Path:
 def calibrate(frame: np.ndarray, params: VisionParams, learned: LearnedParams | None = None) -> Calibration:
     """Learn colour models from one frame showing the six dice apart from each other (any values).
 
-    The dice are found and measured the way `read_dice` will read them: by the learned reader
-    when its models load (`learned` as in read_dice), else by the classical one.
+    The dice are found (in the configured tray region) and measured the way `read_dice` will
+    read them: by the learned reader when its models load (`learned` as in read_dice), else by
+    the classical one.
     """
     chosen = learned_models(learned)
     if isinstance(chosen, str):
@@ -79,12 +80,15 @@ def _calibrate_learned(frame: np.ndarray, params: VisionParams, models: LearnedM
                        learned: LearnedParams) -> Calibration:
     """The learned reader's six dice, measured by its `body_colours`, named by a sure joint assignment."""
     try:
-        checked = check_frame(frame, params)
+        whole = check_frame(frame, params)
+        checked, offset = cut_region(whole, params, None)
     except FrameError as exc:
         raise CalibrationError(str(exc)) from exc
     if is_blank(checked, params):
         raise CalibrationError("the frame has no contrast (blank, black or blown out); check the camera and the light")
-    faces = [face for face in find_faces(checked, params, "macao", models, learned) if face.reason != MAYBE_NOT_A_DIE]
+    place = None if checked.shape == whole.shape else RegionPlace(offset, (whole.shape[1], whole.shape[0]))
+    faces = [face for face in find_faces(checked, params, "macao", models, learned, place=place)
+             if face.reason != MAYBE_NOT_A_DIE]
     if len(faces) < len(DIE_COLOURS):
         raise CalibrationError(
             f"calibration needs the six dice clearly visible; found {len(faces)}. "

@@ -24,6 +24,10 @@ class VisionParams:
     """All reader thresholds; see config.toml [vision] for what each one means."""
 
     # Input checks and scales
+    tray_left: float  # the tray region, fractions of the frame's width and height
+    tray_top: float
+    tray_width: float
+    tray_height: float
     min_frame_side: int
     blank_frame_std: float
     blank_check_samples: int
@@ -128,7 +132,21 @@ class VisionParams:
         if unknown_colours:
             raise ValueError(f"[vision] key 'default_light_pip_colours': {', '.join(unknown_colours)} "
                              f"not a die colour (use {', '.join(DIE_COLOURS)})")
+        _check_tray(values)
         return cls(**values)
+
+
+def _check_tray(values: dict[str, Any]) -> None:
+    """The tray region must lie within the frame and cover some of it; ValueError names the key."""
+    for key in ("tray_left", "tray_top", "tray_width", "tray_height"):
+        if values[key] > 1.0:
+            raise ValueError(f"[vision] key '{key}' is a fraction of the frame (0-1), got {values[key]!r}")
+    for start, size in (("tray_left", "tray_width"), ("tray_top", "tray_height")):
+        if values[size] == 0.0:
+            raise ValueError(f"[vision] key '{size}' must be above 0: the tray region would be empty")
+        if values[start] + values[size] > 1.0:
+            raise ValueError(f"[vision] keys '{start}' + '{size}' come to {values[start] + values[size]:g}: "
+                             "the tray region must end inside the frame (at most 1)")
 
 
 def _checked(key: str, type_name: Any, value: Any) -> Any:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from vision.frame import tray_region
 from vision.params import DEFAULT_CONFIG_PATH, VisionParams, load_vision_params
 
 
@@ -76,3 +77,22 @@ def test_bad_config_file_is_a_clear_error(tmp_path: Path) -> None:
     broken.write_text("[ui]\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"no \[vision\] table"):
         load_vision_params(broken)
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    ({"tray_width": 1.5}, "'tray_width' is a fraction"),
+    ({"tray_height": 0.0}, "'tray_height' must be above 0"),
+    ({"tray_left": 0.5, "tray_width": 0.6}, "'tray_left' \\+ 'tray_width' come to 1.1"),
+    ({"tray_top": -0.1}, "'tray_top' must not be negative"),
+])
+def test_a_tray_region_outside_the_frame_is_named(change: dict[str, float], named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        VisionParams.from_table(dict(_table()) | change)
+
+
+def test_the_tray_region_is_in_pixels_of_the_frame_it_is_applied_to() -> None:
+    whole = load_vision_params()
+    assert tray_region(whole, 1600, 900) is None
+    part = dataclasses.replace(whole, tray_left=0.25, tray_top=0.1, tray_width=0.5, tray_height=0.8)
+    assert tray_region(part, 1600, 900) == (400, 90, 800, 720)
+    assert tray_region(part, 4056, 3040) == (1014, 304, 2028, 2432)
