@@ -112,6 +112,16 @@ def test_fewer_than_six_dice_is_refused_with_what_to_do() -> None:
         calibrate(covered, PARAMS)
 
 
+def test_the_calibration_looks_only_in_the_configured_tray_region() -> None:
+    seed, options = TABLES[0]
+    frame, labels = render_scene(seed, replace(options, layout_seed=0))
+    width = frame.shape[1]
+    left_of = sorted(d.box[2] for d in labels.dice)[3] / width + 0.01  # just right of the 4th die
+    assert calibrate(frame, replace(PARAMS, tray_width=1.0)).measure == LEARNED_MEASURE
+    with pytest.raises(CalibrationError, match="found 4"):
+        calibrate(frame, replace(PARAMS, tray_width=left_of))
+
+
 def test_a_blank_frame_is_refused() -> None:
     with pytest.raises(CalibrationError, match="no contrast"):
         calibrate(np.full((720, 1280, 3), 90, np.uint8), PARAMS)
