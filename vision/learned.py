@@ -298,6 +298,7 @@ class LearnedModels:
     classifier: DiceNet
     extra_classifiers: tuple[DiceNet, ...] = ()
     lean: LeanNet | None = None  # None: no leaning-die check
+    lean_trouble: str = ""  # why the check is off although asked for (its model did not load)
 
     @classmethod
     def load(cls, params: LearnedParams, extra_classifier_paths: tuple[str, ...] = ()) -> LearnedModels:

@@ -56,7 +56,8 @@ def read_dice(
     if isinstance(chosen, str):
         return _labelled(read_classical(frame, params, expect, calibration, region, debug), f"{CLASSICAL_PATH} ({chosen})")
     reading = _read_learned(frame, params, expect, calibration, region, debug, *chosen)
-    return _labelled(reading, LEARNED_PATH)
+    trouble = chosen[0].lean_trouble
+    return _labelled(reading, f"{LEARNED_PATH} (no leaning check: {trouble})" if trouble else LEARNED_PATH)
 
 
 def learned_models(learned: LearnedParams | None = None) -> tuple[LearnedModels, LearnedParams] | str:
@@ -86,9 +87,16 @@ def _configured_learned() -> LearnedParams | str:
 
 @functools.lru_cache(maxsize=4)
 def _models_at(detector: Path, classifier: Path, lean: Path | None) -> LearnedModels:
-    """Models loaded once per set of files (a failed load raises, is not cached, and is tried again)."""
-    return LearnedModels(DiceDetector.load(detector), DiceNet.load(classifier), (),
-                         None if lean is None else load_lean(lean))
+    """Models loaded once per set of files (a failed load raises, is not cached, and is tried
+    again). Without its leaning check the learned reader still reads far better than the
+    classical one, which has none either: a lean model that fails to load only turns it off."""
+    models = LearnedModels(DiceDetector.load(detector), DiceNet.load(classifier))
+    if lean is None:
+        return models
+    try:
+        return dataclasses.replace(models, lean=load_lean(lean))
+    except ModelError as exc:
+        return dataclasses.replace(models, lean_trouble=str(exc))
 
 
 def release_learned_models() -> None:

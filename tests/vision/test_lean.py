@@ -16,7 +16,7 @@ from vision.lean import outward_crops
 from vision.learned import LEANING, LearnedModels, ModelError, find_faces, load_lean
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
-from vision.reader import learned_models, read_dice
+from vision.reader import LEARNED_PATH, learned_models, read_dice
 from vision.synth import SceneOptions, render_scene
 
 DATASETS = REPO_ROOT.parent / "shared" / "datasets"
@@ -118,11 +118,17 @@ def test_without_the_check_no_lean_model_is_loaded() -> None:
     assert LearnedModels.load(LEARNED).lean is not None
 
 
-def test_a_missing_lean_model_says_which_file(tmp_path: Path) -> None:
+def test_a_missing_lean_model_turns_only_the_check_off_and_says_which_file(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="no such model file"):
         load_lean(tmp_path / "absent.onnx")
-    chosen = learned_models(dataclasses.replace(LEARNED, lean_path=str(tmp_path / "absent.onnx")))
-    assert isinstance(chosen, str) and "absent.onnx" in chosen
+    without = dataclasses.replace(LEARNED, lean_path=str(tmp_path / "absent.onnx"))
+    chosen = learned_models(without)
+    assert not isinstance(chosen, str) and chosen[0].lean is None
+    frame, _ = render_scene(5, COCKED)
+    reading = read_dice(frame, PARAMS, expect="macao", learned=without)
+    assert reading.message.startswith(f"{LEARNED_PATH} (no leaning check: ")
+    assert "absent.onnx" in reading.message and "no such model file" in reading.message
+    assert len(reading.dice) == 6
 
 
 def test_the_lean_threshold_is_a_probability() -> None:
