@@ -220,7 +220,7 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
     service = DiceService(
         make_camera=open_camera,
         reader=reader,
-        new_settler=lambda: SettleDetector(settle_params),
+        new_settler=lambda: SettleDetector(settle_params, vision_params.tray),
         vote=functools.partial(vote, params=settle_params),
         timings=roll_timings(config), clock=clock,
         on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest)

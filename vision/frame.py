@@ -10,6 +10,10 @@ import numpy as np
 from vision.params import VisionParams
 
 
+# A tray region (left, top, width, height; fractions of the frame) that is the whole frame.
+WHOLE_FRAME = (0.0, 0.0, 1.0, 1.0)
+
+
 class FrameError(ValueError):
     """The frame cannot be read at all; the message says why in plain words."""
 
@@ -71,10 +75,10 @@ class RegionPlace:
 def tray_region(params: VisionParams, width: int, height: int) -> tuple[int, int, int, int] | None:
     """The configured tray region (tray_left/top/width/height) as (x, y, w, h) in pixels of a
     `width` x `height` frame; None when it is the whole frame."""
-    if (params.tray_left, params.tray_top, params.tray_width, params.tray_height) == (0.0, 0.0, 1.0, 1.0):
+    if params.tray == WHOLE_FRAME:
         return None
-    return (round(params.tray_left * width), round(params.tray_top * height),
-            round(params.tray_width * width), round(params.tray_height * height))
+    left, top, part_width, part_height = params.tray
+    return round(left * width), round(top * height), round(part_width * width), round(part_height * height)
 
 
 def cut_region(

@@ -111,6 +111,11 @@ class VisionParams:
     default_light_pip_colours: str  # space-separated die colours whose pips are light without calibration
     calibration_path: str
 
+    @property
+    def tray(self) -> tuple[float, float, float, float]:
+        """The tray region as fractions of the frame: left, top, width, height."""
+        return self.tray_left, self.tray_top, self.tray_width, self.tray_height
+
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> VisionParams:
         """Build from a parsed [vision] table; ValueError names any bad or unknown key.

@@ -24,6 +24,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from vision.frame import WHOLE_FRAME
 from vision.settle_params import CLOCK_SLACK_S, SettleConfigError, SettleParams
 from vision.types import DiceReading, DieReading, MotionState
 
@@ -33,8 +34,12 @@ __all__ = ["CLOCK_SLACK_S", "SettleConfigError", "SettleDetector", "SettleParams
 class SettleDetector:
     """Feed `(timestamp_s, frame)` pairs in time order; get a MotionState per frame."""
 
-    def __init__(self, params: SettleParams) -> None:
+    def __init__(self, params: SettleParams, tray: tuple[float, float, float, float] = WHOLE_FRAME) -> None:
+        """`tray`: the part of each frame watched (left, top, width, height as fractions of the
+        frame; the reader's [vision] tray region), so that a hand reaching for cubes beside the
+        tray does not hold up the reading."""
         self.params = params
+        self.tray = tray
         self.reset()
 
     def reset(self, timestamp_s: float | None = None) -> None:
@@ -110,6 +115,7 @@ class SettleDetector:
         p = self.params
         if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8 or min(frame.shape[:2]) < 4:
             raise ValueError(f"settle detector needs a BGR uint8 frame, got shape {frame.shape} {frame.dtype}")
+        frame = _tray_part(frame, self.tray)
         height = max(1, round(frame.shape[0] * p.motion_width / frame.shape[1]))
         small = cv2.resize(frame, (p.motion_width, height), interpolation=cv2.INTER_AREA)
         if p.blur_px > 0:
@@ -151,6 +157,17 @@ class SettleDetector:
     def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
         diff = _difference(a, b)
         return float(np.count_nonzero(diff > self.params.pixel_change)) / diff.size
+
+
+def _tray_part(frame: np.ndarray, tray: tuple[float, float, float, float]) -> np.ndarray:
+    """The tray's part of a frame (at least 4 px each way: the motion frames are small)."""
+    if tray == WHOLE_FRAME:
+        return frame
+    height, width = frame.shape[:2]
+    left, top, part_width, part_height = tray
+    x0, y0 = min(width - 4, round(left * width)), min(height - 4, round(top * height))
+    return frame[y0 : max(y0 + 4, round((top + part_height) * height)),
+                 x0 : max(x0 + 4, round((left + part_width) * width))]
 
 
 def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -181,6 +181,25 @@ def test_a_change_of_frame_size_counts_as_motion() -> None:
     assert not state.still and "moving" in state.notes
 
 
+def test_motion_beside_the_tray_region_does_not_hold_up_the_reading() -> None:
+    """Something stirring in the frame's top band (a hand at the cube piles) keeps the whole frame
+    moving, but not a tray region that leaves the band out."""
+    sequence = roll(4)
+    quiet = sequence.frames[-1]
+    height, width = quiet.shape[:2]
+    assert all(d.box[1] > 0.25 * height for d in sequence.labels.dice), "a die lies in the top band"
+    frames = []
+    for i in range(12):
+        frame = quiet.copy()
+        x = 45 * i % (width - 60)
+        cv2.rectangle(frame, (x, 5), (x + 50, 60), (60, 120, 200), -1)
+        frames.append(frame)
+    times = [0.1 * i for i in range(len(frames))]
+    whole, tray = SettleDetector(PARAMS), SettleDetector(PARAMS, (0.0, 0.25, 1.0, 0.75))
+    assert not any(whole.update(t, frame).still for t, frame in zip(times, frames))
+    assert [tray.update(t, frame).still for t, frame in zip(times, frames)][-1]
+
+
 def test_bad_input_is_refused_clearly() -> None:
     detector = SettleDetector(PARAMS)
     frame = roll(1).frames[0]
