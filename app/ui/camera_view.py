@@ -9,19 +9,40 @@ from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.uix.image import Image
 
+from vision.frame import WHOLE_FRAME
+
 PREVIEW_FPS = 6
 PREVIEW_WIDTH = 640
+TRAY_OUTLINE_BGR = (40, 210, 250)  # amber, seen on felt, wood and card alike
 
 
-def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH) -> Texture:
-    """A Kivy texture of a BGR frame, scaled down for the screen."""
+def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH,
+                  tray: tuple[float, float, float, float] = WHOLE_FRAME) -> Texture:
+    """A Kivy texture of a BGR frame, scaled down for the screen, with the outline of the tray
+    region the reader looks in (left, top, width, height; fractions) unless that is the whole frame."""
     height, width = frame.shape[:2]
     if width > max_width:
         frame = cv2.resize(frame, (max_width, int(height * max_width / width)), interpolation=cv2.INTER_AREA)
+    if tray != WHOLE_FRAME:
+        frame = frame.copy() if width <= max_width else frame  # never draw on the service's frame
+        outline_tray(frame, tray)
     rgb = cv2.cvtColor(cv2.flip(frame, 0), cv2.COLOR_BGR2RGB)
     texture = Texture.create(size=(rgb.shape[1], rgb.shape[0]), colorfmt="rgb")
     texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
     return texture
+
+
+def outline_tray(frame: Any, tray: tuple[float, float, float, float]) -> None:
+    """Draw the tray region's outline into a BGR frame, inset so every side stays in view."""
+    height, width = frame.shape[:2]
+    left, top, part_width, part_height = tray
+    thickness = max(2, width // 200)
+    inset = thickness // 2
+    corner = (min(width - 1 - inset, max(inset, round(left * width))),
+              min(height - 1 - inset, max(inset, round(top * height))))
+    far = (min(width - 1 - inset, round((left + part_width) * width)),
+           min(height - 1 - inset, round((top + part_height) * height)))
+    cv2.rectangle(frame, corner, far, TRAY_OUTLINE_BGR, thickness)
 
 
 class CameraView(Image):
@@ -53,5 +74,5 @@ class CameraView(Image):
         frame = self.link.latest_frame()
         if frame is not None and frame is not self._shown:
             self._shown = frame
-            self.texture = frame_texture(frame)
+            self.texture = frame_texture(frame, tray=self.link.tray())
         return None

@@ -12,6 +12,7 @@ from typing import Any
 from kivy.clock import Clock
 
 from app.dice_service import DiceStatus, InvalidDice, RollState
+from vision.frame import WHOLE_FRAME
 
 
 class DiceLink:
@@ -77,6 +78,10 @@ class DiceLink:
             return {"type": "roll", "dice": dict(dice)}
         self.station.service.confirm(dict(dice))
         return None
+
+    def tray(self) -> tuple[float, float, float, float]:
+        """The tray region the reader looks in (fractions of the frame; the whole frame without a station)."""
+        return WHOLE_FRAME if self.station is None else self.station.reader.params.tray
 
     def latest_frame(self) -> Any:
         """The camera's newest picture (BGR array), or None."""
