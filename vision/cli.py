@@ -24,7 +24,7 @@ from vision.calibrate import (
 from vision.debug import DebugSink
 from vision.evaluate import evaluate
 from vision.learned_params import LearnedParams, load_learned_params
-from vision.params import VisionParams, load_vision_params
+from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
 from vision.reader import read_dice
 
 EXIT_OK = 0
@@ -104,6 +104,7 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
         print(f"{folder}: not a dataset folder (needs images/ and labels/)", file=sys.stderr)
         return EXIT_BAD_INPUT
     calibration = _calibration_for(args, params)
+    params = params.with_tray(WHOLE_FRAME)  # a dataset's pictures are not the table's camera
     cv2.setNumThreads(1)
     score = evaluate(
         folder,
@@ -136,7 +137,7 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
             print(problem, file=sys.stderr)
             return EXIT_BAD_INPUT
         source = source[:, :, :3]
-    for row in run_bench(params, args.runs, source, learned):
+    for row in run_bench(params.with_tray(WHOLE_FRAME), args.runs, source, learned):
         print(f"{row['size']}: read {row['read_ms']:.2f} ms, plain pass {row['plain_ms']:.2f} ms, "
               f"ratio {row['ratio']:.1f}; thread CPU: read {row['read_cpu_ms']:.2f} ms, "
               f"plain {row['plain_cpu_ms']:.2f} ms, ratio {row['cpu_ratio']:.1f} (median of {args.runs}, 1 thread)")
@@ -147,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m vision", description="Windrose dice reader")
     parser.add_argument("--config", help="config.toml to read [vision] and [vision.learned] from (default: the repository's)")
     sub = parser.add_subparsers(dest="command", required=True)
-    read = sub.add_parser("read", help="read dice in images")
+    read = sub.add_parser("read", help="read dice in images (in the tray region set in config)")
     read.add_argument("--expect", choices=("macao", "any"), default="macao")
     read.add_argument("--json", action="store_true", help="one JSON line per image")
     read.add_argument("--debug", metavar="DIR", help="write an annotated image per input here")
@@ -156,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     cal = sub.add_parser("calibrate", help="learn the dice colours from one frame of the six dice")
     cal.add_argument("image", metavar="IMAGE")
     cal.add_argument("--out", metavar="PATH", help="where to save (default: from config)")
-    ev = sub.add_parser("evaluate", help="score the reader on a labelled folder")
+    ev = sub.add_parser("evaluate", help="score the reader on a labelled folder (whole pictures)")
     ev.add_argument("dataset", metavar="DATASET")
     ev.add_argument("--expect", choices=("macao", "any"), default="macao")
     ev.add_argument("--calibration", metavar="PATH", help="calibration file (default: none unless in config)")

@@ -25,6 +25,7 @@ _DRAW_BGR: dict[str | None, tuple[int, int, int]] = {
     None: (0, 220, 255),
 }
 _REJECTED_BGR = (120, 120, 120)
+TRAY_OUTLINE_BGR = (40, 210, 250)  # amber: seen on felt, wood and card alike
 _PIP_BGR = (255, 0, 255)
 _AGREED_BGR = (60, 200, 60)
 _DECLINED_BGR = (0, 140, 255)
@@ -51,6 +52,18 @@ class DebugSink:
         if not tiles:
             return np.zeros((32, width, 3), np.uint8)
         return np.vstack(tiles)
+
+
+def outline_region(frame: np.ndarray, region: tuple[int, int, int, int]) -> None:
+    """Draw the outline of a tray region (x, y, w, h in pixels) into `frame`, inset so that each
+    side stays in view."""
+    height, width = frame.shape[:2]
+    x, y, region_width, region_height = region
+    thickness = max(2, width // 200)
+    inset = thickness // 2
+    corner = min(width - 1 - inset, max(inset, x)), min(height - 1 - inset, max(inset, y))
+    far = min(width - 1 - inset, x + region_width), min(height - 1 - inset, y + region_height)
+    cv2.rectangle(frame, corner, far, TRAY_OUTLINE_BGR, thickness)
 
 
 def draw_readings(frame: np.ndarray, dice: Sequence[DieReading]) -> np.ndarray:

@@ -7,11 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.params import VisionParams
-
-
-# A tray region (left, top, width, height; fractions of the frame) that is the whole frame.
-WHOLE_FRAME = (0.0, 0.0, 1.0, 1.0)
+from vision.params import WHOLE_FRAME, VisionParams
 
 
 class FrameError(ValueError):
@@ -75,9 +71,12 @@ class RegionPlace:
 def tray_region(params: VisionParams, width: int, height: int) -> tuple[int, int, int, int] | None:
     """The configured tray region (tray_left/top/width/height) as (x, y, w, h) in pixels of a
     `width` x `height` frame; None when it is the whole frame."""
-    if params.tray == WHOLE_FRAME:
-        return None
-    left, top, part_width, part_height = params.tray
+    return None if params.tray == WHOLE_FRAME else tray_pixels(params.tray, width, height)
+
+
+def tray_pixels(tray: tuple[float, float, float, float], width: int, height: int) -> tuple[int, int, int, int]:
+    """A tray region given as fractions (left, top, width, height) as (x, y, w, h) in pixels."""
+    left, top, part_width, part_height = tray
     return round(left * width), round(top * height), round(part_width * width), round(part_height * height)
 
 

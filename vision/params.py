@@ -17,6 +17,8 @@ from vision.types import DIE_COLOURS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG_PATH = REPO_ROOT / "config.toml"
+# A tray region (left, top, width, height; fractions of the frame) that is the whole frame.
+WHOLE_FRAME = (0.0, 0.0, 1.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,11 @@ class VisionParams:
     def tray(self) -> tuple[float, float, float, float]:
         """The tray region as fractions of the frame: left, top, width, height."""
         return self.tray_left, self.tray_top, self.tray_width, self.tray_height
+
+    def with_tray(self, tray: tuple[float, float, float, float]) -> VisionParams:
+        """The same thresholds with another tray region (fractions, as `tray`)."""
+        left, top, width, height = tray
+        return dataclasses.replace(self, tray_left=left, tray_top=top, tray_width=width, tray_height=height)
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> VisionParams:

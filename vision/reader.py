@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
-from vision.debug import DebugSink, draw_faces, draw_readings
+from vision.debug import DebugSink, draw_faces, draw_readings, outline_region
 from vision.die import DieFace, read_candidate
 from vision.frame import FrameError, RegionPlace, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
 from vision.learned import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path, read_with_model
@@ -137,7 +137,10 @@ def _read_learned(
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
         reading = dataclasses.replace(reading, dice=shifted)
     if debug is not None:
-        debug.add("read (learned)", draw_readings(checked, reading.dice))
+        picture = draw_readings(checked, reading.dice)
+        if cut.shape != checked.shape:
+            outline_region(picture, (x0, y0, cut.shape[1], cut.shape[0]))
+        debug.add("read (learned)", picture)
     return dataclasses.replace(reading, ms=_ms(started))
 
 

@@ -24,7 +24,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.frame import WHOLE_FRAME
+from vision.frame import tray_pixels
+from vision.params import WHOLE_FRAME
 from vision.settle_params import CLOCK_SLACK_S, SettleConfigError, SettleParams
 from vision.types import DiceReading, DieReading, MotionState
 
@@ -164,10 +165,9 @@ def _tray_part(frame: np.ndarray, tray: tuple[float, float, float, float]) -> np
     if tray == WHOLE_FRAME:
         return frame
     height, width = frame.shape[:2]
-    left, top, part_width, part_height = tray
-    x0, y0 = min(width - 4, round(left * width)), min(height - 4, round(top * height))
-    return frame[y0 : max(y0 + 4, round((top + part_height) * height)),
-                 x0 : max(x0 + 4, round((left + part_width) * width))]
+    x, y, part_width, part_height = tray_pixels(tray, width, height)
+    x0, y0 = min(width - 4, x), min(height - 4, y)
+    return frame[y0 : max(y0 + 4, y + part_height), x0 : max(x0 + 4, x + part_width)]
 
 
 def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:

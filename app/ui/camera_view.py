@@ -9,11 +9,12 @@ from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.uix.image import Image
 
-from vision.frame import WHOLE_FRAME
+from vision.debug import outline_region
+from vision.frame import tray_pixels
+from vision.params import WHOLE_FRAME
 
 PREVIEW_FPS = 6
 PREVIEW_WIDTH = 640
-TRAY_OUTLINE_BGR = (40, 210, 250)  # amber, seen on felt, wood and card alike
 
 
 def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH,
@@ -25,24 +26,11 @@ def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH,
         frame = cv2.resize(frame, (max_width, int(height * max_width / width)), interpolation=cv2.INTER_AREA)
     if tray != WHOLE_FRAME:
         frame = frame.copy() if width <= max_width else frame  # never draw on the service's frame
-        outline_tray(frame, tray)
+        outline_region(frame, tray_pixels(tray, frame.shape[1], frame.shape[0]))
     rgb = cv2.cvtColor(cv2.flip(frame, 0), cv2.COLOR_BGR2RGB)
     texture = Texture.create(size=(rgb.shape[1], rgb.shape[0]), colorfmt="rgb")
     texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
     return texture
-
-
-def outline_tray(frame: Any, tray: tuple[float, float, float, float]) -> None:
-    """Draw the tray region's outline into a BGR frame, inset so every side stays in view."""
-    height, width = frame.shape[:2]
-    left, top, part_width, part_height = tray
-    thickness = max(2, width // 200)
-    inset = thickness // 2
-    corner = (min(width - 1 - inset, max(inset, round(left * width))),
-              min(height - 1 - inset, max(inset, round(top * height))))
-    far = (min(width - 1 - inset, round((left + part_width) * width)),
-           min(height - 1 - inset, round((top + part_height) * height)))
-    cv2.rectangle(frame, corner, far, TRAY_OUTLINE_BGR, thickness)
 
 
 class CameraView(Image):

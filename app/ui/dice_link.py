@@ -12,7 +12,7 @@ from typing import Any
 from kivy.clock import Clock
 
 from app.dice_service import DiceStatus, InvalidDice, RollState
-from vision.frame import WHOLE_FRAME
+from vision.params import WHOLE_FRAME
 
 
 class DiceLink:

@@ -14,9 +14,11 @@ from app.config import load_config
 from app.dice_service import RollState
 from app.dice_station import build_dice_station
 from app.games.macao import CUBE_COLOURS
-from app.ui.camera_view import CameraView, frame_texture, outline_tray
+from app.ui.camera_view import CameraView, frame_texture
 from app.ui.dice_link import DiceLink
 from app.ui.widgets import DieWidget
+from vision.debug import outline_region
+from vision.frame import tray_pixels
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness, make_context
 
@@ -120,10 +122,10 @@ def test_the_preview_outlines_the_tray_region_without_drawing_on_the_frame() -> 
     frame = np.zeros((450, 800, 3), np.uint8)
     frame_texture(frame, tray=(0.25, 0.1, 0.5, 0.8))
     assert not frame.any(), "the service's frame was drawn on"
-    outline_tray(frame, (0.25, 0.1, 0.5, 0.8))
+    outline_region(frame, tray_pixels((0.25, 0.1, 0.5, 0.8), 800, 450))
     rows, cols = np.nonzero(frame.any(axis=2))
     assert (cols.min(), cols.max(), rows.min(), rows.max()) == pytest.approx((200, 600, 45, 405), abs=3)
     assert not frame[100:350, 250:550].any(), "only the outline is drawn"
     whole = np.zeros((450, 800, 3), np.uint8)
-    outline_tray(whole, (0.0, 0.0, 1.0, 1.0))  # a region up to the edges stays in view
+    outline_region(whole, (0, 0, 800, 450))  # a region up to the edges stays in view
     assert whole[:, 0].any() and whole[:, -1].any() and whole[0].any() and whole[-1].any()

@@ -4,14 +4,15 @@ and the reading's message says which one ran."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from vision.debug import DebugSink
+from vision.debug import TRAY_OUTLINE_BGR, DebugSink
 from vision.learned_params import LearnedParams, load_learned_params
-from vision.params import load_vision_params
+from vision.params import REPO_ROOT, load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice, release_learned_models
 from vision.synth import SceneOptions, render_scene
 
@@ -130,3 +131,33 @@ def test_the_configured_tray_region_leaves_out_the_dice_beyond_it(scene: np.ndar
     assert [d.value for d in part.dice] == [d.value for d in left]
     assert max(abs(a.x + a.w / 2 - b.x - b.w / 2) + abs(a.y + a.h / 2 - b.y - b.h / 2)
                for a, b in zip(part.dice, left)) <= 8
+
+
+def test_the_debug_picture_outlines_the_tray_region(scene: np.ndarray) -> None:
+    sink = DebugSink()
+    read_dice(scene, dataclasses.replace(PARAMS, tray_left=0.25, tray_width=0.5), expect="any", debug=sink)
+    picture = sink.stages["read (learned)"]
+    amber = np.all(picture == TRAY_OUTLINE_BGR, axis=2)
+    columns = np.nonzero(amber.sum(axis=0) > scene.shape[0] // 2)[0]  # the region's two upright sides
+    assert columns.min() == pytest.approx(0.25 * scene.shape[1], abs=4)
+    assert columns.max() == pytest.approx(0.75 * scene.shape[1], abs=4)
+
+
+def test_the_command_line_reads_in_the_tray_region_but_scores_whole_pictures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`read` is the table's reader (its tray region); `evaluate` scores a dataset, whose pictures
+    come from other cameras, on the whole picture."""
+    from vision.cli import main as vision_main
+
+    dataset = tmp_path / "set"
+    assert vision_main(["synth", str(dataset), "--count", "1", "--width", "640", "--height", "360",
+                        "--die-px", "30"]) == 0
+    config = tmp_path / "config.toml"
+    text = (REPO_ROOT / "config.toml").read_text(encoding="utf-8")
+    config.write_text(text.replace("tray_width = 1.0", "tray_width = 0.1"), encoding="utf-8")
+    image = str(next((dataset / "images").iterdir()))
+    capsys.readouterr()
+    assert vision_main(["--config", str(config), "read", "--json", image]) == 0
+    assert json.loads(capsys.readouterr().out)["dice"] == []  # no die in the frame's left tenth
+    assert vision_main(["--config", str(config), "evaluate", "--json", str(dataset)]) == 0
+    assert json.loads(capsys.readouterr().out)["recall"] == 1.0
