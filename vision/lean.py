@@ -16,6 +16,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.onnx_net import OnnxNet
+
 
 def outward_crops(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, crop_px: int,
                   window_sides: float, view_centre: tuple[float, float] | None = None,
@@ -45,13 +47,13 @@ def outward_crops(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, cro
 class LeanNet:
     """Outward crop in, P(cocked) out; the ONNX net gives two logits (flat, cocked)."""
 
-    def __init__(self, net: cv2.dnn.Net, crop_px: int, window_sides: float) -> None:
+    def __init__(self, net: OnnxNet, crop_px: int, window_sides: float) -> None:
         self._net = net
         self.crop_px = crop_px
         self.window_sides = window_sides  # crop width in die sides, as trained
 
     @classmethod
-    def from_onnx(cls, net: cv2.dnn.Net, meta: dict[str, Any]) -> LeanNet:
+    def from_onnx(cls, net: OnnxNet, meta: dict[str, Any]) -> LeanNet:
         """From a loaded net and its metadata; KeyError/TypeError/ValueError when it lacks the geometry."""
         return cls(net, int(meta["crop_px"]), float(meta["window_sides"]))
 
@@ -63,6 +65,6 @@ class LeanNet:
             return np.zeros(0, np.float32)
         crops = outward_crops(frame, np.asarray(centres, float), np.asarray(sides, float), self.crop_px,
                               self.window_sides, view_centre)
-        self._net.setInput(cv2.dnn.blobFromImages(list(crops), scalefactor=1.0 / 255.0))
-        logits = self._net.forward().reshape(len(crops), 2).astype(np.float64)
+        logits = self._net.run(cv2.dnn.blobFromImages(list(crops), scalefactor=1.0 / 255.0))
+        logits = logits.reshape(len(crops), 2).astype(np.float64)
         return (1.0 / (1.0 + np.exp(logits[:, 0] - logits[:, 1]))).astype(np.float32)

@@ -35,6 +35,7 @@ from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_heat, 
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
+from vision.onnx_net import NetError, OnnxNet, load_net
 from vision.learned_params import LearnedParams
 from vision.params import REPO_ROOT, VisionParams
 from vision.second_opinion import DOUBTFUL_VALUE, review_doubtful
@@ -61,8 +62,9 @@ def model_path(path: str | Path) -> Path:
     return path if path.is_absolute() else REPO_ROOT / path
 
 
-def _load_onnx(path: str | Path) -> tuple[cv2.dnn.Net, dict[str, Any]]:
-    """The network and the JSON metadata beside it; ModelError on any problem."""
+def _load_onnx(path: str | Path, runtime: str = "auto") -> tuple[OnnxNet, dict[str, Any]]:
+    """The network (in `runtime`, see vision.onnx_net) and the JSON metadata beside it;
+    ModelError on any problem."""
     onnx_path = model_path(path)
     meta_path = onnx_path.with_suffix(".json")
     if not onnx_path.is_file():
@@ -74,12 +76,9 @@ def _load_onnx(path: str | Path) -> tuple[cv2.dnn.Net, dict[str, Any]]:
     except (OSError, json.JSONDecodeError) as exc:
         raise ModelError(f"{meta_path}: not readable JSON ({exc})") from exc
     try:
-        net = cv2.dnn.readNetFromONNX(str(onnx_path))
-    except cv2.error as exc:
-        raise ModelError(f"{onnx_path}: OpenCV cannot read this ONNX model") from exc
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
-    return net, meta
+        return load_net(onnx_path, runtime), meta
+    except NetError as exc:
+        raise ModelError(str(exc)) from exc
 
 
 def crop_dice(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, crop_px: int, window_sides: float) -> np.ndarray:
@@ -108,14 +107,14 @@ def crop_dice(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, crop_px
 class DiceNet:
     """Die-face classifier: crops in, probabilities over (not a die, 1..6) out."""
 
-    def __init__(self, net: cv2.dnn.Net, crop_px: int, window_sides: float) -> None:
+    def __init__(self, net: OnnxNet, crop_px: int, window_sides: float) -> None:
         self._net = net
         self.crop_px = crop_px
         self.window_sides = window_sides  # crop width in die sides, as trained
 
     @classmethod
-    def load(cls, path: str | Path) -> DiceNet:
-        net, meta = _load_onnx(path)
+    def load(cls, path: str | Path, runtime: str = "auto") -> DiceNet:
+        net, meta = _load_onnx(path, runtime)
         try:
             return cls(net, int(meta["crop_px"]), float(meta["window_sides"]))
         except (KeyError, TypeError, ValueError) as exc:
@@ -172,8 +171,7 @@ class DiceNet:
             return np.zeros((len(stack), len(CLASS_NAMES)), np.float32)
         turned = [np.ascontiguousarray(np.rot90(stack, k, axes=(1, 2))) for k in quarter_turns]
         blob = cv2.dnn.blobFromImages(list(np.concatenate(turned)), scalefactor=1.0 / 255.0)
-        self._net.setInput(blob)
-        logits = self._net.forward().reshape(len(turned), len(stack), len(CLASS_NAMES)).astype(np.float64)
+        logits = self._net.run(blob).reshape(len(turned), len(stack), len(CLASS_NAMES)).astype(np.float64)
         logits -= logits.max(axis=2, keepdims=True)
         exp = np.exp(logits)
         return (exp / exp.sum(axis=2, keepdims=True)).mean(axis=0).astype(np.float32)
@@ -192,14 +190,14 @@ class DieCandidate:
 class DiceDetector:
     """Heatmap detector of die top faces on a shrunken frame."""
 
-    def __init__(self, net: cv2.dnn.Net, stride: int, multiple: int) -> None:
+    def __init__(self, net: OnnxNet, stride: int, multiple: int) -> None:
         self._net = net
         self.stride = stride  # frame cells per heatmap cell, at detector scale
         self.multiple = multiple  # input sides are padded to a multiple of this
 
     @classmethod
-    def load(cls, path: str | Path) -> DiceDetector:
-        net, meta = _load_onnx(path)
+    def load(cls, path: str | Path, runtime: str = "auto") -> DiceDetector:
+        net, meta = _load_onnx(path, runtime)
         try:
             return cls(net, int(meta["stride"]), int(meta["multiple"]))
         except (KeyError, TypeError, ValueError) as exc:
@@ -220,8 +218,7 @@ class DiceDetector:
         pad_w = (-size[0]) % self.multiple
         pad_h = (-size[1]) % self.multiple
         small = cv2.copyMakeBorder(small, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
-        self._net.setInput(cv2.dnn.blobFromImage(small, scalefactor=1.0 / 255.0))
-        out = self._net.forward()[0]
+        out = self._net.run(cv2.dnn.blobFromImage(small, scalefactor=1.0 / 255.0))[0]
         return out[0], np.exp(out[1]), scale
 
     def detect(self, frame: np.ndarray, params: LearnedParams) -> list[DieCandidate]:
@@ -302,14 +299,15 @@ class LearnedModels:
 
     @classmethod
     def load(cls, params: LearnedParams, extra_classifier_paths: tuple[str, ...] = ()) -> LearnedModels:
-        return cls(DiceDetector.load(params.detector_path), DiceNet.load(params.classifier_path),
-                   tuple(DiceNet.load(path) for path in extra_classifier_paths),
-                   load_lean(params.lean_path) if params.lean_check else None)
+        runtime = params.runtime
+        return cls(DiceDetector.load(params.detector_path, runtime), DiceNet.load(params.classifier_path, runtime),
+                   tuple(DiceNet.load(path, runtime) for path in extra_classifier_paths),
+                   load_lean(params.lean_path, runtime) if params.lean_check else None)
 
 
-def load_lean(path: str | Path) -> LeanNet:
+def load_lean(path: str | Path, runtime: str = "auto") -> LeanNet:
     """The leaning-die check's model; ModelError on any problem."""
-    net, meta = _load_onnx(path)
+    net, meta = _load_onnx(path, runtime)
     try:
         return LeanNet.from_onnx(net, meta)
     except (KeyError, TypeError, ValueError) as exc:

@@ -13,6 +13,9 @@ from typing import Any
 
 from vision.params import DEFAULT_CONFIG_PATH
 
+# What may run the models (vision.onnx_net): onnxruntime if installed, onnxruntime, OpenCV's DNN.
+RUNTIMES = ("auto", "onnxruntime", "opencv")
+
 
 @dataclass(frozen=True)
 class LearnedParams:
@@ -21,6 +24,7 @@ class LearnedParams:
     enabled: bool  # read_dice takes this path when the models load; false: the classical reader
     detector_path: str  # relative to the repository root, or absolute
     classifier_path: str
+    runtime: str  # what runs the models: "auto", "onnxruntime" or "opencv" (vision.onnx_net)
     detector_long_side: int  # the frame is shrunk so its long side is at most this
     detector_min_score: float  # heatmap peak needed for a candidate
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
@@ -120,6 +124,9 @@ class LearnedParams:
                              f"{values['body_min_area']!r} and {values['body_max_area']!r}")
         if values["second_opinion_side_tries"] < 1:
             raise ValueError("[vision.learned] key 'second_opinion_side_tries' must be at least 1")
+        if values["runtime"] not in RUNTIMES:
+            raise ValueError(f"[vision.learned] key 'runtime' must be one of {', '.join(RUNTIMES)}, "
+                             f"got {values['runtime']!r}")
         if values["detector_peak_window"] % 2 == 0:
             raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
         return cls(**values)

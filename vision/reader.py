@@ -71,7 +71,8 @@ def learned_models(learned: LearnedParams | None = None) -> tuple[LearnedModels,
         return "learned models disabled in [vision.learned]"
     try:
         lean = model_path(learned.lean_path) if learned.lean_check else None
-        return _models_at(model_path(learned.detector_path), model_path(learned.classifier_path), lean), learned
+        return _models_at(model_path(learned.detector_path), model_path(learned.classifier_path), lean,
+                          learned.runtime), learned
     except ModelError as exc:
         return f"learned models not loaded: {exc}"
 
@@ -86,15 +87,15 @@ def _configured_learned() -> LearnedParams | str:
 
 
 @functools.lru_cache(maxsize=4)
-def _models_at(detector: Path, classifier: Path, lean: Path | None) -> LearnedModels:
+def _models_at(detector: Path, classifier: Path, lean: Path | None, runtime: str) -> LearnedModels:
     """Models loaded once per set of files (a failed load raises, is not cached, and is tried
     again). Without its leaning check the learned reader still reads far better than the
     classical one, which has none either: a lean model that fails to load only turns it off."""
-    models = LearnedModels(DiceDetector.load(detector), DiceNet.load(classifier))
+    models = LearnedModels(DiceDetector.load(detector, runtime), DiceNet.load(classifier, runtime))
     if lean is None:
         return models
     try:
-        return dataclasses.replace(models, lean=load_lean(lean))
+        return dataclasses.replace(models, lean=load_lean(lean, runtime))
     except ModelError as exc:
         return dataclasses.replace(models, lean_trouble=str(exc))
 

@@ -1,0 +1,82 @@
+"""The two runtimes of the learned models: onnxruntime and OpenCV's DNN give the same outputs and
+the same readings; asking for a runtime that is not there is said plainly."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.test_reader_synthetic import CALM
+from vision.learned import LearnedModels, ModelError, model_path
+from vision.learned_params import LearnedParams, load_learned_params
+from vision.onnx_net import NetError, OnnxRuntimeNet, OpenCvNet, load_net
+from vision.params import load_vision_params
+from vision.reader import CLASSICAL_PATH, LEARNED_PATH, read_dice, release_learned_models
+from vision.synth import SceneOptions, render_scene
+
+PARAMS = load_vision_params()
+LEARNED = load_learned_params()
+onnxruntime = pytest.importorskip("onnxruntime")  # installed by requirements.txt on x86-64 and 64-bit ARM
+
+
+@pytest.mark.parametrize(("model", "shape"), [("detector_path", (1, 3, 96, 160)), ("classifier_path", (5, 3, 64, 64)),
+                                              ("lean_path", (3, 3, 64, 64))])
+def test_both_runtimes_give_the_same_outputs(model: str, shape: tuple[int, ...]) -> None:
+    path = model_path(getattr(LEARNED, model))
+    blob = np.random.default_rng(7).random(shape, dtype=np.float32)
+    by_opencv, by_onnxruntime = OpenCvNet(path).run(blob), OnnxRuntimeNet(path, onnxruntime).run(blob)
+    assert by_opencv.shape == by_onnxruntime.shape
+    assert np.max(np.abs(by_opencv - by_onnxruntime)) < 1e-3
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_both_runtimes_read_a_table_alike(seed: int) -> None:
+    frame, _ = render_scene(seed, SceneOptions(**CALM))
+    readings = [read_dice(frame, PARAMS, learned=dataclasses.replace(LEARNED, runtime=runtime))
+                for runtime in ("opencv", "onnxruntime")]
+    assert all(r.message.startswith(LEARNED_PATH) for r in readings)
+    by_opencv, by_onnxruntime = ([(d.colour, d.value, d.x, d.y, d.unsure) for d in r.dice] for r in readings)
+    assert by_opencv == by_onnxruntime and len(by_opencv) == 6
+
+
+def test_auto_takes_onnxruntime_when_installed_and_opencv_when_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = model_path(LEARNED.classifier_path)
+    assert load_net(path, "auto").runtime == "onnxruntime"
+    assert load_net(path, "opencv").runtime == "opencv"
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import onnxruntime now fails
+    assert load_net(path, "auto").runtime == "opencv"
+    with pytest.raises(NetError, match="onnxruntime is not installed"):
+        load_net(path, "onnxruntime")
+
+
+def test_a_file_neither_runtime_reads_is_named(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a network")
+    for runtime, name in (("opencv", "OpenCV"), ("onnxruntime", "onnxruntime")):
+        with pytest.raises(NetError, match=f"broken.onnx: {name} cannot read this ONNX model"):
+            load_net(broken, runtime)
+
+
+def test_the_runtime_key_is_checked() -> None:
+    table = dataclasses.asdict(LEARNED)
+    with pytest.raises(ValueError, match="'runtime' must be one of auto, onnxruntime, opencv"):
+        LearnedParams.from_table(table | {"runtime": "tensorflow"})
+    with pytest.raises(NetError, match="unknown runtime"):
+        load_net(model_path(LEARNED.classifier_path), "tensorflow")
+
+
+def test_a_missing_runtime_asked_for_falls_back_to_the_classical_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked for onnxruntime by name where it is not installed, the models do not load: the
+    classical reader runs and the reading says why (as for a missing model file)."""
+    release_learned_models()  # models loaded by earlier tests would still be there
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    asked = dataclasses.replace(LEARNED, runtime="onnxruntime")
+    with pytest.raises(ModelError, match="onnxruntime is not installed"):
+        LearnedModels.load(asked)
+    frame, _ = render_scene(1, SceneOptions(**CALM))
+    reading = read_dice(frame, PARAMS, learned=asked)
+    assert reading.message.startswith(CLASSICAL_PATH) and "onnxruntime is not installed" in reading.message

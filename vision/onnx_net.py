@@ -1,0 +1,86 @@
+"""Running one ONNX network on the CPU: by onnxruntime when it is installed, else by OpenCV's DNN.
+
+Both give the same outputs (to float rounding). onnxruntime runs the reader's small nets about
+twice as fast; it has no wheel for 32-bit Raspberry Pi OS, where OpenCV's DNN module (always
+there) takes over. `runtime` in [vision.learned] picks one: "auto" (onnxruntime if it imports),
+"onnxruntime" or "opencv".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from vision.learned_params import RUNTIMES
+
+
+class NetError(ValueError):
+    """The file is no network the chosen runtime can run; the message names the file."""
+
+
+class OnnxNet(Protocol):
+    """A loaded network: one input blob (N x C x H x W float32) in, its first output out."""
+
+    runtime: str
+
+    def run(self, blob: np.ndarray) -> np.ndarray: ...
+
+
+class OpenCvNet:
+    """The network in OpenCV's DNN module, on the CPU, with OpenCV's thread count."""
+
+    runtime = "opencv"
+
+    def __init__(self, path: Path) -> None:
+        try:
+            self._net = cv2.dnn.readNetFromONNX(str(path))
+        except cv2.error as exc:
+            raise NetError(f"{path}: OpenCV cannot read this ONNX model") from exc
+        self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+
+    def run(self, blob: np.ndarray) -> np.ndarray:
+        self._net.setInput(blob)
+        return np.asarray(self._net.forward())
+
+
+class OnnxRuntimeNet:
+    """The network in an onnxruntime session on the CPU. It uses as many threads as OpenCV
+    does (`cv2.getNumThreads()` when loaded: the reader's one knob for both), and its threads
+    sleep between runs instead of spinning, so the UI keeps its cores."""
+
+    runtime = "onnxruntime"
+
+    def __init__(self, path: Path, onnxruntime: Any) -> None:
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = max(1, cv2.getNumThreads())
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.log_severity_level = 3  # errors only: its warnings are not the player's business
+        try:
+            self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception classes, not one base
+            raise NetError(f"{path}: onnxruntime cannot read this ONNX model ({type(exc).__name__})") from exc
+        self._input = self._session.get_inputs()[0].name
+
+    def run(self, blob: np.ndarray) -> np.ndarray:
+        return np.asarray(self._session.run(None, {self._input: np.ascontiguousarray(blob, np.float32)})[0])
+
+
+def load_net(path: Path, runtime: str = "auto") -> OnnxNet:
+    """The network at `path` in the `runtime` asked for ("auto": onnxruntime if installed).
+    NetError for a file it cannot load, or for "onnxruntime" when that is not installed."""
+    if runtime not in RUNTIMES:
+        raise NetError(f"unknown runtime {runtime!r}; use one of {', '.join(RUNTIMES)}")
+    if runtime != "opencv":
+        try:
+            import onnxruntime
+        except ImportError as exc:
+            if runtime == "onnxruntime":
+                raise NetError("runtime 'onnxruntime' asked for, but onnxruntime is not installed") from exc
+        else:
+            return OnnxRuntimeNet(path, onnxruntime)
+    return OpenCvNet(path)
