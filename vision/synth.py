@@ -118,6 +118,9 @@ class SceneOptions:
     # Flat dice that came to rest against a tray wall (each with a chance of 0.4): what a die
     # leaning on the wall must be told from. Never random, like foreign_dice.
     dice_by_walls: bool = False
+    # With foreign_dice: about half of the dice are of smoky, see-through plastic, through
+    # which the pips of their hidden faces show faintly (as on translucent sets). Own stream.
+    translucent_dice: bool = False
     tray: bool = True
 
 
@@ -232,6 +235,7 @@ class _Box:
     pip_colour: np.ndarray | None = None  # linear RGB; None: no pips
     glare: tuple[float, float, float, float] | None = None  # u, v, radius, strength on the top face
     marble: tuple[np.ndarray, int] | None = None  # second paint (linear RGB) swirled in, and its pattern's seed
+    translucency: float = 0.0  # how strongly the hidden faces' pips show through the body (0: opaque)
 
     def corners(self) -> np.ndarray:
         signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
@@ -376,11 +380,32 @@ def _draw_box(
             fill(patch, to_patch(box.face_point(index, inner)), pip.tolist())
         if box.glare is not None and index == top:
             _add_glare(patch, box, index, to_patch, light_rgb)
+    if box.translucency > 0 and box.pip_colour is not None:
+        _show_hidden_pips(patch, hull, box, {i for i, _ in visible}, to_patch,
+                          box.pip_colour * light_rgb * float(np.mean(list(shades.values()))))
     small = cv2.resize(patch, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
     small_alpha = cv2.resize(alpha, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)[..., None]
     sub = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
     region = canvas[cy0:cy1, cx0:cx1]
     region[:] = region * (1 - small_alpha[sub]) + small[sub]
+
+
+def _show_hidden_pips(patch: np.ndarray, hull: np.ndarray, box: _Box, visible: set[int],
+                      to_patch: Callable[[np.ndarray], np.ndarray], pip: np.ndarray) -> None:
+    """Seen through a translucent body: the pips of the faces turned away from the camera, soft
+    (the plastic scatters them) and faint, inside the die's outline."""
+    ghost = np.zeros(patch.shape[:2], np.float32)
+    for index in range(len(_FACES)):
+        if index in visible:
+            continue
+        for u, v in PIP_LAYOUTS[_FACES[index][3]]:
+            cv2.fillPoly(ghost, [to_patch(box.face_point(index, _circle(u, v, PIP_RADIUS)))], 1.0,
+                         lineType=cv2.LINE_8, shift=3)
+    inside = np.zeros(patch.shape[:2], np.float32)
+    cv2.fillPoly(inside, [hull], 1.0, lineType=cv2.LINE_8, shift=3)
+    soft = 0.04 * max(patch.shape[:2])
+    ghost = cv2.GaussianBlur(ghost, (0, 0), soft) * inside * box.translucency
+    patch[:] = patch * (1 - ghost[..., None]) + pip * ghost[..., None]
 
 
 def _marble_veins(shape: tuple[int, int], seed: int) -> np.ndarray:
@@ -603,6 +628,8 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     dice = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body, by_walls)
     if options.foreign_dice:
         dice = _repainted(dice, np.random.default_rng([seed, 9]))
+        if options.translucent_dice:
+            dice = _see_through(dice, np.random.default_rng([seed, 11]))
     cubes = _place_cubes(lay, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1))
 
     walls = _tray_walls(inner, _srgb_to_linear(wall_srgb)) if options.tray else []
@@ -635,6 +662,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "tilt_deg": round(tilt_deg, 1),
         "colour_spread": round(spread, 3),
         "foreign_dice": options.foreign_dice,
+        "translucent_dice": options.foreign_dice and options.translucent_dice,
         "dice_by_walls": options.dice_by_walls,
         "table": table,
         "tray_walls": wall_kind if options.tray else None,
@@ -700,6 +728,23 @@ def _repainted(dice: list[_Box], rng: np.random.Generator) -> list[_Box]:
             marble = (_srgb_to_linear(swirl), int(rng.integers(1 << 30)))
         repainted.append(replace(box, colour=_srgb_to_linear(body), pip_colour=_srgb_to_linear(pip), marble=marble))
     return repainted
+
+
+TRANSLUCENT_SHARE = 0.5  # of the dice in a scene with translucent dice
+TRANSLUCENCY_RANGE = (0.35, 0.75)
+SMOKY_DARKENING = (0.3, 0.7)  # a see-through body is darker than its paint
+
+
+def _see_through(dice: list[_Box], rng: np.random.Generator) -> list[_Box]:
+    """Some of the dice made of smoky see-through plastic: darker, the hidden pips showing."""
+    changed = []
+    for box in dice:
+        if rng.random() < TRANSLUCENT_SHARE:
+            darker = float(rng.uniform(*SMOKY_DARKENING))
+            box = replace(box, colour=box.colour * darker, marble=None,
+                          translucency=float(rng.uniform(*TRANSLUCENCY_RANGE)))
+        changed.append(box)
+    return changed
 
 
 def _place_dice(
@@ -1152,6 +1197,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a cocked die in every scene (default: in about one in eight)")
     parser.add_argument("--foreign", action="store_true",
                         help="dice of other sets (any paint, some marbled; white, black, red, gold or blue pips)")
+    parser.add_argument("--translucent", action="store_true",
+                        help="with --foreign: about half the dice see-through, their hidden pips showing")
     parser.add_argument("--by-walls", action="store_true",
                         help="some flat dice resting against a tray wall (about two in five)")
 
@@ -1163,7 +1210,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px,
                            glare=args.glare, cocked=args.cocked, foreign_dice=args.foreign,
-                           dice_by_walls=args.by_walls)
+                           translucent_dice=args.translucent, dice_by_walls=args.by_walls)
     try:
         paths = write_dataset(args.outdir, args.count, args.seed, options)
     except (OSError, ValueError) as err:

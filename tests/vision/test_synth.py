@@ -205,6 +205,44 @@ def test_foreign_dice_are_the_same_throw_in_other_paint() -> None:
         assert not np.array_equal(plain[inside], foreign[inside])
 
 
+def test_translucent_dice_change_only_the_dice_of_a_foreign_set() -> None:
+    """The same throw in the same paints; some dice are see-through, and only inside the dice
+    does the picture change."""
+    for seed in range(3):
+        foreign, labels = render_scene(seed, replace(CLEAN, foreign_dice=True))
+        smoky, smoky_labels = render_scene(seed, replace(CLEAN, foreign_dice=True, translucent_dice=True))
+        assert smoky_labels.dice == labels.dice and smoky_labels.conditions["translucent_dice"]
+        inside = np.zeros(foreign.shape[:2], bool)
+        for die in labels.dice:
+            x0, y0, x1, y1 = (round(v) for v in die.box)
+            inside[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = True
+        assert np.array_equal(foreign[~inside], smoky[~inside])
+    plain = render_scene(0, replace(CLEAN, translucent_dice=True))[1]
+    assert not plain.conditions["translucent_dice"], "translucent dice come only with a foreign set"
+
+
+def test_a_translucent_die_is_darker_and_shows_pips_through_its_body() -> None:
+    dice = [box for _ in range(10) for box in synth._place_dice(
+        np.random.default_rng(1), (0.0, 0.0, 200.0, 120.0), np.zeros(6), [1] * 6, -1, -1, (), False,
+        {c: np.array(synth.DIE_SRGB[c]) for c in DIE_COLOURS})]
+    smoky = synth._see_through(dice, np.random.default_rng(3))
+    changed = [(before, after) for before, after in zip(dice, smoky) if after.translucency > 0]
+    assert 0.35 < len(changed) / len(dice) < 0.65
+    low, high = synth.TRANSLUCENCY_RANGE
+    assert all(low <= after.translucency <= high and after.marble is None and np.all(after.colour < before.colour)
+               for before, after in changed)
+    # Drawn alone from straight above, the opaque die shows only its top face; the see-through
+    # one also the pips of the faces beneath it.
+    camera = synth._Camera(f=800.0, cx=100.0, cy=100.0)
+    flat = replace(changed[0][1], centre=np.array([0.0, 0.0, 8.0]), rotation=np.eye(3))
+    pictures = []
+    for box in (replace(flat, translucency=0.0), flat):
+        canvas = np.zeros((200, 200, 3), np.float32)
+        synth._draw_box(canvas, box, camera, np.array([0.0, 0.0, 1.0]), 0.5, np.ones(3, np.float32))
+        pictures.append(canvas)
+    assert np.abs(pictures[0] - pictures[1]).max() > 0.01
+
+
 def test_foreign_paints_keep_their_pips_visible() -> None:
     """Every pip colour stands out from its die's paint; about half the dice are marbled; all
     five pip colours occur."""
