@@ -191,16 +191,22 @@ def test_synth_command_can_put_a_glare_spot_or_a_cocked_die_in_every_scene(tmp_p
         assert len(scenes) == 3 and all(scene[key] not in (None, False) for scene in scenes)
 
 
+def _around_the_dice(labels: synth.SceneLabels, shape: tuple[int, ...]) -> np.ndarray:
+    """True within 3 px of any die's box."""
+    inside = np.zeros(shape[:2], bool)
+    for die in labels.dice:
+        x0, y0, x1, y1 = (round(v) for v in die.box)
+        inside[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = True
+    return inside
+
+
 def test_foreign_dice_are_the_same_throw_in_other_paint() -> None:
     """Another set's dice: same places and pips, the table untouched, each die painted anew."""
     for seed in range(3):
         plain, plain_labels = render_scene(seed, CLEAN)
         foreign, labels = render_scene(seed, replace(CLEAN, foreign_dice=True))
         assert labels.dice == plain_labels.dice and labels.conditions["foreign_dice"]
-        inside = np.zeros(plain.shape[:2], bool)
-        for die in labels.dice:
-            x0, y0, x1, y1 = (round(v) for v in die.box)
-            inside[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = True
+        inside = _around_the_dice(labels, plain.shape)
         assert np.array_equal(plain[~inside], foreign[~inside])
         assert not np.array_equal(plain[inside], foreign[inside])
 
@@ -212,11 +218,9 @@ def test_translucent_dice_change_only_the_dice_of_a_foreign_set() -> None:
         foreign, labels = render_scene(seed, replace(CLEAN, foreign_dice=True))
         smoky, smoky_labels = render_scene(seed, replace(CLEAN, foreign_dice=True, translucent_dice=True))
         assert smoky_labels.dice == labels.dice and smoky_labels.conditions["translucent_dice"]
-        inside = np.zeros(foreign.shape[:2], bool)
-        for die in labels.dice:
-            x0, y0, x1, y1 = (round(v) for v in die.box)
-            inside[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = True
+        inside = _around_the_dice(labels, foreign.shape)
         assert np.array_equal(foreign[~inside], smoky[~inside])
+        assert not np.array_equal(foreign[inside], smoky[inside])
     plain = render_scene(0, replace(CLEAN, translucent_dice=True))[1]
     assert not plain.conditions["translucent_dice"], "translucent dice come only with a foreign set"
 
