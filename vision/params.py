@@ -149,10 +149,15 @@ class VisionParams:
 
 
 def _check_tray(values: dict[str, Any]) -> None:
-    """The tray region must lie within the frame and cover some of it; ValueError names the key."""
-    for key in ("tray_left", "tray_top", "tray_width", "tray_height"):
-        if values[key] > 1.0:
-            raise ValueError(f"[vision] key '{key}' is a fraction of the frame (0-1), got {values[key]!r}")
+    check_tray(values["tray_left"], values["tray_top"], values["tray_width"], values["tray_height"])
+
+
+def check_tray(left: float, top: float, width: float, height: float) -> None:
+    """A tray region must lie within the frame and cover some of it; ValueError names the key."""
+    values = {"tray_left": left, "tray_top": top, "tray_width": width, "tray_height": height}
+    for key, value in values.items():
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"[vision] key '{key}' is a fraction of the frame (0-1), got {value!r}")
     for start, size in (("tray_left", "tray_width"), ("tray_top", "tray_height")):
         if values[size] == 0.0:
             raise ValueError(f"[vision] key '{size}' must be above 0: the tray region would be empty")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -9,28 +10,46 @@ from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.uix.image import Image
 
-from vision.debug import outline_region
+from vision.debug import TRAY_OUTLINE_BGR, outline_region
 from vision.frame import tray_pixels
 from vision.params import WHOLE_FRAME
 
 PREVIEW_FPS = 6
 PREVIEW_WIDTH = 640
+# A marked tray region narrower or lower than this share of the picture is taken for a slip.
+MIN_TRAY_SHARE = 0.1
 
 
-def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH,
-                  tray: tuple[float, float, float, float] = WHOLE_FRAME) -> Texture:
+def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH, tray: tuple[float, float, float, float] = WHOLE_FRAME,
+                  marks: tuple[tuple[float, float], ...] = ()) -> Texture:
     """A Kivy texture of a BGR frame, scaled down for the screen, with the outline of the tray
-    region the reader looks in (left, top, width, height; fractions) unless that is the whole frame."""
+    region the reader looks in (left, top, width, height; fractions) unless that is the whole
+    frame, and a ring at each of `marks` (fractions across and down: a tray corner tapped)."""
     height, width = frame.shape[:2]
     if width > max_width:
         frame = cv2.resize(frame, (max_width, int(height * max_width / width)), interpolation=cv2.INTER_AREA)
-    if tray != WHOLE_FRAME:
+    if tray != WHOLE_FRAME or marks:
         frame = frame.copy() if width <= max_width else frame  # never draw on the service's frame
-        outline_region(frame, tray_pixels(tray, frame.shape[1], frame.shape[0]))
+        shown_height, shown_width = frame.shape[:2]
+        if tray != WHOLE_FRAME:
+            outline_region(frame, tray_pixels(tray, shown_width, shown_height))
+        for across, down in marks:
+            centre = (round(across * shown_width), round(down * shown_height))
+            cv2.circle(frame, centre, max(6, shown_width // 60), TRAY_OUTLINE_BGR, max(2, shown_width // 200))
     rgb = cv2.cvtColor(cv2.flip(frame, 0), cv2.COLOR_BGR2RGB)
     texture = Texture.create(size=(rgb.shape[1], rgb.shape[0]), colorfmt="rgb")
     texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
     return texture
+
+
+def tray_from_corners(first: tuple[float, float], second: tuple[float, float]) -> list[float] | None:
+    """The tray region (left, top, width, height; fractions) between two opposite corners
+    tapped on the picture, or None when it is too small to hold the dice (a slip)."""
+    left, top = min(first[0], second[0]), min(first[1], second[1])
+    width, height = abs(first[0] - second[0]), abs(first[1] - second[1])
+    if width < MIN_TRAY_SHARE or height < MIN_TRAY_SHARE:
+        return None
+    return [round(left, 4), round(top, 4), round(min(width, 1.0 - left), 4), round(min(height, 1.0 - top), 4)]
 
 
 class CameraView(Image):
@@ -40,15 +59,38 @@ class CameraView(Image):
     texture is made here, on the UI thread, by a Clock interval.
     """
 
-    def __init__(self, link: Any, **kwargs: Any) -> None:
+    def __init__(self, link: Any, on_picture_tap: Callable[[float, float], None] | None = None,
+                 marks: tuple[tuple[float, float], ...] = (), **kwargs: Any) -> None:
+        """`on_picture_tap(x, y)`, if given, hears where the picture is tapped (fractions of its
+        width and height from its top-left corner); `marks` are drawn as rings there."""
         kwargs.setdefault("fit_mode", "contain")
         super().__init__(**kwargs)
         self.link = link
+        self.on_picture_tap = on_picture_tap
+        self.marks = marks
         self._shown: Any = None
         link.watch(True)
         self._event = Clock.schedule_interval(self._update, 1 / PREVIEW_FPS)
         self.bind(parent=self._on_parent)
         self._update(0)
+
+    def picture_point(self, x: float, y: float) -> tuple[float, float] | None:
+        """Where the window point (x, y) lies on the picture shown (letterboxed in the view), as
+        fractions from the picture's top-left corner; None beside the picture."""
+        width, height = self.norm_image_size
+        if width <= 0 or height <= 0:
+            return None
+        across = (x - (self.center_x - width / 2)) / width
+        down = 1.0 - (y - (self.center_y - height / 2)) / height
+        return (across, down) if 0.0 <= across <= 1.0 and 0.0 <= down <= 1.0 else None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.on_picture_tap is not None and self.texture is not None and self.collide_point(*touch.pos):
+            point = self.picture_point(*touch.pos)
+            if point is not None:
+                self.on_picture_tap(*point)
+                return True
+        return bool(super().on_touch_down(touch))
 
     def _on_parent(self, _widget: Any, parent: Any) -> None:
         if parent is None:  # taken off the screen (a redraw or another screen)
@@ -62,5 +104,5 @@ class CameraView(Image):
         frame = self.link.latest_frame()
         if frame is not None and frame is not self._shown:
             self._shown = frame
-            self.texture = frame_texture(frame, tray=self.link.tray())
+            self.texture = frame_texture(frame, tray=self.link.tray(), marks=self.marks)
         return None

@@ -44,8 +44,9 @@ def configure_kivy(ui: Any, offscreen: bool = False) -> None:
     KivyConfig.set("graphics", "resizable", "1")
 
 
-def dice_config(config: Config, camera_choice: str, button_choice: str) -> tuple[Config, str | None]:
-    """The config the dice station gets, after the table's choices; the demo camera on a desktop."""
+def dice_config(config: Config, settings: Any) -> tuple[Config, str | None]:
+    """The config the dice station gets, after the table's choices (camera, button, the tray
+    region marked on the camera screen); the demo camera on a desktop."""
     from app.games.macao.messages import Message
     from app.session import PlayerNotice
     from app.ui.i18n import N_
@@ -53,11 +54,14 @@ def dice_config(config: Config, camera_choice: str, button_choice: str) -> tuple
 
     camera = dict(config["camera"])
     button = dict(config["button"])
+    vision = dict(config["vision"])
     note = None
-    if camera_choice != "config":
-        camera["source"] = camera_choice
-    if button_choice != "config":
-        button["enabled"] = button_choice == "gpio"
+    if settings.camera != "config":
+        camera["source"] = settings.camera
+    if settings.button != "config":
+        button["enabled"] = settings.button == "gpio"
+    if settings.tray is not None:
+        vision.update(zip(("tray_left", "tray_top", "tray_width", "tray_height"), map(float, settings.tray)))
     # A desktop without the Pi camera replays the shipped demo rolls unless a folder or
     # "opencv" is asked for explicitly, so a newcomer sees the whole dice loop at once.
     wants_demo = camera["source"] == "auto" and not camera["folder"]
@@ -65,7 +69,7 @@ def dice_config(config: Config, camera_choice: str, button_choice: str) -> tuple
         camera.update(source="folder", folder=str(DEMO_FRAMES), loop=True)
         note = PlayerNotice(Message(N_("Demo camera: replaying the shipped rolls in {folder}"),
                                     {"folder": "app/assets/demo_frames"}))
-    tables = {**config.tables, "camera": camera, "button": button}
+    tables = {**config.tables, "camera": camera, "button": button, "vision": vision}
     return replace(config, tables=tables), note
 
 
@@ -139,6 +143,6 @@ def dice_link() -> Any:
 def start_dice_station(link: Any, config: Config, settings: Any) -> None:
     from app.dice_station import build_dice_station
 
-    station_config, note = dice_config(config, settings.camera, settings.button)
+    station_config, note = dice_config(config, settings)
     link.problems = [note] if note else []
     link.attach(lambda **callbacks: build_dice_station(station_config, **callbacks))

@@ -31,6 +31,9 @@ class UiSettings:
     text_scale: float = 1.0
     camera: str = "config"
     button: str = "config"
+    # The tray region marked on the camera screen (left, top, width, height; fractions of the
+    # picture), over config.toml's [vision] tray_*; None: as configured.
+    tray: list[float] | None = None
 
     @classmethod
     def from_config(cls, ui_table: dict[str, Any]) -> UiSettings:
@@ -48,7 +51,24 @@ class UiSettings:
             self.camera = default.camera
         if self.button not in BUTTON_CHOICES:
             self.button = default.button
+        if self.tray is not None and not _is_tray(self.tray):
+            self.tray = default.tray
         return self
+
+
+def _is_tray(tray: object) -> bool:
+    """Four fractions that make a tray region inside the picture. The reader's own check is
+    imported only here: a table that never marked a tray (or types its dice in) loads no vision."""
+    from vision.params import check_tray
+
+    if not isinstance(tray, list) or len(tray) != 4 or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in tray):
+        return False
+    try:
+        check_tray(*(float(v) for v in tray))
+    except ValueError:
+        return False
+    return True
 
 
 class SettingsStore:

@@ -173,8 +173,9 @@ class Tour:
         yield from self.camera_check()
 
     def camera_check(self) -> Iterator[None]:
-        """The camera check on a folder camera holding one resting demo frame: live picture, then
-        the colours a calibration found, waiting for Keep or Discard."""
+        """The camera check on a folder camera holding one resting demo frame: live picture with
+        the tray region's outline, marking the tray (one corner tapped), then the colours a
+        calibration found, waiting for Keep or Discard."""
         from dataclasses import replace
 
         from gpiozero.pins.mock import MockFactory
@@ -190,7 +191,8 @@ class Tour:
         config = load_config(None)
         tables = {**config.tables, "camera": {**config["camera"], "source": "folder", "folder": str(frames)},
                   "button": {**config["button"], "enabled": False}, "led": {**config["led"], "enabled": False},
-                  "vision": {**config["vision"], "calibration_path": str(self.work / "calibration.json")}}
+                  "vision": {**config["vision"], "calibration_path": str(self.work / "calibration.json"),
+                             "tray_left": 0.2, "tray_top": 0.1, "tray_width": 0.62, "tray_height": 0.76}}
         link = DiceLink()
         link.attach(lambda **callbacks: build_dice_station(replace(config, tables=tables), pin_factory=MockFactory(),
                                                            **callbacks), start=False)
@@ -206,6 +208,10 @@ class Tour:
             self.app.refresh()  # a new live view shows the newest picture at once
             yield from self.shot("camera-check")
             camera = self.app.manager.get_screen("camera")
+            camera.on_mark_tray()
+            camera.on_picture_tap(0.8, 0.88)  # one corner tapped, the other to come
+            yield from self.shot("camera-mark-tray")
+            camera.on_stop_marking()
             camera.on_calibrate()
             if camera.calibration_job is not None:
                 camera.calibration_job.join(timeout=60)

@@ -3,6 +3,7 @@ frames, the real calibration runs, and the calibration file is written only when
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import threading
@@ -19,9 +20,12 @@ from app.config import load_config
 from app.dice_service import RollState
 from app.dice_station import build_dice_station
 from app.games.macao import CUBE_COLOURS
+from app.ui.camera_view import CameraView
 from app.ui.dice_link import DiceLink
 from app.ui.i18n import translator
+from app.ui.launch import dice_config
 from app.ui.screens.camera import ColourSwatch, doubtful_colours
+from app.ui.settings_store import SettingsStore, UiSettings
 from tests.ui.harness import UiHarness, make_context
 from vision.calibrate import Calibration, load_calibration, save_calibration
 from vision.colour import ColourModel
@@ -331,3 +335,79 @@ def test_a_calibration_of_the_other_reader_is_shown_as_not_in_use(tmp_path: Path
         assert not reader.calibration_applies
         assert text_on_screen(ui, "The stored calibration was made by the other dice reader")
         assert not text_on_screen(ui, "calibrated for this table")
+
+
+def _picture_point(view: CameraView, across: float, down: float) -> tuple[float, float]:
+    """The window point at fractions (across, down) of the picture the view shows."""
+    width, height = view.norm_image_size
+    return view.to_window(view.center_x - width / 2 + across * width, view.center_y + height / 2 - down * height)
+
+
+def test_the_tray_is_marked_by_tapping_two_corners_on_the_picture(screen: tuple[UiHarness, DiceLink]) -> None:
+    ui, link = screen
+    link.station.service.tick(100.1)  # a frame for the live picture
+    ui.idle()
+    ui.tap_text("Mark the tray")
+    assert any(text.startswith("Tap one corner of the dice tray") for text in ui.labels())
+    view = ui.find(CameraView)[0]
+    assert view.texture is not None and view.on_picture_tap is not None
+    ui.tap_at(*_picture_point(view, 0.80, 0.90))
+    assert "Now tap the opposite corner." in ui.labels()
+    ui.tap_at(*_picture_point(view, 0.78, 0.85))  # a slip: far too small for a tray
+    assert any(text.startswith("That is too small for the tray") for text in ui.labels())
+    assert ui.app.context.settings.tray is None
+    ui.tap_at(*_picture_point(view, 0.80, 0.90))
+    ui.tap_at(*_picture_point(view, 0.20, 0.15))
+    tray = ui.app.context.settings.tray
+    assert tray == pytest.approx([0.20, 0.15, 0.60, 0.75], abs=0.01)
+    assert json.loads(ui.app.context.settings_store.path.read_text(encoding="utf-8"))["tray"] == tray
+    assert ui.button("Mark the tray") and ui.find(CameraView)[0].on_picture_tap is None  # marking is over
+
+
+def test_whole_picture_and_cancel_end_the_marking(screen: tuple[UiHarness, DiceLink]) -> None:
+    ui, _link = screen
+    ui.tap_text("Mark the tray")
+    ui.tap_text("Cancel")
+    assert ui.app.context.settings.tray is None and ui.button("Mark the tray")
+    ui.tap_text("Mark the tray")
+    ui.tap_text("Whole picture")
+    assert ui.app.context.settings.tray == [0.0, 0.0, 1.0, 1.0]
+
+
+def test_a_marked_tray_reaches_the_reader_and_the_settling_check(tmp_path: Path, mock_factory: MockFactory) -> None:
+    """The station is built from the config with the table's marked tray over [vision] tray_*."""
+    config = load_config(None, env={}, home=Path("/nonexistent"))
+    station_config, _note = dice_config(config, UiSettings(camera="none", tray=[0.1, 0.2, 0.5, 0.6]))
+    station = build_dice_station(station_config, on_status=lambda _status: None, on_roll=lambda _roll: None,
+                                 report=lambda _problem: None, clock=FixedClock(), pin_factory=mock_factory)
+    try:
+        assert station.reader.params.tray == (0.1, 0.2, 0.5, 0.6)
+        assert station.service._new_settler().tray == (0.1, 0.2, 0.5, 0.6)
+    finally:
+        station.stop()
+    unchanged, _note = dice_config(config, UiSettings(camera="none"))
+    assert unchanged["vision"]["tray_width"] == config["vision"]["tray_width"]
+
+
+@pytest.mark.parametrize("saved", [[0.5, 0.0, 0.6, 1.0], [0.1, 0.1, 0.0, 0.5], "whole", [0.1, 0.2, 0.3], [True, 0, 1, 1]])
+def test_a_bad_saved_tray_is_dropped(saved: object, tmp_path: Path) -> None:
+    store = SettingsStore(tmp_path / "ui-settings.json")
+    store.path.write_text(json.dumps({"tray": saved}), encoding="utf-8")
+    loaded, warning = store.load(UiSettings())
+    assert loaded.tray is None and warning is None
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_no_text_of_the_camera_check_is_cut_at_800x480(screen: tuple[UiHarness, DiceLink], language: str) -> None:
+    """Four buttons share the row; German runs longer."""
+    ui, link = screen
+    translator.set_language(language)
+    link.station.service.tick(100.1)
+    ui.idle()
+    seen = [("check", ui.cut_texts())]
+    ui.tap_text(translator.gettext("Mark the tray"))
+    seen.append(("marking", ui.cut_texts()))
+    view = ui.find(CameraView)[0]
+    ui.tap_at(*_picture_point(view, 0.5, 0.5))
+    seen.append(("second corner", ui.cut_texts()))
+    assert seen == [(where, []) for where, _cut in seen]

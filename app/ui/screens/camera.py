@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -26,14 +26,14 @@ from app.dice_service import DiceStatus, RollState
 from app.games.macao import CUBE_COLOURS
 from app.games.macao.messages import Message
 from app.ui import theme
-from app.ui.camera_view import CameraView
+from app.ui.camera_view import CameraView, tray_from_corners
 from app.ui.i18n import N_, _, translator
 from app.ui.screens.base import BaseScreen, Paragraph
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
 from hardware.camera import CameraError
 from vision.calibrate import Calibration, CalibrationError
 from vision.colour import ColourModel
-from vision.params import VisionParams
+from vision.params import WHOLE_FRAME, VisionParams
 
 POLARITY_WORDS = {"light": N_("light pips"), "dark": N_("dark pips"), "": N_("pips not seen")}
 KEPT_UNCHANGED = N_("The colours in use stay as they were.")
@@ -96,12 +96,16 @@ class CameraScreen(BaseScreen):
         super().__init__(app, **kwargs)
         self.step = CalibrationStep()
         self.calibration_job: threading.Thread | None = None  # the latest measurement's worker
+        self.marking_tray = False  # the picture's taps mark the tray's corners
+        self.tray_corner: tuple[float, float] | None = None  # the first corner tapped
+        self.tray_slipped = False  # the last two corners made too small a region
 
     def prepare(self) -> None:
         """Coming to the screen starts afresh: an earlier result or pending calibration is dropped
         (a measurement still running goes on and shows its result here)."""
         if not self.step.measuring:
             self.step = CalibrationStep()
+        self._stop_marking()
 
     def build(self, root: BoxLayout) -> None:
         root.add_widget(self.title_bar(_("Camera check")))
@@ -119,7 +123,13 @@ class CameraScreen(BaseScreen):
                 body.add_widget(TextLabel(translator.gettext(status.note).format(**status.params),
                                           size=theme.FONT_NORMAL, size_hint_y=None, height=32))
             if link.has_camera:
-                body.add_widget(CameraView(link))
+                body.add_widget(CameraView(link, on_picture_tap=self.on_picture_tap if self.marking_tray else None,
+                                           marks=(self.tray_corner,) if self.tray_corner is not None else ()))
+            if self.marking_tray and link.has_camera:
+                body.add_widget(self._marking_words())
+                body.add_widget(self._marking_buttons())
+                root.add_widget(body)
+                return
             body.add_widget(self._calibration_words(link.station))
             if self.step.found is not None:
                 body.add_widget(self._swatches(self.step.found))
@@ -172,7 +182,59 @@ class CameraScreen(BaseScreen):
         row.add_widget(BigButton(_("Adapt to the light again"),
                                  on_tap=lambda: link.station.service.relock_exposure()))
         row.add_widget(BigButton(_("Calibrate colours"), on_tap=self.on_calibrate, disabled=self.step.measuring))
+        if link.has_camera:
+            row.add_widget(BigButton(_("Mark the tray"), on_tap=self.on_mark_tray, disabled=self.step.measuring))
         return row
+
+    # -- marking the tray on the picture --------------------------------------------------
+    def _marking_words(self) -> Widget:
+        if self.tray_slipped:
+            text = _("That is too small for the tray. Tap one corner of the tray again.")
+        elif self.tray_corner is None:
+            text = _("Tap one corner of the dice tray on the picture: the dice are looked for only "
+                     "inside the tray.")
+        else:
+            text = _("Now tap the opposite corner.")
+        return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT, size_hint_y=None, height=48)
+
+    def _marking_buttons(self) -> Widget:
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
+        row.add_widget(BigButton(_("Whole picture"), on_tap=lambda: self._keep_tray(list(WHOLE_FRAME))))
+        row.add_widget(BigButton(_("Cancel"), on_tap=self.on_stop_marking))
+        return row
+
+    def on_mark_tray(self) -> None:
+        self._stop_marking()
+        self.marking_tray = True
+        self.refresh()
+
+    def on_stop_marking(self) -> None:
+        self._stop_marking()
+        self.refresh()
+
+    def _stop_marking(self) -> None:
+        self.marking_tray, self.tray_corner, self.tray_slipped = False, None, False
+
+    def on_picture_tap(self, across: float, down: float) -> None:
+        """The first tap marks one corner of the tray, the second the opposite one."""
+        if not self.marking_tray:
+            return
+        if self.tray_corner is None:
+            self.tray_corner, self.tray_slipped = (across, down), False
+            self.refresh()
+            return
+        tray = tray_from_corners(self.tray_corner, (across, down))
+        if tray is None:
+            self.tray_corner, self.tray_slipped = None, True
+            self.refresh()
+            return
+        self._keep_tray(tray)
+
+    def _keep_tray(self, tray: list[float]) -> None:
+        """Store the region with the table's settings and restart the dice station with it."""
+        self._stop_marking()
+        self.app.apply_settings(replace(self.app.context.settings, tray=tray))
+        self.app.restart_dice()
 
     def _reading(self, status: DiceStatus | None) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
