@@ -37,6 +37,7 @@ from app.ui.app import UiContext, WindroseApp  # noqa: E402
 from app.ui.catalogue import CardCatalogue  # noqa: E402
 from app.ui.i18n import translator  # noqa: E402
 from app.ui.settings_store import SettingsStore, UiSettings  # noqa: E402
+from app.ui.widgets import TextLabel  # noqa: E402
 
 STARTED = "2026-11-29T19:30:00+01:00"
 
@@ -61,6 +62,13 @@ class Touch(MotionEvent):
     def depack(self, args: dict[str, float]) -> None:
         self.sx, self.sy = args["x"], args["y"]
         super().depack(args)
+
+
+def _press(x: float, y: float) -> None:
+    """A finger's press and release at a point of the window."""
+    touch = Touch(x, y)
+    EventLoop.post_dispatch_input("begin", touch)
+    EventLoop.post_dispatch_input("end", touch)
 
 
 def _release_delayed_touch_up() -> None:
@@ -126,6 +134,16 @@ class UiHarness:
     def labels(self) -> list[str]:
         return [w.text for w in self.walk() if isinstance(w, Label) and w.text]
 
+    def cut_texts(self) -> list[str]:
+        """Texts on screen drawn shorter than they are (our ellipsis or Kivy's one-line shortening)."""
+        cut = []
+        for widget in self.walk():
+            if isinstance(widget, TextLabel) and not widget.markup:
+                widget.texture_update()
+                if widget.is_shortened or widget._label.text != widget.text:
+                    cut.append(widget.text)
+        return cut
+
     def buttons(self, text: str | None = None, prefix: str | None = None) -> list[Button]:
         found = [w for w in self.walk() if isinstance(w, Button)]
         if text is not None:
@@ -161,12 +179,15 @@ class UiHarness:
         if scroll is not None:
             scroll.scroll_to(widget, padding=0, animate=False)
             self.idle()
-        x, y = widget.to_window(*widget.center)
-        touch = Touch(x, y)
-        EventLoop.post_dispatch_input("begin", touch)
-        EventLoop.post_dispatch_input("end", touch)
+        _press(*widget.to_window(*widget.center))
         if scroll is not None:
             _release_delayed_touch_up()
+        self.taps += 1
+        self.idle()
+
+    def tap_at(self, x: float, y: float) -> None:
+        """Press and release at a point of the window (a place on a picture, say)."""
+        _press(x, y)
         self.taps += 1
         self.idle()
 

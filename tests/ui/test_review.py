@@ -123,17 +123,6 @@ def test_a_cut_text_given_room_again_shows_whole(ui: UiHarness) -> None:
     assert lines == [LONG] and not label.is_shortened
 
 
-def _cut_texts(ui: UiHarness) -> list[str]:
-    """Texts on screen drawn shorter than they are (our ellipsis or Kivy's one-line shortening)."""
-    cut = []
-    for widget in ui.walk():
-        if isinstance(widget, TextLabel) and not widget.markup:
-            widget.texture_update()
-            if widget.is_shortened or widget._label.text != widget.text:
-                cut.append(widget.text)
-    return cut
-
-
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_no_text_of_a_game_is_cut_at_800x480(ui: UiHarness, language: str) -> None:
     """German runs longer: 'Bestwert' over the past games' column and the card list's hint were cut."""
@@ -141,16 +130,16 @@ def test_no_text_of_a_game_is_cut_at_800x480(ui: UiHarness, language: str) -> No
     seen = []
     ui.app.go("new_game")
     ui.idle()
-    seen.append(("new_game", _cut_texts(ui)))
+    seen.append(("new_game", ui.cut_texts()))
     table = Table(ui, seed=11)
     for phase in ("setup_draw", "reveal", "take_card", "roll", "choose_dice", "actions", "final"):
         table.advance(lambda s, p=phase: s.phase == p)
-        seen.append((phase, _cut_texts(ui)))
+        seen.append((phase, ui.cut_texts()))
     table.advance(lambda s: s.phase == "over")
     for screen in ("score", "history", "past_games"):
         ui.app.go(screen)
         ui.idle()
-        seen.append((screen, _cut_texts(ui)))
+        seen.append((screen, ui.cut_texts()))
     assert seen == [(where, []) for where, _cut in seen]
 
 
@@ -162,12 +151,12 @@ def test_a_480x800_panel_drops_bar_titles_it_has_no_room_for(tmp_path: Path, lan
         translator.set_language(language)
         table = Table(ui, seed=11)
         table.advance(lambda s: s.phase == "final")
-        seen = [("final", _cut_texts(ui))]
+        seen = [("final", ui.cut_texts())]
         table.advance(lambda s: s.phase == "over")
         for screen in ("score", "history"):
             ui.app.go(screen)
             ui.idle()
-            seen.append((screen, _cut_texts(ui)))
+            seen.append((screen, ui.cut_texts()))
             assert translator.gettext({"score": "Final score", "history": "History"}[screen]) not in ui.labels()
         assert seen == [(where, []) for where, _cut in seen]
     finally:
@@ -289,7 +278,7 @@ def test_the_discard_question_and_its_six_cards_fit_at_800x480(ui: UiHarness, la
     question = translator.gettext("{name}: the tableau is full. Which card goes? (punish marker)").format(name="Ann")
     assert ui.app.manager.get_screen("game").notice_label.text == question  # in the prompt's place
     assert prompt not in ui.labels() and ui.labels().count(question) == 1
-    assert _cut_texts(ui) == []
+    assert ui.cut_texts() == []
     tiles = [w for w in ui.walk() if isinstance(getattr(w, "tag", None), tuple) and w.tag[0] == "discard"]
     assert len(tiles) == 6
     spill = [(tile.tag, child.text if hasattr(child, "text") else type(child).__name__)
@@ -398,7 +387,7 @@ def test_a_past_games_bars_have_the_final_scores_legend(ui: UiHarness) -> None:
     past = ui.labels()
     for title in ("Track less punish", "Cards", "City"):  # 'Cards' and 'City' also head the table's columns
         assert past.count(title) == score.count(title) >= 1
-    assert "Track less punish" in past and _cut_texts(ui) == []
+    assert "Track less punish" in past and ui.cut_texts() == []
 
 
 def test_the_other_screens_at_140_percent_text_cut_nothing_at_800x480(ui: UiHarness) -> None:
@@ -409,13 +398,13 @@ def test_the_other_screens_at_140_percent_text_cut_nothing_at_800x480(ui: UiHarn
         for screen in ("start", "new_game", "settings"):
             ui.app.go(screen)
             ui.idle()
-            seen.append((screen, _overflowing(ui) + _cut_texts(ui)))
+            seen.append((screen, _overflowing(ui) + ui.cut_texts()))
         table = Table(ui, seed=11)
         table.advance(lambda s: s.phase == "over")
         for screen in ("score", "history", "past_games"):
             ui.app.go(screen)
             ui.idle()
-            seen.append((screen, _overflowing(ui) + _cut_texts(ui)))
+            seen.append((screen, _overflowing(ui) + ui.cut_texts()))
         assert seen == [(where, []) for where, _found in seen]
     finally:
         theme.text_scale.factor = 1.0
