@@ -13,7 +13,8 @@ from typing import Any
 
 from vision.params import DEFAULT_CONFIG_PATH
 
-# What may run the models (vision.onnx_net): onnxruntime if installed, onnxruntime, OpenCV's DNN.
+# What may run the models (vision.onnx_net): "auto" (onnxruntime if installed, else OpenCV's DNN),
+# onnxruntime, or OpenCV's DNN module.
 RUNTIMES = ("auto", "onnxruntime", "opencv")
 
 

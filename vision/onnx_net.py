@@ -2,8 +2,9 @@
 
 Both give the same outputs (to float rounding). onnxruntime runs the reader's small nets about
 twice as fast (a whole read in two thirds of the time) but costs the app some 28 MB more; it has
-no wheel for 32-bit Raspberry Pi OS, where OpenCV's DNN module (always there) takes over. `runtime` in [vision.learned] picks one: "auto" (onnxruntime if it imports),
-"onnxruntime" or "opencv".
+no wheel for 32-bit Raspberry Pi OS, where OpenCV's DNN module (always there) takes over.
+`runtime` in [vision.learned] picks one: "auto" (onnxruntime if it imports), "onnxruntime" or
+"opencv".
 """
 
 from __future__ import annotations

@@ -45,11 +45,10 @@ def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH, tray: tuple[float,
 def tray_from_corners(first: tuple[float, float], second: tuple[float, float]) -> list[float] | None:
     """The tray region (left, top, width, height; fractions) between two opposite corners
     tapped on the picture, or None when it is too small to hold the dice (a slip)."""
-    left, top = min(first[0], second[0]), min(first[1], second[1])
-    width, height = abs(first[0] - second[0]), abs(first[1] - second[1])
-    if width < MIN_TRAY_SHARE or height < MIN_TRAY_SHARE:
+    (left, right), (top, bottom) = (sorted((round(a, 4), round(b, 4))) for a, b in zip(first, second))
+    if right - left < MIN_TRAY_SHARE or bottom - top < MIN_TRAY_SHARE:
         return None
-    return [round(left, 4), round(top, 4), round(min(width, 1.0 - left), 4), round(min(height, 1.0 - top), 4)]
+    return [left, top, round(right - left, 4), round(bottom - top, 4)]
 
 
 class CameraView(Image):

@@ -20,7 +20,7 @@ from app.config import load_config
 from app.dice_service import RollState
 from app.dice_station import build_dice_station
 from app.games.macao import CUBE_COLOURS
-from app.ui.camera_view import CameraView
+from app.ui.camera_view import CameraView, tray_from_corners
 from app.ui.dice_link import DiceLink
 from app.ui.i18n import translator
 from app.ui.launch import dice_config
@@ -411,3 +411,10 @@ def test_no_text_of_the_camera_check_is_cut_at_800x480(screen: tuple[UiHarness, 
     ui.tap_at(*_picture_point(view, 0.5, 0.5))
     seen.append(("second corner", ui.cut_texts()))
     assert seen == [(where, []) for where, _cut in seen]
+
+
+@pytest.mark.parametrize("corners", [((0.0, 0.0), (1.0, 1.0)), ((0.12345, 1.0), (1.0, 0.00005)),
+                                     ((0.99999, 0.5), (0.33333, 0.87654))])
+def test_corners_at_the_picture_s_edge_make_a_tray_the_settings_keep(corners: tuple[tuple[float, float], ...]) -> None:
+    tray = tray_from_corners(*corners)
+    assert tray is not None and UiSettings(tray=tray).checked().tray == tray
