@@ -641,8 +641,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     # The dice's own median side, not the typical candidate's: on a busy board many small
     # candidates pull that one down, and the check reads a die filling its crop as leaning.
     dice_side = float(np.median([found[i].side for i in chosen])) if chosen else typical
-    leaning = _leaning(checked, models, centres[chosen], dice_side, learned,
-                       None if place is None else place.view_centre, debug)
+    leaning = leaning_dice(checked, models.lean, centres[chosen], dice_side, learned,
+                           None if place is None else place.view_centre, debug)
     least_value_probability = (learned.macao_value_min_probability if expect == "macao"
                                else learned.value_min_probability)
     faces: list[DieFace] = []
@@ -658,17 +658,18 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     return faces
 
 
-def _leaning(frame: np.ndarray, models: LearnedModels, centres: np.ndarray, side: float,
-             learned: LearnedParams, view_centre: tuple[float, float] | None, debug: DebugSink | None) -> list[bool]:
-    """For each die at `centres` (top faces `side` px wide), whether the leaning check takes it
-    for cocked (all False without it, and for dice within lean_min_offset sides of the point
-    below the camera); pictured for `debug`, if given."""
-    if models.lean is None or len(centres) == 0:
+def leaning_dice(frame: np.ndarray, lean: LeanNet | None, centres: np.ndarray, side: float,
+                 learned: LearnedParams, view_centre: tuple[float, float] | None,
+                 debug: DebugSink | None) -> list[bool]:
+    """For each die at `centres` (top faces `side` px wide), whether the leaning check `lean`
+    takes it for cocked (all False without it, and for dice within lean_min_offset sides of the
+    point below the camera, `view_centre`: default the frame's centre); pictured for `debug`."""
+    if lean is None or len(centres) == 0:
         return [False] * len(centres)
     below_camera = (frame.shape[1] / 2.0, frame.shape[0] / 2.0) if view_centre is None else view_centre
     far = np.hypot(*(np.asarray(centres, float) - below_camera).T) >= learned.lean_min_offset * side
     cocked = np.zeros(len(centres), np.float32)
-    cocked[far] = models.lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera)
+    cocked[far] = lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera)
     if debug is not None:
         debug.add("leaning check (P(cocked); the line points outward)", draw_leaning(
             frame, [(float(x), float(y), side, float(p)) for (x, y), p, checked in zip(centres, cocked, far) if checked],

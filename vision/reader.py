@@ -24,7 +24,9 @@ from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins,
 from vision.debug import DebugSink, draw_faces, draw_readings, outline_region
 from vision.die import DieFace, read_candidate
 from vision.frame import FrameError, RegionPlace, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
-from vision.learned import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path, read_with_model
+from vision.lean import LeanNet
+from vision.learned import (LEANING, DiceDetector, DiceNet, LearnedModels, ModelError, leaning_dice, load_lean,
+                            model_path, read_with_model)
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.segment import find_candidates, foreground_mask, squareness
@@ -54,7 +56,9 @@ def read_dice(
     """
     chosen = learned_models(learned)
     if isinstance(chosen, str):
-        return _labelled(read_classical(frame, params, expect, calibration, region, debug), f"{CLASSICAL_PATH} ({chosen})")
+        lean, lean_note = _lean_for_classical(learned)
+        reading = read_classical(frame, params, expect, calibration, region, debug, lean)
+        return _labelled(reading, f"{CLASSICAL_PATH} ({'; '.join(filter(None, [chosen, lean_note]))})")
     reading = _read_learned(frame, params, expect, calibration, region, debug, *chosen)
     trouble = chosen[0].lean_trouble
     return _labelled(reading, f"{LEARNED_PATH} (no leaning check: {trouble})" if trouble else LEARNED_PATH)
@@ -100,12 +104,31 @@ def _models_at(detector: Path, classifier: Path, lean: Path | None, runtime: str
         return dataclasses.replace(models, lean_trouble=str(exc))
 
 
+def _lean_for_classical(learned: LearnedParams | None) -> tuple[tuple[LeanNet, LearnedParams] | None, str]:
+    """The leaning check for the classical reader, which has none of its own: the learned one's
+    model and thresholds when `lean_check` is on and it loads, else None and why not."""
+    table = _configured_learned() if learned is None else learned
+    if isinstance(table, str) or not table.lean_check:
+        return None, ""
+    try:
+        return (_lean_at(model_path(table.lean_path), table.runtime), table), ""
+    except ModelError as exc:
+        return None, f"no leaning check: {exc}"
+
+
+@functools.lru_cache(maxsize=1)
+def _lean_at(path: Path, runtime: str) -> LeanNet:
+    """The lean model loaded once (a failed load raises, is not cached, and is tried again)."""
+    return load_lean(path, runtime)
+
+
 def release_learned_models() -> None:
     """Let the loaded models go: their nets keep packed weights and buffers for the largest
     frame read (some 13 MB). A caller that reads only now and then (the app, between rolls)
     gives that back; the next read loads them again (about 2 ms, its first pass some 6 ms
     slower) and reads the same."""
     _models_at.cache_clear()
+    _lean_at.cache_clear()
 
 
 def _labelled(reading: DiceReading, path: str) -> DiceReading:
@@ -152,8 +175,10 @@ def read_classical(
     calibration: Calibration | None = None,
     region: tuple[int, int, int, int] | None = None,
     debug: DebugSink | None = None,
+    lean: tuple[LeanNet, LearnedParams] | None = None,
 ) -> DiceReading:
-    """The classical reader (segmentation, pip layouts, colour models); never raises on bad input."""
+    """The classical reader (segmentation, pip layouts, colour models); never raises on bad input.
+    With `lean` (the learned leaning check and its thresholds) a die it takes for cocked is unsure."""
     started = time.perf_counter()
     if expect not in ("macao", "any"):
         return DiceReading(message=f"unknown expect mode {expect!r}; use 'macao' or 'any'")
@@ -163,6 +188,11 @@ def read_classical(
         return DiceReading(message=str(exc), ms=_ms(started))
     if debug is not None:
         debug.add("foreground", mask)
+    if lean is not None and faces:
+        centres = np.array([(x + w / 2.0, y + h / 2.0) for x, y, w, h in (f.box for f in faces)])
+        side = float(np.median([f.box[2] for f in faces]))
+        cocked = leaning_dice(frame, lean[0], centres, side, lean[1], None, debug)
+        faces = [dataclasses.replace(f, reason=LEANING) if flag else f for f, flag in zip(faces, cocked)]
     if expect == "any":
         dice = [_to_reading(face, None, face.reason) for face in faces]
         if debug is not None:

@@ -16,7 +16,7 @@ from vision.lean import outward_crops
 from vision.learned import LEANING, LearnedModels, ModelError, find_faces, load_lean
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
-from vision.reader import LEARNED_PATH, learned_models, read_dice
+from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
 from vision.synth import SceneOptions, render_scene
 
 DATASETS = REPO_ROOT.parent / "shared" / "datasets"
@@ -158,3 +158,43 @@ def test_a_die_beside_the_point_below_the_camera_is_not_checked() -> None:
     everywhere = dataclasses.replace(LEARNED, lean_min_offset=0.0)
     assert [f.reason for f in find_faces(frame, PARAMS, "macao", chosen[0], everywhere)].count(LEANING) == 1
     assert LEANING not in [f.reason for f in find_faces(frame, PARAMS, "macao", chosen[0], LEARNED)]
+
+
+def _classical_unsure_at_cocked(learned: LearnedParams, seeds: range) -> tuple[list[bool], int, str]:
+    """Whether the classical reader reports each drawn leaning die unsure, how many flat dice it
+    reports unsure, and its last message."""
+    cocked_unsure, flat_unsure, message = [], 0, ""
+    for seed in seeds:
+        frame, labels = render_scene(seed, COCKED)
+        reading = read_dice(frame, PARAMS, expect="any", learned=learned)
+        message = reading.message
+        for die in labels.dice:
+            side = die.box[2] - die.box[0]
+            near = [d for d in reading.dice if abs(d.x + d.w / 2 - die.center[0]) < side / 2
+                    and abs(d.y + d.h / 2 - die.center[1]) < side / 2]
+            if die.cocked:
+                cocked_unsure.append(not near or near[0].unsure)
+            elif near and near[0].unsure:
+                flat_unsure += 1
+    return cocked_unsure, flat_unsure, message
+
+
+def test_the_classical_reader_borrows_the_leaning_check() -> None:
+    """With the learned models switched off the classical reader reads, and the leaning check
+    (its own key) still marks the leaning dice; switched off too, some leaning die reads as flat."""
+    classical = dataclasses.replace(LEARNED, enabled=False)
+    checked, flat_unsure, message = _classical_unsure_at_cocked(classical, range(1, 7))
+    assert message.startswith(CLASSICAL_PATH) and "leaning" not in message
+    assert all(checked), f"{checked.count(False)} of {len(checked)} leaning dice read as flat"
+    unchecked, flat_unsure_unchecked, _ = _classical_unsure_at_cocked(
+        dataclasses.replace(classical, lean_check=False), range(1, 7))
+    assert not all(unchecked), "this test's scenes should hold a leaning die the classical reader reads as flat"
+    assert flat_unsure == flat_unsure_unchecked, "no flat die is taken for leaning"
+
+
+def test_the_classical_reader_says_when_its_leaning_check_is_missing(tmp_path: Path) -> None:
+    gone = dataclasses.replace(LEARNED, enabled=False, lean_path=str(tmp_path / "absent.onnx"))
+    frame, _ = render_scene(5, COCKED)
+    reading = read_dice(frame, PARAMS, expect="macao", learned=gone)
+    assert reading.message.startswith(CLASSICAL_PATH) and reading.dice
+    assert "no leaning check" in reading.message and "absent.onnx" in reading.message

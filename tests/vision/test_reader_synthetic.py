@@ -41,12 +41,6 @@ HARD_CASES: dict[str, dict[str, object]] = {
 }
 SEEDS = (1, 2, 3, 4)
 PATHS = ("classical", "learned")
-# Known defects, kept visible: the test fails (strict xfail) the day they are fixed.
-KNOWN_MISSES = {
-    ("classical", "cocked die"): "the classical reader has no leaning check: since the drawn cocked die leans "
-                                 "as a real one does (top face tipped inwards, a lower edge on the wall), it "
-                                 "reads seed 4's as a flat 3; the learned path's leaning check marks it unsure",
-}
 
 
 @lru_cache(maxsize=1)
@@ -85,11 +79,7 @@ def mistakes_in(reading: DiceReading, labels: SceneLabels) -> list[str]:
     return mistakes
 
 
-@pytest.mark.parametrize(("path", "case"), [
-    pytest.param(path, case, marks=[pytest.mark.xfail(reason=KNOWN_MISSES[path, case], strict=True)]
-                 if (path, case) in KNOWN_MISSES else [])
-    for path in PATHS for case in HARD_CASES
-])
+@pytest.mark.parametrize(("path", "case"), [(path, case) for path in PATHS for case in HARD_CASES])
 def test_no_confident_wrong_reading(path: str, case: str) -> None:
     options = SceneOptions(**(CALM | HARD_CASES[case]))
     found = []
