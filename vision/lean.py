@@ -11,12 +11,11 @@ picture's centre lies to its left ("outward crops"), and a small net trained on 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.onnx_net import OnnxNet
+from vision.onnx_net import CropNet
 
 
 def outward_crops(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, crop_px: int,
@@ -44,18 +43,8 @@ def outward_crops(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, cro
     return crops
 
 
-class LeanNet:
+class LeanNet(CropNet):
     """Outward crop in, P(cocked) out; the ONNX net gives two logits (flat, cocked)."""
-
-    def __init__(self, net: OnnxNet, crop_px: int, window_sides: float) -> None:
-        self._net = net
-        self.crop_px = crop_px
-        self.window_sides = window_sides  # crop width in die sides, as trained
-
-    @classmethod
-    def from_onnx(cls, net: OnnxNet, meta: dict[str, Any]) -> LeanNet:
-        """From a loaded net and its metadata; KeyError/TypeError/ValueError when it lacks the geometry."""
-        return cls(net, int(meta["crop_px"]), float(meta["window_sides"]))
 
     def cocked_probabilities(self, frame: np.ndarray, centres: np.ndarray, sides: np.ndarray,
                              view_centre: tuple[float, float] | None = None) -> np.ndarray:

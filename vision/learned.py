@@ -35,7 +35,7 @@ from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_heat, 
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
-from vision.onnx_net import NetError, OnnxNet, load_net
+from vision.onnx_net import CropNet, CropNetType, NetError, OnnxNet, load_net
 from vision.learned_params import LearnedParams
 from vision.params import REPO_ROOT, VisionParams
 from vision.second_opinion import DOUBTFUL_VALUE, review_doubtful
@@ -104,21 +104,12 @@ def crop_dice(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, crop_px
     return crops
 
 
-class DiceNet:
+class DiceNet(CropNet):
     """Die-face classifier: crops in, probabilities over (not a die, 1..6) out."""
-
-    def __init__(self, net: OnnxNet, crop_px: int, window_sides: float) -> None:
-        self._net = net
-        self.crop_px = crop_px
-        self.window_sides = window_sides  # crop width in die sides, as trained
 
     @classmethod
     def load(cls, path: str | Path, runtime: str = "auto") -> DiceNet:
-        net, meta = _load_onnx(path, runtime)
-        try:
-            return cls(net, int(meta["crop_px"]), float(meta["window_sides"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ModelError(f"{path}: metadata lacks crop_px/window_sides") from exc
+        return _load_crop_net(cls, path, runtime)
 
     def classify(self, crops: np.ndarray | list[np.ndarray], turns: int = 1, batch: int = 0) -> np.ndarray:
         """N x 7 probabilities; crops of another size are resized, bad input raises ValueError.
@@ -307,9 +298,14 @@ class LearnedModels:
 
 def load_lean(path: str | Path, runtime: str = "auto") -> LeanNet:
     """The leaning-die check's model; ModelError on any problem."""
+    return _load_crop_net(LeanNet, path, runtime)
+
+
+def _load_crop_net(kind: type[CropNetType], path: str | Path, runtime: str) -> CropNetType:
+    """A crop network of `kind` from its ONNX file and metadata; ModelError on any problem."""
     net, meta = _load_onnx(path, runtime)
     try:
-        return LeanNet.from_onnx(net, meta)
+        return kind.from_onnx(net, meta)
     except (KeyError, TypeError, ValueError) as exc:
         raise ModelError(f"{path}: metadata lacks crop_px/window_sides") from exc
 

@@ -10,7 +10,7 @@ no wheel for 32-bit Raspberry Pi OS, where OpenCV's DNN module (always there) ta
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import cv2
 import numpy as np
@@ -85,3 +85,21 @@ def load_net(path: Path, runtime: str = "auto") -> OnnxNet:
         else:
             return OnnxRuntimeNet(path, onnxruntime)
     return OpenCvNet(path)
+
+
+CropNetType = TypeVar("CropNetType", bound="CropNet")
+
+
+class CropNet:
+    """A network over square crops cut around a die: the net and the crop geometry it was
+    trained for (the classifier's and the leaning check's)."""
+
+    def __init__(self, net: OnnxNet, crop_px: int, window_sides: float) -> None:
+        self._net = net
+        self.crop_px = crop_px
+        self.window_sides = window_sides  # crop width in die sides, as trained
+
+    @classmethod
+    def from_onnx(cls: type[CropNetType], net: OnnxNet, meta: dict[str, Any]) -> CropNetType:
+        """From a loaded net and its metadata; KeyError/TypeError/ValueError when it lacks the geometry."""
+        return cls(net, int(meta["crop_px"]), float(meta["window_sides"]))
