@@ -143,6 +143,24 @@ def to_tensor(crops: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255.0
 
 
+def train_epoch(model: nn.Module, crops: np.ndarray, labels: np.ndarray, order: np.ndarray, batch_size: int,
+                loss_fn: nn.Module, optimiser: torch.optim.Optimizer,
+                schedule: torch.optim.lr_scheduler.LRScheduler) -> float:
+    """One pass over `crops` in `order`, `batch_size` at a time; the mean loss (shared by the
+    classifier's and the leaning check's training)."""
+    model.train()
+    total = 0.0
+    for step in range(0, len(order), batch_size):
+        batch = order[step:step + batch_size]
+        loss = loss_fn(model(to_tensor(crops[batch])), torch.from_numpy(labels[batch]).long())
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        total += float(loss.detach()) * len(batch)
+    return total / len(order)
+
+
 def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:
     model.eval()
     with torch.no_grad():
@@ -239,17 +257,8 @@ def main() -> None:
         started = time.time()
         crops, labels = epochs_data.pop() if epochs_data else next_epoch()
         order = rng.permutation(len(crops))[: steps_per_epoch * batch_size]
-        model.train()
-        total = 0.0
-        for step in range(0, len(order), batch_size):
-            batch = order[step:step + batch_size]
-            loss = loss_fn(model(to_tensor(crops[batch])), torch.from_numpy(labels[batch]).long())
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach()) * len(batch)
-        print(f"epoch {epoch + 1}: {len(crops)} crops, loss {total / len(order):.4f}, {time.time() - started:.0f} s",
+        loss = train_epoch(model, crops, labels, order, batch_size, loss_fn, optimiser, schedule)
+        print(f"epoch {epoch + 1}: {len(crops)} crops, loss {loss:.4f}, {time.time() - started:.0f} s",
               flush=True)
     for spec, (crops, labels) in test_sets.items():
         report(spec, predict(model, crops), labels, args.min_probability)

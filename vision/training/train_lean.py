@@ -27,7 +27,7 @@ from vision.lean import outward_crops
 from vision.learned import DiceDetector
 from vision.learned_params import load_learned_params
 from vision.training.augment import photometric
-from vision.training.train_classifier import export_crop_net, predict, to_tensor
+from vision.training.train_classifier import export_crop_net, predict, train_epoch
 from vision.training.data import LabelledImage, load_specs
 from vision.training.nets import LeanClassifier
 
@@ -149,18 +149,9 @@ def main() -> None:
         crops, labels = first if epoch == 0 else make_epoch(records, images, views, rng, args.positive_copies,
                                                             args.crop_px)
         order = rng.permutation(len(crops))[: steps_per_epoch * args.batch]
-        model.train()
-        total = 0.0
-        for step in range(0, len(order), args.batch):
-            batch = order[step:step + args.batch]
-            loss = loss_fn(model(to_tensor(crops[batch])), torch.from_numpy(labels[batch]).long())
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach()) * len(batch)
+        loss = train_epoch(model, crops, labels, order, args.batch, loss_fn, optimiser, schedule)
         print(f"epoch {epoch + 1}: {len(crops)} crops ({int(labels.sum())} cocked), "
-              f"loss {total / len(order):.4f}, {time.time() - started:.0f} s", flush=True)
+              f"loss {loss:.4f}, {time.time() - started:.0f} s", flush=True)
     for spec, (crops, labels) in tests.items():
         report(spec, predict(model, crops)[:, 1], labels, args.threshold)
     args.out.parent.mkdir(parents=True, exist_ok=True)
