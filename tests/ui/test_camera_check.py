@@ -374,6 +374,20 @@ def test_whole_picture_and_cancel_end_the_marking(screen: tuple[UiHarness, DiceL
     assert ui.app.context.settings.tray == [0.0, 0.0, 1.0, 1.0]
 
 
+def test_a_marked_tray_is_handed_back_to_the_config_file(screen: tuple[UiHarness, DiceLink]) -> None:
+    """The choice shows only while the table's region overrides config.toml's, and clears it from
+    the saved settings (dice_config then takes config.toml's, see the test above)."""
+    ui, _link = screen
+    ui.tap_text("Mark the tray")
+    assert not ui.buttons("As in the config file")
+    ui.tap_text("Whole picture")
+    ui.tap_text("Mark the tray")
+    ui.tap_text("As in the config file")
+    assert ui.app.context.settings.tray is None
+    assert json.loads(ui.app.context.settings_store.path.read_text(encoding="utf-8"))["tray"] is None
+    assert ui.button("Mark the tray") and not ui.buttons("As in the config file")
+
+
 def test_a_marked_tray_reaches_the_reader_and_the_settling_check(tmp_path: Path, mock_factory: MockFactory) -> None:
     """The station is built from the config with the table's marked tray over [vision] tray_*."""
     config = load_config(None, env={}, home=Path("/nonexistent"))
@@ -410,6 +424,9 @@ def test_no_text_of_the_camera_check_is_cut_at_800x480(screen: tuple[UiHarness, 
     view = ui.find(CameraView)[0]
     ui.tap_at(*_picture_point(view, 0.5, 0.5))
     seen.append(("second corner", ui.cut_texts()))
+    ui.tap_at(*_picture_point(view, 0.1, 0.1))
+    ui.tap_text(translator.gettext("Mark the tray"))  # a marked tray: the config file's is offered too
+    seen.append(("marking again", ui.cut_texts()))
     assert seen == [(where, []) for where, _cut in seen]
 
 

@@ -200,6 +200,8 @@ class CameraScreen(BaseScreen):
     def _marking_buttons(self) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         row.add_widget(BigButton(_("Whole picture"), on_tap=lambda: self._keep_tray(list(WHOLE_FRAME))))
+        if self.app.context.settings.tray is not None:  # the table's region overrides the config file's
+            row.add_widget(BigButton(_("As in the config file"), on_tap=lambda: self._keep_tray(None)))
         row.add_widget(BigButton(_("Cancel"), on_tap=self.on_stop_marking))
         return row
 
@@ -230,8 +232,9 @@ class CameraScreen(BaseScreen):
             return
         self._keep_tray(tray)
 
-    def _keep_tray(self, tray: list[float]) -> None:
-        """Store the region with the table's settings and restart the dice station with it."""
+    def _keep_tray(self, tray: list[float] | None) -> None:
+        """Store the region with the table's settings (None: config.toml's [vision] tray_* again)
+        and restart the dice station with it."""
         self._stop_marking()
         self.app.apply_settings(replace(self.app.context.settings, tray=tray))
         self.app.restart_dice()
