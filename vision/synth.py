@@ -118,6 +118,9 @@ class SceneOptions:
     # Flat dice that came to rest against a tray wall (each with a chance of 0.4): what a die
     # leaning on the wall must be told from. Never random, like foreign_dice.
     dice_by_walls: bool = False
+    # With a cocked die: it leans against the side of another die instead of a tray wall, so
+    # anywhere in the tray and facing any way. Never random, like foreign_dice.
+    cocked_on_a_die: bool = False
     # With foreign_dice: about half of the dice are of smoky, see-through plastic, through
     # which the pips of their hidden faces show faintly (as on translucent sets). Own stream.
     translucent_dice: bool = False
@@ -625,7 +628,9 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         c: np.clip(np.array(DIE_SRGB[c]) * (1 + paint_rng.uniform(-spread, spread, 3)), 0, 1) for c in DIE_COLOURS
     }
     by_walls = np.random.default_rng([seed, 10]) if options.dice_by_walls else None
-    dice = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body, by_walls)
+    on_a_die = np.random.default_rng([seed, 11]) if options.cocked_on_a_die and cocked else None
+    dice = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body, by_walls,
+                       on_a_die)
     if options.foreign_dice:
         dice = _repainted(dice, np.random.default_rng([seed, 9]))
         if options.translucent_dice:
@@ -664,6 +669,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "foreign_dice": options.foreign_dice,
         "translucent_dice": options.foreign_dice and options.translucent_dice,
         "dice_by_walls": options.dice_by_walls,
+        "cocked_on_a_die": options.cocked_on_a_die,
         "table": table,
         "tray_walls": wall_kind if options.tray else None,
         "tint": tint,
@@ -758,12 +764,19 @@ def _place_dice(
     gray_black_pips: bool,
     body_srgb: dict[str, np.ndarray],
     by_walls: np.random.Generator | None = None,
+    on_a_die: np.random.Generator | None = None,
 ) -> list[_Box]:
     """The six dice inside the tray, apart from each other except for the touching pair; with
-    `by_walls`, some flat dice against a wall (that generator's draws, so the rest stay put)."""
+    `by_walls`, some flat dice against a wall (that generator's draws, so the rest stay put);
+    with `on_a_die`, the cocked die is placed last, leaning on one of the others."""
     margin = DIE_MM * 0.75 + 2
-    dice: list[_Box] = []
-    for i, colour in enumerate(DIE_COLOURS):
+    placed: dict[int, _Box] = {}
+    order = list(range(6))
+    if on_a_die is not None:
+        order = [i for i in order if i != cocked_index] + [cocked_index]
+    for i in order:
+        colour = DIE_COLOURS[i]
+        dice = list(placed.values())
         pip = BLACK_PIP_SRGB if (colour == "gray" and gray_black_pips) else WHITE_PIP_SRGB
         rotation = _rotation((0, 0, 1), yaw[i]) @ _face_up(values[i])
         glare_spot = None
@@ -778,7 +791,7 @@ def _place_dice(
             wants_touch = bool(touch_pair) and i == touch_pair[1] and attempt < 300
             if wants_touch:
                 # Side by side with its partner: same turn, one face against the other.
-                partner = dice[touch_pair[0]]
+                partner = placed[touch_pair[0]]
                 turn = yaw[touch_pair[0]] + rng.uniform(-0.06, 0.06)
                 rotation = _rotation((0, 0, 1), turn) @ _face_up(values[i])
                 side = rng.integers(4) * math.pi / 2 + yaw[touch_pair[0]]
@@ -792,7 +805,11 @@ def _place_dice(
                         rng.uniform(inner[1] + margin, inner[3] - margin),
                     ]
                 )
-            if i == cocked_index:
+            support = -1
+            if i == cocked_index and on_a_die is not None:
+                support = int(on_a_die.choice(list(placed)))
+                rotation, xy = _leaning_on_a_die(on_a_die, placed[support], values[i])
+            elif i == cocked_index:
                 rotation, xy = _leaning_on_a_wall(rng, inner, values[i])
             elif by_walls is not None and not wants_touch and by_walls.random() < 0.4:
                 xy = _against_a_wall(by_walls, inner, rotation)
@@ -808,12 +825,13 @@ def _place_dice(
             box = replace(box, centre=box.centre - (0, 0, box.lowest_z()))
             fp = _footprint(box)
             gap = 0.2 if wants_touch else 2.5
-            if _inside(fp, inner, 0.5) and all(_polygon_gap(fp, _footprint(o)) > gap for o in dice):
+            if _inside(fp, inner, 0.5) and all(_polygon_gap(fp, _footprint(o)) > gap
+                                               for k, o in placed.items() if k != support):
                 break
         else:
             raise ValueError("no room for six dice in the tray; use a larger frame or smaller dice")
-        dice.append(box)
-    return dice
+        placed[i] = box
+    return [placed[i] for i in range(6)]
 
 
 def _die_corners(rotation: np.ndarray) -> np.ndarray:
@@ -844,6 +862,23 @@ def _leaning_on_a_wall(rng: np.random.Generator, inner: tuple[float, float, floa
     else:
         xy = np.array([x0 + along * (x1 - x0), wall_line - outward[1] * reach])
     return rotation, xy
+
+
+def _leaning_on_a_die(rng: np.random.Generator, support: _Box, value: int) -> tuple[np.ndarray, np.ndarray]:
+    """Turn and floor position of a die that leans back against a side face of the flat die
+    `support`, as against a tray wall (`_leaning_on_a_wall`): tipped away from it by 25-45
+    degrees, its faces lined up with the support's, a lower edge resting on the support's side
+    face (at most 0.71 die sides up, below the support's top), within the middle of that face."""
+    sides = [column[:2] / np.linalg.norm(column[:2]) for column in support.rotation.T if abs(column[2]) < 0.5]
+    normal = sides[int(rng.integers(len(sides)))] * (1.0 if rng.random() < 0.5 else -1.0)  # the face it leans on
+    outward = -normal  # from the leaning die towards what holds it up
+    lean = _rotation((-outward[1], outward[0], 0.0), -rng.uniform(math.radians(25), math.radians(45)))
+    facing = math.atan2(normal[1], normal[0]) + rng.uniform(-0.08, 0.08) + rng.integers(4) * math.pi / 2
+    rotation = lean @ _rotation((0, 0, 1), facing) @ _face_up(value)
+    reach = float((_die_corners(rotation)[:, :2] @ outward).max())  # centre to the edge against the die
+    face = support.centre[:2] + normal * (DIE_MM / 2 + 0.3)  # a hair off the support's side face
+    along = np.array([-normal[1], normal[0]]) * rng.uniform(-0.25, 0.25) * DIE_MM
+    return rotation, face + normal * reach + along
 
 
 def _against_a_wall(rng: np.random.Generator, inner: tuple[float, float, float, float],
@@ -1201,6 +1236,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --foreign: about half the dice see-through, their hidden pips showing")
     parser.add_argument("--by-walls", action="store_true",
                         help="some flat dice resting against a tray wall (about two in five)")
+    parser.add_argument("--on-a-die", action="store_true",
+                        help="the cocked die (with --cocked, or where there is one) leans on another die, not a wall")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1210,7 +1247,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px,
                            glare=args.glare, cocked=args.cocked, foreign_dice=args.foreign,
-                           translucent_dice=args.translucent, dice_by_walls=args.by_walls)
+                           translucent_dice=args.translucent, dice_by_walls=args.by_walls,
+                           cocked_on_a_die=args.on_a_die)
     try:
         paths = write_dataset(args.outdir, args.count, args.seed, options)
     except (OSError, ValueError) as err:

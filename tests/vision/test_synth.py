@@ -305,3 +305,43 @@ def test_dice_by_the_walls_moves_only_flat_dice_and_only_when_asked() -> None:
     assert plain.dice == again.dice and by_walls.conditions["dice_by_walls"]
     moved = [a for a, b in zip(plain.dice, by_walls.dice) if a.center != b.center]
     assert moved and all(d.value is not None for d in by_walls.dice)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_die_can_lean_back_on_another_die_as_on_a_wall(seed: int) -> None:
+    """Tipped away from the flat die that holds it up by 25-45 degrees, its faces lined up with
+    that die's, its centre over the support's side of the edge it stands on, a lower edge a hair
+    off the support's side face and below the support's top."""
+    support = synth._Box(centre=np.array([10.0, -5.0, synth.DIE_MM / 2]),
+                         rotation=synth._rotation((0, 0, 1), 0.3 + seed) @ synth._face_up(2),
+                         half=np.full(3, synth.DIE_MM / 2), colour=np.zeros(3))
+    rotation, xy = synth._leaning_on_a_die(np.random.default_rng(seed), support, 4)
+    box = synth._Box(centre=np.array([xy[0], xy[1], 0.0]), rotation=rotation, half=np.full(3, synth.DIE_MM / 2),
+                     colour=np.zeros(3))
+    box = replace(box, centre=box.centre - (0, 0, box.lowest_z()))
+    corners = box.corners()
+    # The side face it leans on: of the support's four, the one facing the leaning die's centre.
+    sides = [sign * column[:2] for column in support.rotation.T if abs(column[2]) < 0.5 for sign in (1, -1)]
+    normal = max(sides, key=lambda side: float((box.centre - support.centre)[:2] @ side))
+    beyond = (corners - support.centre)[:, :2] @ normal - synth.DIE_MM / 2  # each corner's distance past that face
+    assert beyond.min() == pytest.approx(0.3, abs=1e-6)
+    assert 0 < corners[np.argmin(beyond), 2] < synth.DIE_MM  # it rests below the support's top
+    up = rotation @ synth._FACES[box.top_face()][0]
+    assert 25 <= np.degrees(np.arccos(up[2])) <= 45
+    assert up[:2] @ normal > 0  # the upper face looks away from the support
+    lowest = corners[np.argsort(corners[:, 2])[:2]].mean(axis=0)  # the edge it stands on
+    assert (box.centre[:2] - lowest[:2]) @ normal < 0  # its weight lies towards the support
+
+
+def test_a_cocked_die_leans_on_another_die_only_when_asked() -> None:
+    options = SceneOptions(cocked=True, touching=False)
+    _, plain = render_scene(5, options)
+    _, again = render_scene(5, replace(options, cocked_on_a_die=False))
+    _, on_a_die = render_scene(5, replace(options, cocked_on_a_die=True))
+    assert plain.dice == again.dice and on_a_die.conditions["cocked_on_a_die"]
+    leaning = [d for d in on_a_die.dice if d.cocked]
+    assert len(leaning) == 1 and leaning[0].value is None
+    x0, y0, x1, y1 = leaning[0].box
+    # Its box meets another die's: it rests on it.
+    assert any(d.box[0] <= x1 + 1 and x0 - 1 <= d.box[2] and d.box[1] <= y1 + 1 and y0 - 1 <= d.box[3]
+               for d in on_a_die.dice if not d.cocked)
