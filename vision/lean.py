@@ -2,10 +2,12 @@
 
 A camera straight above sees a flat die's top face and, off the middle of the picture, a
 sliver of the side faces that turn towards the camera, on the die's inner side (towards the
-picture's centre). A die leaning against the tray wall shows something a flat die never
-does: a second face with pips tipped outwards. So each die is cut out turned so that the
-picture's centre lies to its left ("outward crops"), and a small net trained on such crops
-(vision/training/train_lean.py) gives P(cocked). The reader marks such a die unsure.
+picture's centre). A die leaning against the tray wall or against another die shows
+something a flat die never does: a second face with pips, steeply tipped (outwards at a wall,
+towards the die it rests on elsewhere). So each die is cut out turned so that the picture's
+centre lies to its left ("outward crops"): the net can tell a flat die's inner sliver from a
+leaning die's face. A small net trained on such crops (vision/training/train_lean.py) gives
+P(cocked). The reader marks such a die unsure.
 """
 
 from __future__ import annotations

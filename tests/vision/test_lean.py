@@ -24,6 +24,8 @@ PARAMS = load_vision_params()
 LEARNED = load_learned_params()
 # Drawn scenes each with one die leaning against the tray wall; calm otherwise.
 COCKED = SceneOptions(cocked=True, cubes=0, touching=False, glare=False, cards=0)
+# The same with the leaning die resting on another die: anywhere in the tray, facing any way.
+COCKED_ON_A_DIE = dataclasses.replace(COCKED, cocked_on_a_die=True)
 
 
 @pytest.mark.parametrize("angle_deg", [0, 50, 90, 135, 180, 230, 270, 315])
@@ -49,12 +51,13 @@ def test_the_view_centre_sets_which_way_is_outward() -> None:
     assert np.unravel_index(np.argmax(as_seen_from_the_right), (32, 32))[1] < 8
 
 
-def _leaning_marks(models: LearnedModels, seeds: range) -> tuple[list[bool], list[bool]]:
+def _leaning_marks(models: LearnedModels, seeds: range, options: SceneOptions = COCKED,
+                   learned: LearnedParams = LEARNED) -> tuple[list[bool], list[bool]]:
     """Whether the reader marks each drawn cocked die as leaning, and each flat die."""
     cocked, flat = [], []
     for seed in seeds:
-        frame, labels = render_scene(seed, COCKED)
-        faces = find_faces(frame, PARAMS, "macao", models, LEARNED)
+        frame, labels = render_scene(seed, options)
+        faces = find_faces(frame, PARAMS, "macao", models, learned)
         centres = np.array([(f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2) for f in faces])
         for die in labels.dice:
             nearest = faces[int(np.argmin(np.hypot(*(centres - np.array(die.center)).T)))]
@@ -68,6 +71,15 @@ def test_the_reader_marks_drawn_leaning_dice_and_no_flat_one() -> None:
     cocked, flat = _leaning_marks(chosen[0], range(1, 13))
     assert sum(cocked) >= 11, f"{sum(cocked)} of {len(cocked)} leaning dice marked"
     assert sum(flat) == 0, f"{sum(flat)} of {len(flat)} flat dice marked leaning"
+
+
+def test_the_reader_marks_dice_leaning_on_other_dice() -> None:
+    """Before the check learnt these (2026-12-01), 3 of the 12 were marked."""
+    chosen = learned_models(LEARNED)
+    assert not isinstance(chosen, str), chosen
+    cocked, flat = _leaning_marks(chosen[0], range(1, 13), COCKED_ON_A_DIE)
+    assert sum(cocked) >= 10, f"{sum(cocked)} of {len(cocked)} dice leaning on a die marked"
+    assert sum(flat) <= 1, f"{sum(flat)} of {len(flat)} flat dice marked leaning"
 
 
 def test_a_leaning_die_is_reported_unsure_and_the_others_read() -> None:
@@ -148,16 +160,25 @@ def test_the_debug_pictures_show_the_leaning_check() -> None:
     assert len(pictures) == 1 and pictures[0].shape == frame.shape and not np.array_equal(pictures[0], frame)
 
 
-def test_a_die_beside_the_point_below_the_camera_is_not_checked() -> None:
-    """A drawn scene with the camera tilted by 6 degrees: its flat red 2 lies half a die side
-    from the frame's centre, where outward is a guess, and its side face shows by the tilt.
-    Checked anyway it is taken for leaning; within lean_min_offset it is not checked."""
-    frame, _ = render_scene(12, SceneOptions(**(CALM | {"tilt_deg": 6.0})))
+def test_flat_dice_seen_by_a_tilted_camera_are_not_taken_for_leaning() -> None:
+    """Drawn scenes with the camera tilted by 6 degrees: a flat die's side face shows, even beside
+    the frame's centre, where outward is a guess (the model shipped before took seed 12's flat
+    red 2 there for leaning, so dice within 3 die sides of the centre went unchecked)."""
     chosen = learned_models(LEARNED)
     assert not isinstance(chosen, str), chosen
-    everywhere = dataclasses.replace(LEARNED, lean_min_offset=0.0)
-    assert [f.reason for f in find_faces(frame, PARAMS, "macao", chosen[0], everywhere)].count(LEANING) == 1
-    assert LEANING not in [f.reason for f in find_faces(frame, PARAMS, "macao", chosen[0], LEARNED)]
+    marked = []
+    for seed in range(1, 13):
+        frame, _ = render_scene(seed, SceneOptions(**(CALM | {"tilt_deg": 6.0})))
+        marked += [seed for face in find_faces(frame, PARAMS, "macao", chosen[0], LEARNED) if face.reason == LEANING]
+    assert marked == []
+
+
+def test_dice_within_lean_min_offset_of_the_centre_are_not_checked() -> None:
+    chosen = learned_models(LEARNED)
+    assert not isinstance(chosen, str), chosen
+    cocked, _flat = _leaning_marks(chosen[0], range(5, 6))
+    unchecked, _flat = _leaning_marks(chosen[0], range(5, 6), learned=dataclasses.replace(LEARNED, lean_min_offset=50.0))
+    assert cocked == [True] and unchecked == [False]
 
 
 def _classical_unsure_at_cocked(learned: LearnedParams, seeds: range) -> tuple[list[bool], int, str]:
