@@ -776,7 +776,6 @@ def _place_dice(
         order = [i for i in order if i != cocked_index] + [cocked_index]
     for i in order:
         colour = DIE_COLOURS[i]
-        dice = list(placed.values())
         pip = BLACK_PIP_SRGB if (colour == "gray" and gray_black_pips) else WHITE_PIP_SRGB
         rotation = _rotation((0, 0, 1), yaw[i]) @ _face_up(values[i])
         glare_spot = None
