@@ -144,12 +144,8 @@ class VisionParams:
         if unknown_colours:
             raise ValueError(f"[vision] key 'default_light_pip_colours': {', '.join(unknown_colours)} "
                              f"not a die colour (use {', '.join(DIE_COLOURS)})")
-        _check_tray(values)
+        check_tray(values["tray_left"], values["tray_top"], values["tray_width"], values["tray_height"])
         return cls(**values)
-
-
-def _check_tray(values: dict[str, Any]) -> None:
-    check_tray(values["tray_left"], values["tray_top"], values["tray_width"], values["tray_height"])
 
 
 def check_tray(left: float, top: float, width: float, height: float) -> None:

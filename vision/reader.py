@@ -51,8 +51,9 @@ def read_dice(
     """Read the dice in one BGR frame; never raises on bad input (see `message`).
 
     `region`: the tray region (x, y, w, h) in frame pixels; None: the configured one ([vision]
-    tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned] table (the repository's config.toml when None):
-    with `enabled` and loadable models the learned path runs, else the classical one.
+    tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned]
+    table (the repository's config.toml when None): with `enabled` and loadable models the
+    learned path runs, else the classical one.
     """
     chosen = learned_models(learned)
     if isinstance(chosen, str):
