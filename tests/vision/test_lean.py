@@ -28,6 +28,14 @@ COCKED = SceneOptions(cocked=True, cubes=0, touching=False, glare=False, cards=0
 COCKED_ON_A_DIE = dataclasses.replace(COCKED, cocked_on_a_die=True)
 
 
+@pytest.fixture(scope="module")
+def shipped() -> LearnedModels:
+    """The shipped models; the test fails here, saying why, if they do not load."""
+    chosen = learned_models(LEARNED)
+    assert not isinstance(chosen, str), chosen
+    return chosen[0]
+
+
 @pytest.mark.parametrize("angle_deg", [0, 50, 90, 135, 180, 230, 270, 315])
 def test_an_outward_crop_puts_what_lies_beyond_the_die_on_its_right(angle_deg: float) -> None:
     frame = np.full((400, 600, 3), 128, np.uint8)
@@ -65,19 +73,15 @@ def _leaning_marks(models: LearnedModels, seeds: range, options: SceneOptions = 
     return cocked, flat
 
 
-def test_the_reader_marks_drawn_leaning_dice_and_no_flat_one() -> None:
-    chosen = learned_models(LEARNED)
-    assert not isinstance(chosen, str), chosen
-    cocked, flat = _leaning_marks(chosen[0], range(1, 13))
+def test_the_reader_marks_drawn_leaning_dice_and_no_flat_one(shipped: LearnedModels) -> None:
+    cocked, flat = _leaning_marks(shipped, range(1, 13))
     assert sum(cocked) >= 11, f"{sum(cocked)} of {len(cocked)} leaning dice marked"
     assert sum(flat) == 0, f"{sum(flat)} of {len(flat)} flat dice marked leaning"
 
 
-def test_the_reader_marks_dice_leaning_on_other_dice() -> None:
+def test_the_reader_marks_dice_leaning_on_other_dice(shipped: LearnedModels) -> None:
     """Before the check learnt these (2026-12-01), 3 of the 12 were marked."""
-    chosen = learned_models(LEARNED)
-    assert not isinstance(chosen, str), chosen
-    cocked, flat = _leaning_marks(chosen[0], range(1, 13), COCKED_ON_A_DIE)
+    cocked, flat = _leaning_marks(shipped, range(1, 13), COCKED_ON_A_DIE)
     assert sum(cocked) >= 10, f"{sum(cocked)} of {len(cocked)} dice leaning on a die marked"
     assert sum(flat) <= 1, f"{sum(flat)} of {len(flat)} flat dice marked leaning"
 
@@ -160,24 +164,20 @@ def test_the_debug_pictures_show_the_leaning_check() -> None:
     assert len(pictures) == 1 and pictures[0].shape == frame.shape and not np.array_equal(pictures[0], frame)
 
 
-def test_flat_dice_seen_by_a_tilted_camera_are_not_taken_for_leaning() -> None:
+def test_flat_dice_seen_by_a_tilted_camera_are_not_taken_for_leaning(shipped: LearnedModels) -> None:
     """Drawn scenes with the camera tilted by 6 degrees: a flat die's side face shows, even beside
     the frame's centre, where outward is a guess (the model shipped before took seed 12's flat
     red 2 there for leaning, so dice within 3 die sides of the centre went unchecked)."""
-    chosen = learned_models(LEARNED)
-    assert not isinstance(chosen, str), chosen
     marked = []
     for seed in range(1, 13):
         frame, _ = render_scene(seed, SceneOptions(**(CALM | {"tilt_deg": 6.0})))
-        marked += [seed for face in find_faces(frame, PARAMS, "macao", chosen[0], LEARNED) if face.reason == LEANING]
+        marked += [seed for face in find_faces(frame, PARAMS, "macao", shipped, LEARNED) if face.reason == LEANING]
     assert marked == []
 
 
-def test_dice_within_lean_min_offset_of_the_centre_are_not_checked() -> None:
-    chosen = learned_models(LEARNED)
-    assert not isinstance(chosen, str), chosen
-    cocked, _flat = _leaning_marks(chosen[0], range(5, 6))
-    unchecked, _flat = _leaning_marks(chosen[0], range(5, 6), learned=dataclasses.replace(LEARNED, lean_min_offset=50.0))
+def test_dice_within_lean_min_offset_of_the_centre_are_not_checked(shipped: LearnedModels) -> None:
+    cocked, _flat = _leaning_marks(shipped, range(5, 6))
+    unchecked, _flat = _leaning_marks(shipped, range(5, 6), learned=dataclasses.replace(LEARNED, lean_min_offset=50.0))
     assert cocked == [True] and unchecked == [False]
 
 
