@@ -17,7 +17,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.onnx_net import CropNet
+from vision.onnx_net import CropNet, image_blob
 
 
 def outward_crops(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, crop_px: int,
@@ -56,6 +56,6 @@ class LeanNet(CropNet):
             return np.zeros(0, np.float32)
         crops = outward_crops(frame, np.asarray(centres, float), np.asarray(sides, float), self.crop_px,
                               self.window_sides, view_centre)
-        logits = self._net.run(cv2.dnn.blobFromImages(list(crops), scalefactor=1.0 / 255.0))
+        logits = self._net.run(image_blob(crops))
         logits = logits.reshape(len(crops), 2).astype(np.float64)
         return (1.0 / (1.0 + np.exp(logits[:, 0] - logits[:, 1]))).astype(np.float32)

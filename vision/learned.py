@@ -35,7 +35,7 @@ from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_heat, 
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
-from vision.onnx_net import CropNet, CropNetType, NetError, OnnxNet, load_net
+from vision.onnx_net import CropNet, CropNetType, NetError, OnnxNet, image_blob, load_net
 from vision.learned_params import LearnedParams
 from vision.params import REPO_ROOT, VisionParams
 from vision.second_opinion import DOUBTFUL_VALUE, review_doubtful
@@ -160,9 +160,9 @@ class DiceNet(CropNet):
         """Probabilities averaged over the stack read at each of `quarter_turns` (x 90 degrees)."""
         if len(stack) == 0 or len(quarter_turns) == 0:
             return np.zeros((len(stack), len(CLASS_NAMES)), np.float32)
-        turned = [np.ascontiguousarray(np.rot90(stack, k, axes=(1, 2))) for k in quarter_turns]
-        blob = cv2.dnn.blobFromImages(list(np.concatenate(turned)), scalefactor=1.0 / 255.0)
-        logits = self._net.run(blob).reshape(len(turned), len(stack), len(CLASS_NAMES)).astype(np.float64)
+        turned = np.concatenate([np.rot90(stack, k, axes=(1, 2)) for k in quarter_turns])
+        logits = self._net.run(image_blob(turned)).reshape(len(quarter_turns), len(stack), len(CLASS_NAMES))
+        logits = logits.astype(np.float64)
         logits -= logits.max(axis=2, keepdims=True)
         exp = np.exp(logits)
         return (exp / exp.sum(axis=2, keepdims=True)).mean(axis=0).astype(np.float32)
@@ -209,7 +209,7 @@ class DiceDetector:
         pad_w = (-size[0]) % self.multiple
         pad_h = (-size[1]) % self.multiple
         small = cv2.copyMakeBorder(small, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
-        out = self._net.run(cv2.dnn.blobFromImage(small, scalefactor=1.0 / 255.0))[0]
+        out = self._net.run(image_blob(small[None]))[0]
         return out[0], np.exp(out[1]), scale
 
     def detect(self, frame: np.ndarray, params: LearnedParams) -> list[DieCandidate]:
