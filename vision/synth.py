@@ -121,6 +121,10 @@ class SceneOptions:
     # With a cocked die: it leans against the side of another die instead of a tray wall, so
     # anywhere in the tray and facing any way. Never random, like foreign_dice.
     cocked_on_a_die: bool = False
+    # With a cocked die: it leans against an action cube (8-10 mm, lower than a die, so the die
+    # tips less, 20-27 up to 20-32 degrees), somewhere in the tray. Never random; not with
+    # cocked_on_a_die.
+    cocked_on_a_cube: bool = False
     # With foreign_dice: about half of the dice are of smoky, see-through plastic, through
     # which the pips of their hidden faces show faintly (as on translucent sets). Own stream.
     translucent_dice: bool = False
@@ -627,15 +631,18 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     body = {
         c: np.clip(np.array(DIE_SRGB[c]) * (1 + paint_rng.uniform(-spread, spread, 3)), 0, 1) for c in DIE_COLOURS
     }
+    if options.cocked_on_a_die and options.cocked_on_a_cube:
+        raise ValueError("a cocked die leans on a die or on a cube, not both")
     by_walls = np.random.default_rng([seed, 10]) if options.dice_by_walls else None
     on_a_die = np.random.default_rng([seed, 11]) if options.cocked_on_a_die and cocked else None
-    dice = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body, by_walls,
-                       on_a_die)
+    on_a_cube = np.random.default_rng([seed, 12]) if options.cocked_on_a_cube and cocked else None
+    dice, supports = _place_dice(lay, inner, yaw, values, cocked_index, glare_index, touch_pair, gray_black, body,
+                                 by_walls, on_a_die, on_a_cube)
     if options.foreign_dice:
         dice = _repainted(dice, np.random.default_rng([seed, 9]))
         if options.translucent_dice:
             dice = _see_through(dice, np.random.default_rng([seed, 11]))
-    cubes = _place_cubes(lay, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1))
+    cubes = supports + _place_cubes(lay, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1), supports)
 
     walls = _tray_walls(inner, _srgb_to_linear(wall_srgb)) if options.tray else []
     shadow_strength = rng.uniform(0.45, 0.65) if hard else rng.uniform(0.3, 0.45)
@@ -670,6 +677,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "translucent_dice": options.foreign_dice and options.translucent_dice,
         "dice_by_walls": options.dice_by_walls,
         "cocked_on_a_die": options.cocked_on_a_die,
+        "cocked_on_a_cube": options.cocked_on_a_cube,
         "table": table,
         "tray_walls": wall_kind if options.tray else None,
         "tint": tint,
@@ -765,14 +773,17 @@ def _place_dice(
     body_srgb: dict[str, np.ndarray],
     by_walls: np.random.Generator | None = None,
     on_a_die: np.random.Generator | None = None,
-) -> list[_Box]:
+    on_a_cube: np.random.Generator | None = None,
+) -> tuple[list[_Box], list[_Box]]:
     """The six dice inside the tray, apart from each other except for the touching pair; with
     `by_walls`, some flat dice against a wall (that generator's draws, so the rest stay put);
-    with `on_a_die`, the cocked die is placed last, leaning on one of the others."""
+    with `on_a_die` (`on_a_cube`), the cocked die is placed last, leaning on one of the others
+    (on an action cube put down for it). Also the cubes so put down (none, or that one)."""
     margin = DIE_MM * 0.75 + 2
     placed: dict[int, _Box] = {}
+    supports: list[_Box] = []
     order = list(range(6))
-    if on_a_die is not None:
+    if on_a_die is not None or on_a_cube is not None:
         order = [i for i in order if i != cocked_index] + [cocked_index]
     for i in order:
         colour = DIE_COLOURS[i]
@@ -808,6 +819,10 @@ def _place_dice(
             if i == cocked_index and on_a_die is not None:
                 support = int(on_a_die.choice(list(placed)))
                 rotation, xy = _leaning_on_a_die(on_a_die, placed[support], values[i])
+            elif i == cocked_index and on_a_cube is not None:
+                supports = [_support_cube(on_a_cube, inner, list(placed.values()))]
+                tilt = _tilt_on_a_cube(2 * float(supports[0].half[2]))
+                rotation, xy = _leaning_on_a_die(on_a_cube, supports[0], values[i], tilt)
             elif i == cocked_index:
                 rotation, xy = _leaning_on_a_wall(rng, inner, values[i])
             elif by_walls is not None and not wants_touch and by_walls.random() < 0.4:
@@ -830,7 +845,23 @@ def _place_dice(
         else:
             raise ValueError("no room for six dice in the tray; use a larger frame or smaller dice")
         placed[i] = box
-    return [placed[i] for i in range(6)]
+    return [placed[i] for i in range(6)], supports
+
+
+def _support_cube(rng: np.random.Generator, inner: tuple[float, float, float, float],
+                  dice: list[_Box]) -> _Box:
+    """An action cube of a random colour in the tray, clear of `dice` by more than a die side
+    (room for a die to lean on it)."""
+    size = rng.uniform(8, 10)
+    colour = DIE_COLOURS[int(rng.integers(6))]
+    margin = size + 4
+    for _attempt in range(200):
+        xy = np.array([rng.uniform(inner[0] + margin, inner[2] - margin), rng.uniform(inner[1] + margin, inner[3] - margin)])
+        cube = _Box(centre=np.array([xy[0], xy[1], size / 2]), rotation=_rotation((0, 0, 1), rng.uniform(0, 2 * math.pi)),
+                    half=np.full(3, size / 2), colour=_srgb_to_linear(CUBE_SRGB[colour]), rounding=0.08)
+        if all(_polygon_gap(_footprint(cube), _footprint(die)) > DIE_MM * 1.5 for die in dice):
+            return cube
+    raise ValueError("no room for a cube to lean a die on; use a larger frame or smaller dice")
 
 
 def _die_corners(rotation: np.ndarray) -> np.ndarray:
@@ -863,20 +894,28 @@ def _leaning_on_a_wall(rng: np.random.Generator, inner: tuple[float, float, floa
     return rotation, xy
 
 
-def _leaning_on_a_die(rng: np.random.Generator, support: _Box, value: int) -> tuple[np.ndarray, np.ndarray]:
-    """Turn and floor position of a die that leans back against a side face of the flat die
-    `support`, as against a tray wall (`_leaning_on_a_wall`): tipped away from it by 25-45
-    degrees, its faces lined up with the support's, a lower edge resting on the support's side
-    face (at most 0.71 die sides up, below the support's top), within the middle of that face."""
+def _tilt_on_a_cube(height_mm: float) -> tuple[float, float]:
+    """How far (degrees) a die may tip back on a cube this high: 20 up to 32, and no further than
+    keeps the edge it rests on below the cube's top (a tenth to spare: the die sits a little askew)."""
+    return 20.0, min(32.0, math.degrees(math.asin(min(1.0, 0.9 * height_mm / DIE_MM))))
+
+
+def _leaning_on_a_die(rng: np.random.Generator, support: _Box, value: int,
+                      tilt_deg: tuple[float, float] = (25.0, 45.0)) -> tuple[np.ndarray, np.ndarray]:
+    """Turn and floor position of a die that leans back against a side face of the flat box
+    `support` (a die or a cube), as against a tray wall (`_leaning_on_a_wall`): tipped away from
+    it by `tilt_deg` degrees, its faces lined up with the support's, a lower edge resting on the
+    support's side face (a die side times the sine of the tilt up: below a die's top at 45, a
+    cube's with `_tilt_on_a_cube`), within the middle of that face."""
     sides = [column[:2] / np.linalg.norm(column[:2]) for column in support.rotation.T if abs(column[2]) < 0.5]
     normal = sides[int(rng.integers(len(sides)))] * (1.0 if rng.random() < 0.5 else -1.0)  # the face it leans on
     outward = -normal  # from the leaning die towards what holds it up
-    lean = _rotation((-outward[1], outward[0], 0.0), -rng.uniform(math.radians(25), math.radians(45)))
+    lean = _rotation((-outward[1], outward[0], 0.0), -rng.uniform(*np.radians(tilt_deg)))
     facing = math.atan2(normal[1], normal[0]) + rng.uniform(-0.08, 0.08) + rng.integers(4) * math.pi / 2
     rotation = lean @ _rotation((0, 0, 1), facing) @ _face_up(value)
     reach = float((_die_corners(rotation)[:, :2] @ outward).max())  # centre to the edge against the die
-    face = support.centre[:2] + normal * (DIE_MM / 2 + 0.3)  # a hair off the support's side face
-    along = np.array([-normal[1], normal[0]]) * rng.uniform(-0.25, 0.25) * DIE_MM
+    face = support.centre[:2] + normal * (float(support.half[0]) + 0.3)  # a hair off the support's side face
+    along = np.array([-normal[1], normal[0]]) * rng.uniform(-0.25, 0.25) * 2 * float(support.half[0])
     return rotation, face + normal * reach + along
 
 
@@ -903,8 +942,10 @@ def _place_cubes(
     dice: Sequence[_Box],
     inner: tuple[float, float, float, float],
     extent: tuple[float, float, float, float],
+    lying: Sequence[_Box] = (),
 ) -> list[_Box]:
-    """Action cubes: the first few right beside the die of their colour, the rest anywhere."""
+    """Action cubes: the first few right beside the die of their colour, the rest anywhere,
+    clear of the dice and of the cubes already `lying` there."""
     cubes: list[_Box] = []
     for k in range(count):
         colour = DIE_COLOURS[int(rng.integers(6))]
@@ -928,7 +969,8 @@ def _place_cubes(
                 rounding=0.08,
             )
             fp = _footprint(cube)
-            if not _crosses_walls(fp, inner) and all(_polygon_gap(fp, _footprint(o)) > 1.0 for o in [*dice, *cubes]):
+            if not _crosses_walls(fp, inner) and all(_polygon_gap(fp, _footprint(o)) > 1.0
+                                                     for o in [*dice, *lying, *cubes]):
                 cubes.append(cube)
                 break
     return cubes
@@ -1237,6 +1279,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="some flat dice resting against a tray wall (about two in five)")
     parser.add_argument("--on-a-die", action="store_true",
                         help="the cocked die (with --cocked, or where there is one) leans on another die, not a wall")
+    parser.add_argument("--on-a-cube", action="store_true",
+                        help="the cocked die leans on an action cube put down for it, not a wall")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1247,7 +1291,7 @@ def run(args: argparse.Namespace) -> int:
     options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px,
                            glare=args.glare, cocked=args.cocked, foreign_dice=args.foreign,
                            translucent_dice=args.translucent, dice_by_walls=args.by_walls,
-                           cocked_on_a_die=args.on_a_die)
+                           cocked_on_a_die=args.on_a_die, cocked_on_a_cube=args.on_a_cube)
     try:
         paths = write_dataset(args.outdir, args.count, args.seed, options)
     except (OSError, ValueError) as err:

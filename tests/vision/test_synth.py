@@ -228,7 +228,7 @@ def test_translucent_dice_change_only_the_dice_of_a_foreign_set() -> None:
 def test_a_translucent_die_is_darker_and_shows_pips_through_its_body() -> None:
     dice = [box for _ in range(10) for box in synth._place_dice(
         np.random.default_rng(1), (0.0, 0.0, 200.0, 120.0), np.zeros(6), [1] * 6, -1, -1, (), False,
-        {c: np.array(synth.DIE_SRGB[c]) for c in DIE_COLOURS})]
+        {c: np.array(synth.DIE_SRGB[c]) for c in DIE_COLOURS})[0]]
     smoky = synth._see_through(dice, np.random.default_rng(3))
     changed = [(before, after) for before, after in zip(dice, smoky) if after.translucency > 0]
     assert 0.35 < len(changed) / len(dice) < 0.65
@@ -252,7 +252,7 @@ def test_foreign_paints_keep_their_pips_visible() -> None:
     five pip colours occur."""
     dice = [box for _ in range(10) for box in synth._place_dice(
         np.random.default_rng(1), (0.0, 0.0, 200.0, 120.0), np.zeros(6), [1] * 6, -1, -1, (), False,
-        {c: np.array(synth.DIE_SRGB[c]) for c in DIE_COLOURS})]
+        {c: np.array(synth.DIE_SRGB[c]) for c in DIE_COLOURS})[0]]
     painted = synth._repainted(dice, np.random.default_rng(2))
     to_srgb = lambda linear: np.asarray(linear) ** (1 / 2.2)  # noqa: E731
     assert all(np.linalg.norm(to_srgb(b.pip_colour) - to_srgb(b.colour)) >= synth.FOREIGN_MIN_CONTRAST - 1e-3
@@ -308,14 +308,18 @@ def test_dice_by_the_walls_moves_only_flat_dice_and_only_when_asked() -> None:
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_a_die_can_lean_back_on_another_die_as_on_a_wall(seed: int) -> None:
-    """Tipped away from the flat die that holds it up by 25-45 degrees, its faces lined up with
-    that die's, its centre over the support's side of the edge it stands on, a lower edge a hair
-    off the support's side face and below the support's top."""
-    support = synth._Box(centre=np.array([10.0, -5.0, synth.DIE_MM / 2]),
+@pytest.mark.parametrize("support_mm, tilt_deg", [(synth.DIE_MM, (25.0, 45.0)), (8.0, synth._tilt_on_a_cube(8.0)),
+                                                  (10.0, synth._tilt_on_a_cube(10.0))],
+                         ids=["on a die", "on a small cube", "on a large cube"])
+def test_a_die_can_lean_back_on_a_die_or_cube_as_on_a_wall(seed: int, support_mm: float,
+                                                             tilt_deg: tuple[float, float]) -> None:
+    """Tipped away from the flat box that holds it up by the tilt asked for, its faces lined up
+    with that box's, its centre over the support's side of the edge it stands on, a lower edge a
+    hair off the support's side face and below the support's top."""
+    support = synth._Box(centre=np.array([10.0, -5.0, support_mm / 2]),
                          rotation=synth._rotation((0, 0, 1), 0.3 + seed) @ synth._face_up(2),
-                         half=np.full(3, synth.DIE_MM / 2), colour=np.zeros(3))
-    rotation, xy = synth._leaning_on_a_die(np.random.default_rng(seed), support, 4)
+                         half=np.full(3, support_mm / 2), colour=np.zeros(3))
+    rotation, xy = synth._leaning_on_a_die(np.random.default_rng(seed), support, 4, tilt_deg)
     box = synth._Box(centre=np.array([xy[0], xy[1], 0.0]), rotation=rotation, half=np.full(3, synth.DIE_MM / 2),
                      colour=np.zeros(3))
     box = replace(box, centre=box.centre - (0, 0, box.lowest_z()))
@@ -323,11 +327,11 @@ def test_a_die_can_lean_back_on_another_die_as_on_a_wall(seed: int) -> None:
     # The side face it leans on: of the support's four, the one facing the leaning die's centre.
     sides = [sign * column[:2] for column in support.rotation.T if abs(column[2]) < 0.5 for sign in (1, -1)]
     normal = max(sides, key=lambda side: float((box.centre - support.centre)[:2] @ side))
-    beyond = (corners - support.centre)[:, :2] @ normal - synth.DIE_MM / 2  # each corner's distance past that face
+    beyond = (corners - support.centre)[:, :2] @ normal - support_mm / 2  # each corner's distance past that face
     assert beyond.min() == pytest.approx(0.3, abs=1e-6)
-    assert 0 < corners[np.argmin(beyond), 2] < synth.DIE_MM  # it rests below the support's top
+    assert 0 < corners[np.argmin(beyond), 2] < support_mm  # it rests below the support's top
     up = rotation @ synth._FACES[box.top_face()][0]
-    assert 25 <= np.degrees(np.arccos(up[2])) <= 45
+    assert tilt_deg[0] <= np.degrees(np.arccos(up[2])) <= tilt_deg[1]
     assert up[:2] @ normal > 0  # the upper face looks away from the support
     lowest = corners[np.argsort(corners[:, 2])[:2]].mean(axis=0)  # the edge it stands on
     assert (box.centre[:2] - lowest[:2]) @ normal < 0  # its weight lies towards the support
@@ -345,3 +349,38 @@ def test_a_cocked_die_leans_on_another_die_only_when_asked() -> None:
     # Its box meets another die's: it rests on it.
     assert any(d.box[0] <= x1 + 1 and x0 - 1 <= d.box[2] and d.box[1] <= y1 + 1 and y0 - 1 <= d.box[3]
                for d in on_a_die.dice if not d.cocked)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_cocked_die_can_lean_on_a_cube_put_down_for_it(seed: int) -> None:
+    """The cube lies in the tray, clear of the five flat dice; the leaning die touches it and
+    keeps its distance from the others."""
+    inner = (0.0, 0.0, 200.0, 120.0)
+    rng = np.random.default_rng(seed)
+    dice, supports = synth._place_dice(
+        rng, inner, rng.uniform(0, 6.3, 6), [3] * 6, 2, -1, (), False,
+        {c: np.array(synth.DIE_SRGB[c]) for c in DIE_COLOURS}, on_a_cube=np.random.default_rng([seed, 12]))
+    assert len(supports) == 1 and 8.0 <= 2 * supports[0].half[2] <= 10.0
+    cube = synth._footprint(supports[0])
+    assert synth._inside(cube, inner, 0.0)
+    leaning = dice[2]
+    assert leaning.top_face() is not None and abs((leaning.rotation @ synth._FACES[leaning.top_face()][0])[2]) < 0.95
+    assert synth._polygon_gap(synth._footprint(leaning), cube) < 1.0  # it rests on the cube
+    assert all(synth._polygon_gap(synth._footprint(die), synth._footprint(other)) > 2.5
+               for i, die in enumerate(dice) for other in dice[i + 1:])
+
+
+def test_a_cocked_die_leans_on_a_cube_only_when_asked() -> None:
+    options = SceneOptions(cocked=True, touching=False, cubes=0)
+    _, plain = render_scene(5, options)
+    _, again = render_scene(5, replace(options, cocked_on_a_cube=False))
+    _, on_a_cube = render_scene(5, replace(options, cocked_on_a_cube=True))
+    assert plain.dice == again.dice and plain.conditions["distractor_cubes"] == 0
+    assert on_a_cube.conditions["cocked_on_a_cube"] and on_a_cube.conditions["distractor_cubes"] == 1
+    leaning = [d for d in on_a_cube.dice if d.cocked]
+    assert len(leaning) == 1 and leaning[0].value is None
+
+
+def test_a_die_leans_on_a_die_or_on_a_cube_not_both() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        render_scene(5, SceneOptions(cocked=True, cocked_on_a_die=True, cocked_on_a_cube=True))
