@@ -49,13 +49,23 @@ class LeanNet(CropNet):
     """Outward crop in, P(cocked) out; the ONNX net gives two logits (flat, cocked)."""
 
     def cocked_probabilities(self, frame: np.ndarray, centres: np.ndarray, sides: np.ndarray,
-                             view_centre: tuple[float, float] | None = None) -> np.ndarray:
+                             view_centre: tuple[float, float] | None = None,
+                             both_ways: np.ndarray | None = None) -> np.ndarray:
         """P(cocked) of the dice at `centres` (N x 2, frame px) whose top faces are `sides` px
-        wide; `view_centre` as for `outward_crops`."""
+        wide; `view_centre` as for `outward_crops`. The dice marked in `both_ways` are also read
+        turned round (outward taken the other way) and keep the lower P: near the point below
+        the camera a tilted camera shows a flat die's side face on either side."""
         if len(centres) == 0:
             return np.zeros(0, np.float32)
-        crops = outward_crops(frame, np.asarray(centres, float), np.asarray(sides, float), self.crop_px,
-                              self.window_sides, view_centre)
-        logits = self._net.run(image_blob(crops))
-        logits = logits.reshape(len(crops), 2).astype(np.float64)
-        return (1.0 / (1.0 + np.exp(logits[:, 0] - logits[:, 1]))).astype(np.float32)
+        centres, sides = np.asarray(centres, float), np.asarray(sides, float)
+        crops = outward_crops(frame, centres, sides, self.crop_px, self.window_sides, view_centre)
+        again = np.flatnonzero(both_ways) if both_ways is not None else np.zeros(0, int)
+        if len(again):
+            turned = outward_crops(frame, centres[again], sides[again], self.crop_px, self.window_sides, view_centre,
+                                   np.full(len(again), 180.0))
+            crops = np.concatenate([crops, turned])
+        logits = self._net.run(image_blob(crops)).reshape(len(crops), 2).astype(np.float64)
+        cocked = 1.0 / (1.0 + np.exp(logits[:, 0] - logits[:, 1]))
+        probabilities = cocked[: len(centres)].copy()
+        probabilities[again] = np.minimum(probabilities[again], cocked[len(centres):])
+        return probabilities.astype(np.float32)

@@ -663,9 +663,11 @@ def leaning_dice(frame: np.ndarray, lean: LeanNet | None, centres: np.ndarray, s
     if lean is None or len(centres) == 0:
         return [False] * len(centres)
     below_camera = (frame.shape[1] / 2.0, frame.shape[0] / 2.0) if view_centre is None else view_centre
-    far = np.hypot(*(np.asarray(centres, float) - below_camera).T) >= learned.lean_min_offset * side
+    offset = np.hypot(*(np.asarray(centres, float) - below_camera).T)
+    far = offset >= learned.lean_min_offset * side
     cocked = np.zeros(len(centres), np.float32)
-    cocked[far] = lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera)
+    cocked[far] = lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera,
+                                            offset[far] < learned.lean_both_ways_within * side)
     if debug is not None:
         debug.add("leaning check (P(cocked); the line points outward)", draw_leaning(
             frame, [(float(x), float(y), side, float(p)) for (x, y), p, checked in zip(centres, cocked, far) if checked],

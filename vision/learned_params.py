@@ -71,6 +71,7 @@ class LearnedParams:
     lean_path: str  # the leaning-die check's model, relative to the repository root or absolute
     lean_min_probability: float  # P(cocked) at which a die counts as leaning
     lean_min_offset: float  # die sides: a die nearer the point below the camera is not checked
+    lean_both_ways_within: float  # die sides: a die nearer it must look cocked with outward either way
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> LearnedParams:

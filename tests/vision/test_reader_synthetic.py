@@ -35,6 +35,7 @@ HARD_CASES: dict[str, dict[str, object]] = {
     "slight blur": {"blur_sigma": 1.3},
     "cocked die": {"cocked": True},
     "die leaning on another die": {"cocked": True, "cocked_on_a_die": True},
+    "die leaning on a cube": {"cocked": True, "cocked_on_a_cube": True},
     "dim and noisy": {"dim": True},
     "small dice": {"die_px": 30.0},
     "tilted camera": {"tilt_deg": 6.0},
