@@ -141,14 +141,17 @@ def draw_candidates(frame: np.ndarray, marks: Sequence[CandidateMark]) -> np.nda
 
 
 def draw_leaning(frame: np.ndarray, dice: Sequence[tuple[float, float, float, float]], threshold: float,
-                 view_centre: tuple[float, float]) -> np.ndarray:
+                 view_centre: tuple[float, float], both_ways_radius: float = 0.0) -> np.ndarray:
     """Frame with each die's P(cocked) from the leaning check (dice as cx, cy, side, P): orange at
     or over `threshold` (reported unsure), gray under it; a line from the point below the camera
-    shows which way the check takes as outward."""
+    shows which way the check takes as outward, and a thin circle of `both_ways_radius` px
+    around that point the dice inside which are read both ways round."""
     canvas = frame.copy()
     thickness = max(1, round(max(frame.shape[:2]) / 800))
     centre = (round(view_centre[0]), round(view_centre[1]))
     cv2.drawMarker(canvas, centre, _REJECTED_BGR, cv2.MARKER_CROSS, 12 * thickness, thickness)
+    if both_ways_radius > 0:
+        cv2.circle(canvas, centre, round(both_ways_radius), _REJECTED_BGR, thickness, cv2.LINE_AA)
     for cx, cy, side, probability in dice:
         bgr = _DECLINED_BGR if probability >= threshold else _REJECTED_BGR
         half = side / 2.0

@@ -671,7 +671,7 @@ def leaning_dice(frame: np.ndarray, lean: LeanNet | None, centres: np.ndarray, s
     if debug is not None:
         debug.add("leaning check (P(cocked); the line points outward)", draw_leaning(
             frame, [(float(x), float(y), side, float(p)) for (x, y), p, checked in zip(centres, cocked, far) if checked],
-            learned.lean_min_probability, below_camera))
+            learned.lean_min_probability, below_camera, learned.lean_both_ways_within * side))
     return [bool(p >= learned.lean_min_probability) for p in cocked]
 
 

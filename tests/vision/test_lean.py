@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.test_reader_synthetic import CALM
-from vision.debug import DebugSink
+from vision.debug import DebugSink, draw_leaning
 from vision.evaluate import load_labels, match
 from vision.lean import outward_crops
 from vision.learned import LEANING, LearnedModels, ModelError, find_faces, load_lean
@@ -203,6 +203,14 @@ def test_a_die_read_both_ways_keeps_the_lower_probability(shipped: LearnedModels
     assert np.allclose(mixed[both_ways], np.minimum(once, turned)[both_ways], atol=1e-5)
     assert np.allclose(mixed[~both_ways], once[~both_ways], atol=1e-5)
     assert not np.allclose(once, turned, atol=0.05), "the turned reading should differ for some die"
+
+
+def test_the_debug_picture_rings_the_dice_read_both_ways() -> None:
+    frame = np.zeros((300, 400, 3), np.uint8)
+    ringed = draw_leaning(frame, [], 0.7, (200.0, 150.0), both_ways_radius=100.0)
+    plain = draw_leaning(frame, [], 0.7, (200.0, 150.0))
+    assert ringed[150, 300].any() and ringed[50, 200].any() and not ringed[150, 250].any()
+    assert not plain[150, 300].any()
 
 
 def test_dice_within_lean_min_offset_of_the_centre_are_not_checked(shipped: LearnedModels) -> None:
