@@ -818,11 +818,11 @@ def _place_dice(
             support = -1
             if i == cocked_index and on_a_die is not None:
                 support = int(on_a_die.choice(list(placed)))
-                rotation, xy = _leaning_on_a_die(on_a_die, placed[support], values[i])
+                rotation, xy = _leaning_on_a_box(on_a_die, placed[support], values[i])
             elif i == cocked_index and on_a_cube is not None:
                 supports = [_support_cube(on_a_cube, inner, list(placed.values()))]
                 tilt = _tilt_on_a_cube(2 * float(supports[0].half[2]))
-                rotation, xy = _leaning_on_a_die(on_a_cube, supports[0], values[i], tilt)
+                rotation, xy = _leaning_on_a_box(on_a_cube, supports[0], values[i], tilt)
             elif i == cocked_index:
                 rotation, xy = _leaning_on_a_wall(rng, inner, values[i])
             elif by_walls is not None and not wants_touch and by_walls.random() < 0.4:
@@ -900,7 +900,7 @@ def _tilt_on_a_cube(height_mm: float) -> tuple[float, float]:
     return 20.0, min(32.0, math.degrees(math.asin(min(1.0, 0.9 * height_mm / DIE_MM))))
 
 
-def _leaning_on_a_die(rng: np.random.Generator, support: _Box, value: int,
+def _leaning_on_a_box(rng: np.random.Generator, support: _Box, value: int,
                       tilt_deg: tuple[float, float] = (25.0, 45.0)) -> tuple[np.ndarray, np.ndarray]:
     """Turn and floor position of a die that leans back against a side face of the flat box
     `support` (a die or a cube), as against a tray wall (`_leaning_on_a_wall`): tipped away from

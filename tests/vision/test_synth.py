@@ -319,7 +319,7 @@ def test_a_die_can_lean_back_on_a_die_or_cube_as_on_a_wall(seed: int, support_mm
     support = synth._Box(centre=np.array([10.0, -5.0, support_mm / 2]),
                          rotation=synth._rotation((0, 0, 1), 0.3 + seed) @ synth._face_up(2),
                          half=np.full(3, support_mm / 2), colour=np.zeros(3))
-    rotation, xy = synth._leaning_on_a_die(np.random.default_rng(seed), support, 4, tilt_deg)
+    rotation, xy = synth._leaning_on_a_box(np.random.default_rng(seed), support, 4, tilt_deg)
     box = synth._Box(centre=np.array([xy[0], xy[1], 0.0]), rotation=rotation, half=np.full(3, synth.DIE_MM / 2),
                      colour=np.zeros(3))
     box = replace(box, centre=box.centre - (0, 0, box.lowest_z()))
