@@ -32,7 +32,7 @@ from vision.training.data import LabelledImage, load_specs
 from vision.training.nets import LeanClassifier
 
 WINDOW_SIDES = 2.0  # crop width in die sides: the die, a leaning die's outward face, a little wall
-SHIFT = 0.12  # die sides
+SHIFT = 0.12  # die sides (default of --shift)
 SIZE_JITTER = 0.15  # log-scale
 EXTRA_TURN_DEG = 20.0  # a die by a tray corner leans at the wall, not straight outward
 MATCH_DISTANCE = 0.7  # die sides: a detector candidate this near a labelled die is that die
@@ -72,13 +72,14 @@ def reader_views(records: list[LabelledImage], images: list[np.ndarray], detecto
 
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], views: list[ReaderView],
-               rng: np.random.Generator, positive_copies: int, crop_px: int) -> tuple[np.ndarray, np.ndarray]:
+               rng: np.random.Generator, positive_copies: int, crop_px: int,
+               shift_sides: float = SHIFT) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
     for record, image, view in zip(records, images, views):
         for die, centre in zip(record.dice, view.centres):
             cocked = die.value == 0
             for _ in range(positive_copies if cocked else 1):
-                angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(0, SHIFT) * view.side
+                angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(0, shift_sides) * view.side
                 at = centre + shift * np.array([np.cos(angle), np.sin(angle)])
                 side = view.side * float(np.exp(rng.uniform(-SIZE_JITTER, SIZE_JITTER)))
                 crop = outward_crops(image, at[None], np.array([side]), crop_px, WINDOW_SIDES,
@@ -124,6 +125,8 @@ def main() -> None:
     parser.add_argument("--crop-px", type=int, default=32)
     parser.add_argument("--threshold", type=float, default=0.5, help="P(cocked) the report counts as caught")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--shift", type=float, default=SHIFT,
+                        help="crops are cut up to this many die sides off the detector's centre (augmentation)")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -141,13 +144,13 @@ def main() -> None:
     model = LeanClassifier(args.width, args.crop_px)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss()
-    first = make_epoch(records, images, views, rng, args.positive_copies, args.crop_px)
+    first = make_epoch(records, images, views, rng, args.positive_copies, args.crop_px, args.shift)
     steps_per_epoch = len(first[0]) // args.batch
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.epochs * steps_per_epoch)
     for epoch in range(args.epochs):
         started = time.time()
         crops, labels = first if epoch == 0 else make_epoch(records, images, views, rng, args.positive_copies,
-                                                            args.crop_px)
+                                                            args.crop_px, args.shift)
         order = rng.permutation(len(crops))[: steps_per_epoch * args.batch]
         loss = train_epoch(model, crops, labels, order, args.batch, loss_fn, optimiser, schedule)
         print(f"epoch {epoch + 1}: {len(crops)} crops ({int(labels.sum())} cocked), "
