@@ -73,7 +73,7 @@ def reader_views(records: list[LabelledImage], images: list[np.ndarray], detecto
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], views: list[ReaderView],
                rng: np.random.Generator, positive_copies: int, crop_px: int,
-               shift_sides: float = SHIFT) -> tuple[np.ndarray, np.ndarray]:
+               shift_sides: float) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
     for record, image, view in zip(records, images, views):
         for die, centre in zip(record.dice, view.centres):
