@@ -107,8 +107,13 @@ def colour_cost(face: DieFace, model: ColourModel, params: VisionParams, lightne
     if model.name in NEUTRAL_COLOURS:
         cost = params.colour_chroma_weight * max(0.0, body.chroma - neutral) / neutral
     else:
+        # A hue measured on a nearly neutral die (a face washed out by the lamp) is mostly
+        # noise: it counts in proportion to the die's chroma (up to the neutral limit), and
+        # the rest of the weight goes to the gap a random hue would have (90 degrees), the
+        # same for every colour.
+        trust = min(1.0, body.chroma / neutral)
         hue_gap = abs((body.hue_deg - model.hue_deg + 180.0) % 360.0 - 180.0)
-        cost = params.colour_hue_weight * hue_gap / 180.0
+        cost = params.colour_hue_weight * (trust * hue_gap / 180.0 + (1.0 - trust) * 0.5)
         cost += params.colour_chroma_weight * max(0.0, neutral - body.chroma) / neutral
     if model.use_lightness:
         if lightness_floor is None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.colour import assign_colours, assignment_margins
+from vision.colour import assign_colours, assignment_margins, colour_cost, cost_matrix, default_models
+from vision.die import BodyColour, DieFace
 from vision.layout import LAYOUTS, best_layout
 from vision.params import load_vision_params
+from vision.types import DIE_COLOURS
 
 PARAMS = load_vision_params()
 DIE_PX = 48.0
@@ -60,3 +62,27 @@ def test_extra_blobs_stay_without_colour() -> None:
     costs = np.vstack([np.eye(6) * -1 + 1.0, np.full((2, 6), 4.0)])  # six good dice, two poor blobs
     assignment = assign_colours(costs, leave_out_cost=3.0)
     assert assignment[:6] == list(range(6)) and assignment[6:] == [None, None]
+
+
+def _die(lightness: float, chroma: float, hue_deg: float) -> DieFace:
+    """A read die (value 4, light pips) whose body colour has this lightness, chroma and hue."""
+    turn = np.radians(hue_deg)
+    colour = BodyColour(lightness, chroma * float(np.cos(turn)), chroma * float(np.sin(turn)))
+    return DieFace((0, 0, 40, 40), 4, 0.95, "", "light", np.zeros((0, 2)), colour, True)
+
+
+def test_a_washed_out_die_does_not_swap_colours_with_a_clear_one() -> None:
+    # Measured on a drawn scene (warm, dim light, the lamp's glare on the blue die): the blue
+    # die's face is washed out nearly white, its hue noise that lies nearer violet's than the
+    # violet die's own, which sits between blue and violet. Only the clear die's hue can tell.
+    models = default_models(PARAMS)
+    washed_blue, violet = _die(142.9, 4.2, 315.0), _die(57.4, 32.6, 312.5)
+    costs = cost_matrix([washed_blue, violet], models, PARAMS, 5.0)
+    # The other four dice took the other colours in that scene: only these two are in play.
+    pair = costs[:, [DIE_COLOURS.index("blue"), DIE_COLOURS.index("violet")]]
+    assert assign_colours(pair, PARAMS.colour_max_cost) == [0, 1]
+    assert min(assignment_margins(pair, [0, 1])) > 0.0
+    # Its noisy hue still counts for something: it is no cheaper for any coloured die than
+    # a random hue would be, so a neutral (black or gray) die is not drawn to a coloured model.
+    for name in ("red", "blue", "green", "violet"):
+        assert colour_cost(washed_blue, models[name], PARAMS) > colour_cost(violet, models["violet"], PARAMS)
