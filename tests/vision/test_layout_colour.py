@@ -82,7 +82,9 @@ def test_a_washed_out_die_does_not_swap_colours_with_a_clear_one() -> None:
     pair = costs[:, [DIE_COLOURS.index("blue"), DIE_COLOURS.index("violet")]]
     assert assign_colours(pair, PARAMS.colour_max_cost) == [0, 1]
     assert min(assignment_margins(pair, [0, 1])) > 0.0
-    # Its noisy hue still counts for something: it is no cheaper for any coloured die than
-    # a random hue would be, so a neutral (black or gray) die is not drawn to a coloured model.
+    # A die with next to no colour is still no nearer any colour than a clearly coloured die a
+    # quarter turn of hue away from it: a black or gray die is not drawn to a coloured model.
     for name in ("red", "blue", "green", "violet"):
-        assert colour_cost(washed_blue, models[name], PARAMS) > colour_cost(violet, models["violet"], PARAMS)
+        hue = models[name].hue_deg
+        assert colour_cost(_die(60.0, 1.0, hue), models[name], PARAMS) > colour_cost(
+            _die(60.0, 30.0, hue + 90.0), models[name], PARAMS)
