@@ -11,6 +11,7 @@ weaker threshold are counted: a face with such half-seen pips is not trusted.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -66,20 +67,29 @@ def find_spots(signed: np.ndarray, threshold: float, die_px: int, params: Vision
     min_d = params.pip_min_diameter_frac * die_px
     big_enough = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= np.pi * (min_d / 2.0) ** 2)[0] + 1
     spots = []
+    # Plain floats and math inside the loop: numpy's per-call cost on scalars and tiny arrays
+    # would dominate (a busy crop has dozens of spots).
     for index in big_enough:
-        x, y, w, h, area = (int(v) for v in stats[index])
+        x, y, w, h, area = stats[index].tolist()
         inside = labels[y : y + h, x : x + w] == index
-        moments = cv2.moments(inside.astype(np.uint8), binaryImage=True)
+        moments = cv2.moments(inside.view(np.uint8), binaryImage=True)
         mu20, mu02, mu11 = moments["mu20"] / area, moments["mu02"] / area, moments["mu11"] / area
-        spread = np.sqrt(((mu20 - mu02) / 2.0) ** 2 + mu11**2)
+        spread = math.sqrt(((mu20 - mu02) / 2.0) ** 2 + mu11**2)
         major, minor = (mu20 + mu02) / 2.0 + spread, max((mu20 + mu02) / 2.0 - spread, 1e-6)
-        turn = 0.5 * np.arctan2(2.0 * mu11, mu20 - mu02)
+        turn = 0.5 * math.atan2(2.0 * mu11, mu20 - mu02)
         spots.append(Spot(
-            centre=centroids[index].astype(np.float64), area=float(area), elongation=float(np.sqrt(major / minor)),
-            axis=np.array([np.cos(turn), np.sin(turn)]), length=float(np.sqrt(12.0 * major)),
-            strength=float(np.median(signed[y : y + h, x : x + w][inside])),
+            centre=centroids[index].astype(np.float64), area=float(area), elongation=math.sqrt(major / minor),
+            axis=np.array([math.cos(turn), math.sin(turn)]), length=math.sqrt(12.0 * major),
+            strength=_median(signed[y : y + h, x : x + w][inside]),
         ))
     return spots
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a small 1-D array, several times faster (no NaN handling needed here)."""
+    ordered = np.sort(values)
+    middle = len(ordered) // 2
+    return float(ordered[middle]) if len(ordered) % 2 else float((ordered[middle - 1] + ordered[middle]) / 2.0)
 
 
 def find_all_spots(contrast: tuple[np.ndarray, np.ndarray], die_px: int, params: VisionParams) -> dict[str, list[Spot]]:
