@@ -96,7 +96,7 @@ def colour_models(calibration: Calibration | None, measure: str,
 
 
 def colour_cost(face: DieFace, model: ColourModel, params: VisionParams, lightness_floor: float | None = None) -> float:
-    """How unlike the model the die's body colour (and pip polarity) is (0 = exactly alike).
+    """How unlike the model the die's body colour (and pip polarity, when decided) is (0 = exactly alike).
 
     Lightness is compared as a difference (per 100), or, with `lightness_floor`, as a ratio
     (the log of (L + floor) / (model L + floor)): light scales a die's shade, so a dim
@@ -121,7 +121,7 @@ def colour_cost(face: DieFace, model: ColourModel, params: VisionParams, lightne
         else:
             gap = abs(float(np.log((body.lightness + lightness_floor) / (model.lightness + lightness_floor))))
         cost += params.colour_lightness_weight * gap
-    if model.pip_polarity and face.value is not None and face.polarity != model.pip_polarity:
+    if model.pip_polarity and face.polarity and face.value is not None and face.polarity != model.pip_polarity:
         cost += params.colour_polarity_cost
     if face.value is None:
         # A blob without a readable face is less likely one of the six dice than one with it.

@@ -40,7 +40,7 @@ class DieFace:
     value: int | None  # None: no valid pip layout
     confidence: float
     reason: str  # why it is unsure or not a die; empty when read cleanly
-    polarity: str
+    polarity: str  # "light", "dark", or "" (undecided: the face does not tell)
     pips: np.ndarray  # N x 2 pip centres in frame pixels
     colour: BodyColour
     is_die: bool  # False for pipless blobs (action cubes, clutter)

@@ -24,7 +24,7 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import cv2
 import numpy as np
@@ -38,6 +38,7 @@ from vision.lean import LeanNet
 from vision.onnx_net import CropNet, CropNetType, NetError, OnnxNet, image_blob, load_net
 from vision.learned_params import LearnedParams
 from vision.params import REPO_ROOT, VisionParams
+from vision.pips import Spot, find_all_spots, find_pips, local_contrast
 from vision.second_opinion import DOUBTFUL_VALUE, review_doubtful
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 
@@ -397,9 +398,60 @@ def _row_percentiles(values: np.ndarray, percentile: float) -> np.ndarray:
     return np.where(valid > 0, result, np.nan)
 
 
+def pip_polarities(crops: np.ndarray, values: Sequence[int], window_sides: float, params: VisionParams,
+                   learned: LearnedParams) -> list[str]:
+    """Each die's pip polarity ("light", "dark", or "" when the face does not tell).
+
+    Pips are found on both polarities as the classical reader finds them (small round spots of
+    local contrast, alike in size) with their centres on the face; the polarity is the side
+    whose pips number closest to the die's value (the classifier's). Counting beats comparing
+    the face's lighter and darker parts: a glossy face washed pale by the lamp keeps a dark
+    rim, a shaded one a dark corner, and either outweighs small white pips. When both sides
+    come equally close, pips a little further out count too, but only a side with exactly the
+    value's pips decides there (a die larger than its crop's side, or off its centre, shows its
+    corner pips further out, where a rim or a neighbour can also pass for one). Otherwise the
+    polarity is left undecided, so that no colour is priced on a guess.
+    """
+    count, size = crops.shape[0], crops.shape[1]
+    if count == 0:
+        return []
+    die_px = max(1, round(size / window_sides))
+    radius = _polar_grid(size, window_sides, 1)[0].reshape(size, size)
+    # One stack, one pass: OpenCV and the spot search are far slower on many tiny images.
+    lighter, darker = local_contrast(np.ascontiguousarray(crops.reshape(count * size, size, 3)), die_px)
+    # Contrast far off the face (the table, other dice) only costs time.
+    outside = np.tile(radius > learned.colour_pip_search_radius, (count, 1))
+    lighter[outside] = 0.0
+    darker[outside] = 0.0
+    spots = find_all_spots((lighter, darker), die_px, params)
+    face = ((radius <= learned.colour_face_radius) * 255).astype(np.uint8)
+    wide = ((radius <= learned.colour_pip_wide_radius) * 255).astype(np.uint8)
+    polarities = []
+    for index, value in enumerate(values):
+        top = index * size
+        own = {polarity: [dataclasses.replace(spot, centre=spot.centre - (0.0, top)) for spot in found
+                          if top <= spot.centre[1] < top + size]
+               for polarity, found in spots.items()}
+        polarity = _nearer_count(own, face, die_px, value, params)
+        if not polarity:
+            polarity = _nearer_count(own, wide, die_px, value, params, exact=True)
+        polarities.append(polarity)
+    return polarities
+
+
+def _nearer_count(spots: dict[str, list[Spot]], disc: np.ndarray, die_px: int, value: int, params: VisionParams,
+                  exact: bool = False) -> str:
+    """The polarity whose pips centred in `disc` number closer to `value` ("" on a tie; with
+    `exact`, also when neither side has exactly `value` pips)."""
+    miss = {pips.polarity: abs(len(pips.centres) - value) for pips in find_pips(spots, disc, die_px, params)}
+    if miss["light"] == miss["dark"] or (exact and min(miss.values()) > 0):
+        return ""
+    return "light" if miss["light"] < miss["dark"] else "dark"
+
+
 def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
-                 learned: LearnedParams) -> list[tuple[BodyColour, str]]:
-    """Each die's body colour and pip polarity from its crop.
+                 learned: LearnedParams) -> list[BodyColour]:
+    """Each die's body colour from its crop.
 
     A glossy top face can mirror the lamp and wash out (a black die turns light gray, a
     violet one white), but the band along the face's edges (the bevel, seen from above)
@@ -407,7 +459,9 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
     angular sector and the median of the sectors kept (a touching die or a shadow darkens a
     sector or two, not the whole band); the hue comes from the darker part of the die
     (glare and light pips are the lighter part).
-    Polarity: pips are the central face pixels far from its median lightness; their side of it.
+    Pips, for the band and the white reference: the central face pixels far from its median
+    lightness, light when they lie above it on average (cruder than `pip_polarities`, and as
+    good here).
     """
     if len(crops) == 0:
         return []
@@ -446,8 +500,7 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
     whites = [float(np.percentile(lightness[i, far[i]], learned.colour_white_percentile))
               for i in np.flatnonzero(light_pips)]
     exposure = learned.colour_white_lightness / float(np.median(whites)) if whites else 1.0
-    return [(BodyColour(min(255.0, float(shade[i]) * exposure), float(a[i]), float(b[i])),
-             "light" if light_pips[i] else "dark") for i in range(count)]
+    return [BodyColour(min(255.0, float(shade[i]) * exposure), float(a[i]), float(b[i])) for i in range(count)]
 
 
 def crop_candidates(frame: np.ndarray, candidates: list[DieCandidate], typical: float, net: DiceNet,
@@ -555,7 +608,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                learned: LearnedParams, debug: DebugSink | None = None,
                place: RegionPlace | None = None) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
-    (`body_colours`); shared by the reader and the colour calibration, so both measure alike.
+    (`body_colours`) and, in macao mode, its pip polarity (`pip_polarities`); shared by the
+    reader and the colour calibration, so both measure alike.
 
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
     when fewer than six are sure dice, the detector looks again beside those found (pictured
@@ -634,6 +688,11 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         rows = [chosen[k] for k in wide]
         colour_crops[wide] = crops_at_typical_side(checked, centres[rows], typical, net)
     colours = body_colours(colour_crops, net.window_sides, params, learned)
+    values = [int(np.argmax(probabilities[i][1:])) + 1 for i in chosen]
+    # The polarity only prices colours: `any` mode names none, and a photo there can hold
+    # twenty dice.
+    polarities = (pip_polarities(colour_crops, values, net.window_sides, params, learned) if expect == "macao"
+                  else [""] * len(chosen))
     # The dice's own median side, not the typical candidate's: on a busy board many small
     # candidates pull that one down, and the check reads a die filling its crop as leaning.
     dice_side = float(np.median([found[i].side for i in chosen])) if chosen else typical
@@ -642,10 +701,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     least_value_probability = (learned.macao_value_min_probability if expect == "macao"
                                else learned.value_min_probability)
     faces: list[DieFace] = []
-    for i, (colour, polarity), cocked in zip(chosen, colours, leaning):
-        c, p = found[i], probabilities[i]
-        value = int(np.argmax(p[1:])) + 1
-        confidence = float(p[value])
+    for i, value, colour, polarity, cocked in zip(chosen, values, colours, polarities, leaning):
+        c = found[i]
+        confidence = float(probabilities[i][value])
         reason = (MAYBE_NOT_A_DIE if i in doubtful else LEANING if cocked
                   else "" if confidence >= least_value_probability else DOUBTFUL_VALUE)
         side = float(sides[i])

@@ -52,6 +52,8 @@ class LearnedParams:
     classifier_sure_probability: float  # ... only for dice whose upright P(value) is under this (above 1: every die)
     classifier_batch: int  # at most this many crops go through the classifier at once (bounds its buffers)
     colour_face_radius: float  # die sides from the centre: the disc whose pips give the polarity
+    colour_pip_wide_radius: float  # die sides: when the face's pips do not tell, exactly the value's pips within this do
+    colour_pip_search_radius: float  # die sides from the centre: pips are looked for no further out
     colour_band_inner: float  # die sides from the centre: the band along the top face's edges ...
     colour_band_outer: float  # ... from here to here, whose shade glare does not wash out
     colour_band_lightness_percentile: float  # the body's lightness: this percentile (0-100) of the band ...

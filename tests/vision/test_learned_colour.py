@@ -1,5 +1,6 @@
-"""The learned reader's body-colour measure (vision.learned.body_colours) on hand-drawn die crops:
-glare on the top face, dim light and dark pips must not turn a gray die black or the reverse."""
+"""The learned reader's body-colour and pip-polarity measures (vision.learned.body_colours,
+pip_polarities) on hand-drawn die crops: glare on the top face, dim light, shade and dark pips
+must not turn a gray die black or the reverse."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.colour import assign_colours, cost_matrix, default_models
+from vision.colour import assign_colours, colour_cost, cost_matrix, default_models
 from vision.die import DieFace
-from vision.learned import _row_percentiles, body_colours
+from vision.learned import _row_percentiles, body_colours, pip_polarities
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.types import DIE_COLOURS
@@ -50,7 +51,9 @@ def _six_dice(black: np.ndarray, gray: np.ndarray, scale: float = 1.0) -> np.nda
 
 def _assigned(crops: np.ndarray) -> list[str | None]:
     colours = body_colours(crops, WINDOW_SIDES, PARAMS, LEARNED)
-    faces = [DieFace((0, 0, 1, 1), 3, 1.0, "", polarity, np.zeros((0, 2)), colour, True) for colour, polarity in colours]
+    polarities = pip_polarities(crops, [3] * len(crops), WINDOW_SIDES, PARAMS, LEARNED)
+    faces = [DieFace((0, 0, 1, 1), 3, 1.0, "", polarity, np.zeros((0, 2)), colour, True)
+             for colour, polarity in zip(colours, polarities)]
     costs = cost_matrix(faces, default_models(PARAMS), PARAMS, LEARNED.colour_lightness_floor)
     return [None if c is None else DIE_COLOURS[c] for c in assign_colours(costs, PARAMS.colour_max_cost)]
 
@@ -68,7 +71,7 @@ def test_black_die_washed_out_by_glare_is_still_black() -> None:
     """Its top face is lighter than the gray die's, but its rim stays black."""
     crops = _six_dice(_die_crop(20, 245, washed_face=205), _die_crop(125, 30))
     black, gray = body_colours(crops[3:5], WINDOW_SIDES, PARAMS, LEARNED)
-    assert black[0].lightness < gray[0].lightness
+    assert black.lightness < gray.lightness
     assert _assigned(crops) == EXPECTED
 
 
@@ -82,8 +85,34 @@ def test_dim_gray_die_alone_is_gray(scale: float) -> None:
 
 
 def test_polarity_is_measured() -> None:
-    colours = body_colours(np.stack([_die_crop(25, 245), _die_crop(200, 30)]), WINDOW_SIDES, PARAMS, LEARNED)
-    assert [polarity for _, polarity in colours] == ["light", "dark"]
+    crops = np.stack([_die_crop(25, 245), _die_crop(200, 30)])
+    assert pip_polarities(crops, [3, 3], WINDOW_SIDES, PARAMS, LEARNED) == ["light", "dark"]
+
+
+def test_a_shadow_across_the_face_does_not_turn_light_pips_dark() -> None:
+    """A third of the face in deep shade (a pip with it) is more dark pixels than three white
+    pips are light ones; the pips, counted, still say light."""
+    crop = _die_crop(150, 245)
+    centre = (CROP_PX - 1) / 2.0
+    shade = np.zeros((CROP_PX, CROP_PX), np.uint8)
+    cv2.fillConvexPoly(shade, np.array([(centre + 0.5 * SIDE, centre - 0.5 * SIDE), (centre + 0.5 * SIDE, centre + 0.5 * SIDE),
+                                        (centre - 0.2 * SIDE, centre + 0.5 * SIDE)], np.int32), 255)
+    crop[shade > 0] = (crop[shade > 0] * 0.45).astype(np.uint8)
+    assert pip_polarities(crop[None], [3], WINDOW_SIDES, PARAMS, LEARNED) == ["light"]
+
+
+def test_a_face_whose_pips_the_lamp_hides_has_no_polarity() -> None:
+    """A black die's face washed out so far that its white pips hardly show: only its dark rim
+    stands out, which is no pip; the polarity is left undecided and costs no colour anything."""
+    washed = _die_crop(20, 245, washed_face=232)
+    assert pip_polarities(washed[None], [3], WINDOW_SIDES, PARAMS, LEARNED) == [""]
+    assert pip_polarities(np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8), [], WINDOW_SIDES, PARAMS, LEARNED) == []
+    black = default_models(PARAMS)["black"]
+    colour = body_colours(washed[None], WINDOW_SIDES, PARAMS, LEARNED)[0]
+    costs = {polarity: colour_cost(DieFace((0, 0, 1, 1), 3, 1.0, "", polarity, np.zeros((0, 2)), colour, True),
+                                   black, PARAMS, LEARNED.colour_lightness_floor)
+             for polarity in ("", "light", "dark")}
+    assert costs[""] == costs["light"] == costs["dark"] - PARAMS.colour_polarity_cost
 
 
 def test_no_crops_no_colours() -> None:
