@@ -54,6 +54,57 @@ class DebugSink:
         return np.vstack(tiles)
 
 
+Box = tuple[int, int, int, int]  # x, y, w, h in frame pixels
+
+
+def label_origins(boxes: Sequence[Box], sizes: Sequence[tuple[int, int]], frame_size: tuple[int, int],
+                  gap: int = 3) -> list[tuple[int, int]]:
+    """Where to write each box's label (text origin: left end of the baseline) so that no label
+    covers another label or any box: above the box, else below, right or left of it, the first
+    of these clear and inside the frame (`frame_size`: width, height), in the order given.
+    Where none is clear, the one overlapping least. `sizes`: each label's (width, height) above
+    its baseline, as cv2.getTextSize gives it; the descent is counted as `gap`."""
+    width, height = frame_size
+    taken: list[Box] = []
+    origins = []
+    for (x, y, w, h), (text_w, text_h) in zip(boxes, sizes):
+        tall = text_h + gap  # the label's rectangle, baseline descent included
+        tries = [(x, y - gap - tall), (x, y + h + gap), (x + w + gap, y + (h - tall) // 2),
+                 (x - gap - text_w, y + (h - tall) // 2)]
+        clamped = [(min(max(0, left), max(0, width - text_w)), min(max(0, top), max(0, height - tall)))
+                   for left, top in tries]
+
+        def overlap(corner: tuple[int, int]) -> int:
+            rect = (corner[0], corner[1], text_w, tall)
+            return sum(_shared_area(rect, other) for other in [*taken, *boxes])
+
+        # Clamping into the frame may move a try onto something: it then counts what it covers.
+        left, top = min(clamped, key=overlap)
+        taken.append((left, top, text_w, tall))
+        origins.append((left, top + text_h))
+    return origins
+
+
+def _shared_area(first: Box, second: Box) -> int:
+    """Pixels two rectangles share."""
+    across = min(first[0] + first[2], second[0] + second[2]) - max(first[0], second[0])
+    down = min(first[1] + first[3], second[1] + second[3]) - max(first[1], second[1])
+    return max(0, across) * max(0, down)
+
+
+def _write_labels(canvas: np.ndarray, labelled: Sequence[tuple[Box, str, tuple[int, int, int]]], thickness: int) -> None:
+    """Each label beside its box (`label_origins`), in its colour on a halo of the opposite
+    lightness, so that a gray label reads on a gray table and a black one on a dark one."""
+    scale = 0.4 * thickness
+    sizes = [cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)[0] for _, text, _ in labelled]
+    origins = label_origins([box for box, _, _ in labelled], sizes, (canvas.shape[1], canvas.shape[0]),
+                            gap=2 * thickness)
+    for (_, text, bgr), origin in zip(labelled, origins):
+        halo = (0, 0, 0) if sum(bgr) > 3 * 100 else (235, 235, 235)
+        cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, halo, thickness + 2, cv2.LINE_AA)
+        cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, bgr, thickness, cv2.LINE_AA)
+
+
 def outline_region(frame: np.ndarray, region: tuple[int, int, int, int]) -> None:
     """Draw the outline of a tray region (x, y, w, h in pixels) into `frame`, inset so that each
     side stays in view."""
@@ -70,13 +121,13 @@ def draw_readings(frame: np.ndarray, dice: Sequence[DieReading]) -> np.ndarray:
     """Frame with each reading's box and label (colour, value or ?, confidence)."""
     canvas = frame.copy()
     thickness = max(1, round(max(frame.shape[:2]) / 800))
+    labelled = []
     for die in dice:
         bgr = _DRAW_BGR.get(die.colour, _DRAW_BGR[None])
         cv2.rectangle(canvas, (die.x, die.y), (die.x + die.w, die.y + die.h), bgr, thickness)
         value = "?" if die.value is None else die.value
-        label = f"{die.colour or ''} {value} {die.confidence:.2f}".strip()
-        cv2.putText(canvas, label, (die.x, max(12, die.y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, bgr,
-                    thickness, cv2.LINE_AA)
+        labelled.append(((die.x, die.y, die.w, die.h), f"{die.colour or ''} {value} {die.confidence:.2f}".strip(), bgr))
+    _write_labels(canvas, labelled, thickness)
     return canvas
 
 
@@ -84,6 +135,7 @@ def draw_faces(frame: np.ndarray, faces: list[tuple[object, str | None, bool]]) 
     """Frame with each face's box, pips and label; faces are (DieFace, colour, kept) triples."""
     canvas = frame.copy()
     thickness = max(1, round(max(frame.shape[:2]) / 800))
+    labelled = []
     for face, colour, kept in faces:
         x, y, w, h = face.box  # type: ignore[attr-defined]
         bgr = _DRAW_BGR.get(colour, _DRAW_BGR[None]) if kept else _REJECTED_BGR
@@ -92,8 +144,8 @@ def draw_faces(frame: np.ndarray, faces: list[tuple[object, str | None, bool]]) 
             cv2.circle(canvas, (int(round(px)), int(round(py))), 2 * thickness, _PIP_BGR, -1)
         value = face.value if face.value is not None else "?"  # type: ignore[attr-defined]
         label = f"{colour or ''} {value} {face.confidence:.2f} {face.reason}".strip()  # type: ignore[attr-defined]
-        cv2.putText(canvas, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, bgr, thickness,
-                    cv2.LINE_AA)
+        labelled.append(((x, y, w, h), label, bgr))
+    _write_labels(canvas, labelled, thickness)
     return canvas
 
 
@@ -128,15 +180,16 @@ def draw_candidates(frame: np.ndarray, marks: Sequence[CandidateMark]) -> np.nda
     the others gray with P(die) only (cubes, card corners, shadows the classifier turned down)."""
     canvas = frame.copy()
     thickness = max(1, round(max(frame.shape[:2]) / 800))
-    for mark in marks:
+    labelled = []
+    for mark in sorted(marks, key=lambda m: not m.taken):  # the taken ones' labels first, nearest their dice
         half = mark.side / 2.0
         bgr = _DRAW_BGR[None] if mark.taken else _REJECTED_BGR
         corner = (round(mark.cx - half), round(mark.cy - half))
         cv2.rectangle(canvas, corner, (round(mark.cx + half), round(mark.cy + half)), bgr, thickness)
         label = (f"die {mark.die_probability:.2f}: {mark.value} {mark.value_probability:.2f}" if mark.taken
                  else f"die {mark.die_probability:.2f}")
-        cv2.putText(canvas, label, (corner[0], max(12, corner[1] - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness,
-                    bgr, thickness, cv2.LINE_AA)
+        labelled.append(((*corner, round(mark.side), round(mark.side)), label, bgr))
+    _write_labels(canvas, labelled, thickness)
     return canvas
 
 
@@ -152,14 +205,15 @@ def draw_leaning(frame: np.ndarray, dice: Sequence[tuple[float, float, float, fl
     cv2.drawMarker(canvas, centre, _REJECTED_BGR, cv2.MARKER_CROSS, 12 * thickness, thickness)
     if both_ways_radius > 0:
         cv2.circle(canvas, centre, round(both_ways_radius), _REJECTED_BGR, thickness, cv2.LINE_AA)
+    labelled = []
     for cx, cy, side, probability in dice:
         bgr = _DECLINED_BGR if probability >= threshold else _REJECTED_BGR
         half = side / 2.0
         corner = (round(cx - half), round(cy - half))
         cv2.line(canvas, centre, (round(cx), round(cy)), bgr, thickness, cv2.LINE_AA)
         cv2.rectangle(canvas, corner, (round(cx + half), round(cy + half)), bgr, 2 * thickness)
-        cv2.putText(canvas, f"cocked {probability:.2f}", (corner[0], max(12, corner[1] - 4)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.4 * thickness, bgr, thickness, cv2.LINE_AA)
+        labelled.append(((*corner, round(side), round(side)), f"cocked {probability:.2f}", bgr))
+    _write_labels(canvas, labelled, thickness)
     return canvas
 
 
@@ -169,15 +223,15 @@ def draw_second_opinions(frame: np.ndarray, opinions: Sequence[SecondOpinion]) -
     orange: still unsure)."""
     canvas = frame.copy()
     thickness = max(1, round(max(frame.shape[:2]) / 800))
+    labelled = []
     for opinion in opinions:
         x, y, w, h = opinion.face.box
         bgr = _AGREED_BGR if opinion.accepted else _DECLINED_BGR
         cv2.rectangle(canvas, (x, y), (x + w, y + h), bgr, 2 * thickness)
         for px, py in opinion.clearest.pips:
             cv2.circle(canvas, (int(round(px)), int(round(py))), 2 * thickness, _PIP_BGR, -1)
-        label = f"{opinion.face.value} {opinion.face.confidence:.2f} {opinion.note}"
-        cv2.putText(canvas, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, bgr, thickness,
-                    cv2.LINE_AA)
+        labelled.append(((x, y, w, h), f"{opinion.face.value} {opinion.face.confidence:.2f} {opinion.note}", bgr))
+    _write_labels(canvas, labelled, thickness)
     return canvas
 
 

@@ -1,0 +1,57 @@
+"""Labels in the debug pictures: beside their dice, never over another label or die, inside
+the picture (dice in a Macao tray often touch, and their labels used to run together)."""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+
+from vision.debug import draw_readings, label_origins
+from vision.types import DieReading
+
+FRAME = (400, 300)  # width, height
+
+
+def _rectangles(boxes: list[tuple[int, int, int, int]], sizes: list[tuple[int, int]],
+                gap: int) -> list[tuple[int, int, int, int]]:
+    origins = label_origins(boxes, sizes, FRAME, gap)
+    return [(x, y - h, w, h + gap) for (x, y), (w, h) in zip(origins, sizes)]
+
+
+def _overlap(first: tuple[int, int, int, int], second: tuple[int, int, int, int]) -> bool:
+    return (min(first[0] + first[2], second[0] + second[2]) > max(first[0], second[0])
+            and min(first[1] + first[3], second[1] + second[3]) > max(first[1], second[1]))
+
+
+def test_labels_of_touching_dice_cover_neither_each_other_nor_a_die() -> None:
+    boxes = [(100, 100, 30, 30), (131, 100, 30, 30), (100, 131, 30, 30), (131, 131, 30, 30)]
+    sizes = [(70, 9)] * 4
+    labels = _rectangles(boxes, sizes, gap=3)
+    for first, second in itertools.combinations(labels, 2):
+        assert not _overlap(first, second), (first, second)
+    for label, box in itertools.product(labels, boxes):
+        assert not _overlap(label, box), (label, box)
+
+
+def test_a_label_stays_inside_the_picture() -> None:
+    """A die in the top-left corner: its label cannot go above it or to its left."""
+    (x, y, w, h), = _rectangles([(0, 0, 30, 30)], [(70, 9)], gap=3)
+    assert x >= 0 and y >= 0 and x + w <= FRAME[0] and y + h <= FRAME[1]
+    assert not _overlap((x, y, w, h), (0, 0, 30, 30))
+
+
+def test_the_reading_picture_writes_each_label_where_it_was_placed() -> None:
+    """Two touching dice drawn: each label's ink lies in its own place, off the dice."""
+    frame = np.full((FRAME[1], FRAME[0], 3), 128, np.uint8)
+    dice = [DieReading(x=100, y=100, w=30, h=30, colour="red", value=3, confidence=0.97, unsure=False),
+            DieReading(x=131, y=100, w=30, h=30, colour="blue", value=5, confidence=0.91, unsure=False)]
+    drawn = draw_readings(frame, dice)
+    inked = np.any(drawn != frame, axis=2)
+    inked[99:132, 99:163] = False  # the boxes themselves
+    sizes = [cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.4, 1)[0] for text in ("red 3 0.97", "blue 5 0.91")]
+    places = np.zeros_like(inked)
+    for x, y, w, h in _rectangles([(d.x, d.y, d.w, d.h) for d in dice], sizes, gap=2):
+        places[max(0, y - 2): y + h + 2, max(0, x - 2): x + w + 2] = True  # the halo reaches a little further
+    assert inked.any() and not (inked & ~places).any()
