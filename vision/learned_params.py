@@ -123,6 +123,12 @@ class LearnedParams:
             raise ValueError("[vision.learned] key 'macao_look_beside_core_radius' must not exceed "
                              f"'macao_look_beside_own_radius', got {values['macao_look_beside_core_radius']!r} "
                              f"and {values['macao_look_beside_own_radius']!r}")
+        radii = [values[name] for name in ("colour_face_radius", "colour_pip_wide_radius", "colour_pip_search_radius")]
+        if radii != sorted(radii):
+            raise ValueError("[vision.learned] keys 'colour_face_radius', 'colour_pip_wide_radius' and "
+                             "'colour_pip_search_radius' must not shrink in that order (pips are counted within "
+                             f"the first two and looked for within the third), got {radii[0]!r}, {radii[1]!r} "
+                             f"and {radii[2]!r}")
         if values["body_min_area"] > values["body_max_area"]:
             raise ValueError("[vision.learned] key 'body_min_area' must not exceed 'body_max_area', got "
                              f"{values['body_min_area']!r} and {values['body_max_area']!r}")

@@ -203,6 +203,7 @@ def test_a_pale_die_on_a_dark_green_table_is_named_by_its_own_hue() -> None:
     ("macao_look_beside_core_radius", 2.0, "must not exceed 'macao_look_beside_own_radius'"),
     ("macao_look_beside_min_score", "low", "must be float"),
     ("die_min_side_ratio", 1.0, "fraction under 1"),
+    ("colour_pip_search_radius", 0.5, "must not shrink"),
 ])
 def test_bad_settings_are_named(key: str, value: object, words: str) -> None:
     with DEFAULT_CONFIG_PATH.open("rb") as handle:
