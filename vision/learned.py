@@ -775,17 +775,38 @@ def read_with_model(
     costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
     assignment = assign_colours(costs, params.colour_max_cost)
     margins = assignment_margins(costs, assignment)
+    swayed = swayed_by_doubtful(faces, costs, assignment, params.colour_max_cost)
     dice = []
-    for face, colour_index, margin in zip(faces, assignment, margins):
+    for face, colour_index, margin, sway in zip(faces, assignment, margins, swayed):
         if colour_index is None:
             continue
-        reason = face.reason or ("colour unclear" if margin < learned.colour_margin_min else "")
+        reason = face.reason or ("colour unclear" if margin < learned.colour_margin_min or sway else "")
         dice.append(_to_reading(face, DIE_COLOURS[colour_index], reason))
     note = _unsure_note(dice)
     if len(dice) != len(DIE_COLOURS):
         note = "; ".join(filter(None, [f"found {len(dice)} of {len(DIE_COLOURS)} dice", note]))
     note = "; ".join(filter(None, [note, calibration_note]))
     return DiceReading(dice=tuple(dice), ms=_ms(started), message=note)
+
+
+def swayed_by_doubtful(faces: list[DieFace], costs: np.ndarray, assignment: list[int | None],
+                       leave_out_cost: float) -> list[bool]:
+    """Per face: whether its colour hangs on the candidates that may not be dice at all.
+
+    A candidate the classifier doubts is a die (a fill-up when fewer than six are sure) takes a
+    colour in the joint assignment, so that no sure die is given a doubted die's colour. But
+    when it is no die (a shadow beside one, a cube), the colour it takes can push a sure die
+    into another: the sure dice's colours are trusted only where the assignment without the
+    doubted candidates gives them the same."""
+    doubted = [face.reason == MAYBE_NOT_A_DIE for face in faces]
+    if not any(doubted):
+        return [False] * len(faces)
+    sure_rows = [i for i, d in enumerate(doubted) if not d]
+    alone = assign_colours(costs[sure_rows], leave_out_cost) if sure_rows else []
+    swayed = [False] * len(faces)
+    for row, colour in zip(sure_rows, alone):
+        swayed[row] = colour != assignment[row]
+    return swayed
 
 
 def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:
