@@ -236,7 +236,7 @@ class DiceDetector:
         return sorted(found, key=lambda c: -c.score)
 
     def look_beside(self, heat: np.ndarray, sides: np.ndarray, scale: float, found: list[DieCandidate],
-                    params: LearnedParams) -> list[DieCandidate]:
+                    params: LearnedParams, typical: float | None = None) -> list[DieCandidate]:
         """Weaker candidates once the heat of the dice already `found` is taken away.
 
         Two touching dice often make one ridge of heat whose top is one die: the other is
@@ -244,14 +244,18 @@ class DiceDetector:
         in every direction, so at each distance from it the least heat around it is its own;
         with that taken away what is left is another die's (a shoulder becomes a peak), or a
         die the detector sees only faintly. Nearer than `macao_look_beside_core_radius` die
-        sides, where no other die's centre can lie, all heat is the found die's.
+        sides, where no other die's centre can lie, all heat is the found die's. Those die sides
+        are at most the frame's `typical` one (when given): a found die whose side was guessed
+        large is often two touching dice taken for one, its peak between them, and a core that
+        large would swallow the other die's centre.
         """
         rest = heat.copy()
         cell = self.stride / scale  # frame pixels per heatmap cell
         for c in found:
+            side = c.side if typical is None else min(c.side, typical)
             rest = _without_own_heat(rest, c.cy / cell - 0.5, c.cx / cell - 0.5,
-                                     params.macao_look_beside_own_radius * c.side / cell,
-                                     params.macao_look_beside_core_radius * c.side / cell)
+                                     params.macao_look_beside_own_radius * side / cell,
+                                     params.macao_look_beside_core_radius * side / cell)
         return self.peaks(rest, sides, scale, params.macao_look_beside_min_score, params.detector_peak_window)
 
 
@@ -524,7 +528,7 @@ def _second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarr
     """Macao mode, fewer than six dice: new candidates beside those found (a die touching one,
     a faint one), each moved onto its die's body. A new peak on a found die is that die again."""
     heat, side_map, scale = maps
-    beside = _suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned),
+    beside = _suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned, typical),
                                   learned.duplicate_distance)[len(found):]
     moved = [_moved_onto_body(frame, c, typical, learned) for c in beside]
     if debug is not None:
