@@ -49,6 +49,8 @@ MODELS_DIR = Path(__file__).resolve().parent / "models"
 CLASS_NAMES: tuple[str, ...] = ("not a die", "1", "2", "3", "4", "5", "6")
 # The reason of a macao-mode filler: a candidate the classifier doubts is a die at all.
 MAYBE_NOT_A_DIE = "maybe not a die"
+# Steps to the eight points around a candidate (x, y), read when it may be a die seen off its centre.
+_EIGHT_WAYS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))
 # The reason of a die the leaning check takes for cocked: no face lies flat, so none counts.
 LEANING = "leaning (cocked)"
 
@@ -576,7 +578,7 @@ def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides:
 
 def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
                       crops: np.ndarray, probabilities: np.ndarray, rows: list[int], typical: float,
-                      learned: LearnedParams) -> list[int]:
+                      learned: LearnedParams, taken: list[DieCandidate] = ()) -> list[int]:
     """Macao mode: each candidate of `rows` (not yet a sure die) is read again in a crop of the
     frame's typical die side, where it is when its own side is off that by `typical_side_min_gap`,
     and on its die's body when that moves it at least `macao_recentre_min_shift` die sides.
@@ -595,6 +597,12 @@ def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate]
         moved = _moved_onto_body(frame, found[i], typical, learned)
         if np.hypot(moved.cx - found[i].cx, moved.cy - found[i].cy) >= learned.macao_recentre_min_shift * typical:
             tries.append((i, moved))
+        if i in rows[: learned.macao_shift_most]:
+            step = learned.macao_shift_step * typical
+            tries += [(i, dataclasses.replace(found[i], cx=found[i].cx + dx * step, cy=found[i].cy + dy * step))
+                      for dx, dy in _EIGHT_WAYS]
+    tries = [(i, c) for i, c in tries
+             if all(np.hypot(c.cx - t.cx, c.cy - t.cy) >= learned.macao_clearance * typical for t in taken)]
     if not tries:
         return []
     again_crops = crops_at_typical_side(frame, np.array([(c.cx, c.cy) for _, c in tries]), typical, net)
@@ -672,12 +680,18 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         missing = len(DIE_COLOURS) - len(kept)
         others = [i for i in likeliest if i not in kept]
         again = others[: learned.macao_reread_most] if missing else []
-        promoted = reread_candidates(checked, net, found, sides, crops, probabilities, again, typical, learned)
-        kept = kept + sorted(promoted, key=lambda i: float(probabilities[i][0]))[:missing]
+        promoted = reread_candidates(checked, net, found, sides, crops, probabilities, again, typical, learned,
+                                     [found[i] for i in kept])
+        for i in sorted(promoted, key=lambda i: float(probabilities[i][0])):
+            if len(kept) < len(DIE_COLOURS) and all(
+                    np.hypot(found[i].cx - found[k].cx, found[i].cy - found[k].cy) >= learned.macao_clearance * typical
+                    for k in kept):
+                kept.append(i)
         doubtful = sorted((i for i in others if i not in kept
                            and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability),
                           key=lambda i: float(probabilities[i][0]))[: len(DIE_COLOURS) - len(kept)]
     chosen = sorted(kept + doubtful)
+    centres = np.array([(c.cx, c.cy) for c in found])  # a candidate read again may have moved
     if debug is not None:
         debug.add("candidates (classifier: P(die), then value and its probability for those taken)",
                   draw_candidates(checked, [

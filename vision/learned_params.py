@@ -42,6 +42,9 @@ class LearnedParams:
     body_max_shift: float  # ... and lies within this many die sides of the candidate
     macao_recentre_min_shift: float  # macao mode: a doubtful candidate the body moves this many die sides is read again there
     macao_reread_most: int  # macao mode, fewer than six sure dice: at most this many other candidates are read again
+    macao_shift_most: int  # ... the likeliest this many of them also at the eight points around them ...
+    macao_shift_step: float  # ... this many die sides away
+    macao_clearance: float  # a candidate read again this near a sure die (die sides) is that die again
     value_min_probability: float  # P(value) needed to report a value, else unsure
     macao_value_min_probability: float  # the same in macao mode (the known six dice)
     duplicate_distance: float  # candidates closer than this many die sides are one die
