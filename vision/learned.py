@@ -578,10 +578,13 @@ def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides:
 
 def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
                       crops: np.ndarray, probabilities: np.ndarray, rows: list[int], typical: float,
-                      learned: LearnedParams, taken: list[DieCandidate] = ()) -> list[int]:
+                      learned: LearnedParams, taken: Sequence[DieCandidate] = ()) -> list[int]:
     """Macao mode: each candidate of `rows` (not yet a sure die) is read again in a crop of the
     frame's typical die side, where it is when its own side is off that by `typical_side_min_gap`,
-    and on its die's body when that moves it at least `macao_recentre_min_shift` die sides.
+    and on its die's body when that moves it at least `macao_recentre_min_shift` die sides; the
+    first `macao_shift_most` of them also at the eight points `macao_shift_step` die sides around
+    them. No point within `macao_clearance` die sides of a die `taken` (the sure ones) is read:
+    it would be that die again.
 
     A die dark on a dark table (a black die in its own shadow) can be found off its face's
     centre, on one pip, and its crop shows half a die; a die whose side the detector guessed too
@@ -601,8 +604,7 @@ def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate]
             step = learned.macao_shift_step * typical
             tries += [(i, dataclasses.replace(found[i], cx=found[i].cx + dx * step, cy=found[i].cy + dy * step))
                       for dx, dy in _EIGHT_WAYS]
-    tries = [(i, c) for i, c in tries
-             if all(np.hypot(c.cx - t.cx, c.cy - t.cy) >= learned.macao_clearance * typical for t in taken)]
+    tries = [(i, c) for i, c in tries if clear_of(c, taken, learned.macao_clearance * typical)]
     if not tries:
         return []
     again_crops = crops_at_typical_side(frame, np.array([(c.cx, c.cy) for _, c in tries]), typical, net)
@@ -614,6 +616,11 @@ def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate]
         if reading[0] < probabilities[i][0]:
             found[i], sides[i], crops[i], probabilities[i] = candidate, typical, again_crops[k], reading
     return [i for i in dict.fromkeys(i for i, _ in tries) if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
+
+
+def clear_of(candidate: DieCandidate, dice: Sequence[DieCandidate], distance: float) -> bool:
+    """Whether the candidate's centre lies at least `distance` px from every die's centre."""
+    return all(np.hypot(candidate.cx - d.cx, candidate.cy - d.cy) >= distance for d in dice)
 
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
@@ -683,9 +690,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         promoted = reread_candidates(checked, net, found, sides, crops, probabilities, again, typical, learned,
                                      [found[i] for i in kept])
         for i in sorted(promoted, key=lambda i: float(probabilities[i][0])):
-            if len(kept) < len(DIE_COLOURS) and all(
-                    np.hypot(found[i].cx - found[k].cx, found[i].cy - found[k].cy) >= learned.macao_clearance * typical
-                    for k in kept):
+            if len(kept) < len(DIE_COLOURS) and clear_of(found[i], [found[k] for k in kept],
+                                                         learned.macao_clearance * typical):
                 kept.append(i)
         doubtful = sorted((i for i in others if i not in kept
                            and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability),
