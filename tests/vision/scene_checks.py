@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from vision.synth import SceneLabels
-from vision.types import DiceReading
+import cv2
+import numpy as np
+
+from vision.synth import DieLabel, SceneLabels
+from vision.types import DiceReading, DieReading
+
+
+def as_stored(frame: np.ndarray) -> np.ndarray:
+    """The frame as `vision synth` writes it (JPEG, quality 90): a fresh set's scenes read alike."""
+    return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+
+
+def at_label(die: DieReading, label: DieLabel) -> bool:
+    """Whether a read die's box is centred on a labelled die (within 0.6 of its side)."""
+    cx, cy = label.center
+    return abs(die.x + die.w / 2 - cx) < 0.6 * die.w and abs(die.y + die.h / 2 - cy) < 0.6 * die.h
 
 
 def colours_right(reading: DiceReading, labels: SceneLabels) -> int:
     """Labelled dice with a read die of their colour at their centre."""
-    right = 0
-    for label in labels.dice:
-        cx, cy = label.center
-        right += any(die.colour == label.colour and abs(die.x + die.w / 2 - cx) < 0.6 * die.w
-                     and abs(die.y + die.h / 2 - cy) < 0.6 * die.h for die in reading.dice)
-    return right
+    return sum(any(die.colour == label.colour and at_label(die, label) for die in reading.dice)
+               for label in labels.dice)

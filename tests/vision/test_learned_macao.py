@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.scene_checks import colours_right
+from tests.vision.scene_checks import as_stored, at_label, colours_right
 from vision.debug import DebugSink
 from vision.die import BodyColour, DieFace
 from vision.learned import (MAYBE_NOT_A_DIE, DieCandidate, LearnedModels, body_centre, body_colours, crop_candidates,
@@ -84,7 +84,7 @@ def test_a_touching_die_inside_the_core_of_a_pair_taken_for_one_big_die_is_found
     violet die's centre: the violet die was missed and the gray one, its crop half violet, was
     named violet. Measured by the frame's typical side, the second look finds the violet die."""
     frame, labels = render_scene(9903 * 100_003 + 56)
-    stored = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+    stored = as_stored(frame)
     reading = read_with_model(stored, PARAMS, "macao", None, models, LEARNED)
     assert len(reading.dice) == 6 and colours_right(reading, labels) == 6
     pair = {d.colour: d for d in labels.dice if d.colour in ("gray", "violet")}
@@ -99,12 +99,12 @@ def test_a_die_found_off_its_centre_is_read_at_a_point_around_it(models: Learned
     a pip at its edge: P(value) 0.43, unsure (0.95 at the centre; the body move finds no body of
     a colour apart from the felt's). Read again at the eight points around it, it is a sure 2."""
     frame, labels = render_scene(9903 * 100_003 + 57)
-    stored = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+    stored = as_stored(frame)
     green = next(d for d in labels.dice if d.colour == "green")
-    for learned, sure in ((dataclasses.replace(LEARNED, macao_shift_most=0), False), (LEARNED, True)):
+    for learned, sure in ((BODY_ONLY, False), (LEARNED, True)):
         reading = read_with_model(stored, PARAMS, "macao", None, models, learned)
         die = next(d for d in reading.dice if d.colour == "green")
-        assert abs(die.x + die.w / 2 - green.center[0]) < 0.6 * die.w and abs(die.y + die.h / 2 - green.center[1]) < 0.6 * die.h
+        assert at_label(die, green)
         assert (die.value, die.unsure) == ((2, False) if sure else (None, True))
         assert colours_right(reading, labels) == 6
 
@@ -138,16 +138,14 @@ def test_a_candidate_taken_in_to_make_six_does_not_give_a_sure_die_a_wrong_colou
     sure dice, that candidate no longer moves onto the black die's edge: it is put back there
     by letting them come as near as before, to test the check behind that guard.)"""
     frame, labels = render_scene(9903 * 100_003 + 9)
-    stored = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)  # as `synth` writes it
+    stored = as_stored(frame)
     unguarded = dataclasses.replace(LEARNED, macao_shift_most=0, macao_clearance=0.0)
     reading = read_with_model(stored, PARAMS, "macao", None, models, unguarded)
     for label in labels.dice:
-        cx, cy = label.center
-        at = [d for d in reading.dice if abs(d.x + d.w / 2 - cx) < 0.6 * d.w and abs(d.y + d.h / 2 - cy) < 0.6 * d.h]
+        at = [d for d in reading.dice if at_label(d, label)]
         assert all(d.unsure or (d.colour, d.value) == (label.colour, label.value) for d in at), (label, at)
     black = next(d for d in labels.dice if d.colour == "black")
-    assert any(d.unsure and d.confidence > 0.9 and abs(d.x + d.w / 2 - black.center[0]) < 0.6 * d.w
-               and abs(d.y + d.h / 2 - black.center[1]) < 0.6 * d.h for d in reading.dice)
+    assert any(d.unsure and d.confidence > 0.9 and at_label(d, black) for d in reading.dice)
 
 
 def test_the_debug_picture_shows_the_second_look_only_when_it_was_taken(models: LearnedModels) -> None:
@@ -168,8 +166,7 @@ def test_cubes_beside_the_dice_are_not_taken(models: LearnedModels, seed: int) -
     cube in any; all six colours right in 28 of 30, not in 11 and 37)."""
     frame, labels = render_scene(seed, SceneOptions(cubes=12, cubes_near_dice=True, cocked=False, touching=False))
     reading = read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
-    on_a_die = [any(abs(d.x + d.w / 2 - label.center[0]) < 0.6 * d.w and abs(d.y + d.h / 2 - label.center[1]) < 0.6 * d.h
-                    for label in labels.dice) for d in reading.dice]
+    on_a_die = [any(at_label(d, label) for label in labels.dice) for d in reading.dice]
     assert len(reading.dice) == 6 and all(on_a_die)
     assert colours_right(reading, labels) == 6
 
