@@ -51,6 +51,9 @@ CLASS_NAMES: tuple[str, ...] = ("not a die", "1", "2", "3", "4", "5", "6")
 MAYBE_NOT_A_DIE = "maybe not a die"
 # Steps to the eight points around a candidate (x, y), read when it may be a die seen off its centre.
 _EIGHT_WAYS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))
+# Unit steps along four axes through a die (across, down, the two diagonals): where a die found at
+# the seam of two touching dice is read either way.
+_FOUR_AXES = ((1.0, 0.0), (0.0, 1.0), (0.5**0.5, 0.5**0.5), (0.5**0.5, -(0.5**0.5)))
 # The reason of a die the leaning check takes for cocked: no face lies flat, so none counts.
 LEANING = "leaning (cocked)"
 
@@ -623,6 +626,72 @@ def clear_of(candidate: DieCandidate, dice: Sequence[DieCandidate], distance: fl
     return all(np.hypot(candidate.cx - d.cx, candidate.cy - d.cy) >= distance for d in dice)
 
 
+@dataclass(frozen=True)
+class SeamSplit:
+    """A sure die that is two touching dice: its index among the candidates, the two dice, their
+    crops (at the typical side) and the classifier's readings of them (turned)."""
+
+    index: int
+    dice: tuple[DieCandidate, DieCandidate]
+    crops: np.ndarray
+    probabilities: np.ndarray
+
+
+def split_seams(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], kept: list[int], typical: float,
+                learned: LearnedParams) -> list[SeamSplit]:
+    """Macao mode, a die still missing: the sure dice (`kept`) that are two touching dice found as
+    one, the surest first.
+
+    The detector can put a single peak on the seam between two touching dice, and the seam's crop
+    (half of each) reads as a die. Each sure die is read at the two points `macao_split_step` die
+    sides either side of its centre along four axes, where both lie `macao_clearance` die sides
+    clear of the other sure dice. A die's centre is where its crop looks most like a die: half a
+    side off a lone die, the crop shows half of it and the table, and looks less like a die. So
+    an axis splits the die when each of its ends is a sure die with a sure value and looks more
+    like a die than the centre between them (all read turned, at the typical side); of a die's
+    axes, the one whose less likely end is the likelier counts."""
+    if learned.macao_split_step <= 0.0 or not kept:
+        return []
+    step, clearance = learned.macao_split_step * typical, learned.macao_clearance * typical
+    points: list[DieCandidate] = []
+    axes: list[tuple[int, int, int]] = []  # (die, row of its centre, row of its first end; the second follows)
+    for k in kept:
+        die = dataclasses.replace(found[k], side=typical)
+        others = [found[i] for i in kept if i != k]
+        centre_row = len(points)
+        points.append(die)
+        for ux, uy in _FOUR_AXES:
+            ends = [dataclasses.replace(die, cx=die.cx + sign * ux * step, cy=die.cy + sign * uy * step)
+                    for sign in (-1.0, 1.0)]
+            if all(clear_of(end, others, clearance) for end in ends):
+                axes.append((k, centre_row, len(points)))
+                points += ends
+    if not axes:
+        return []
+    crops = crops_at_typical_side(frame, np.array([(c.cx, c.cy) for c in points]), typical, net)
+    upright = net.classify(crops, 1, learned.classifier_batch)
+    die_probability = 1.0 - upright[:, 0]
+
+    def weaker_end(axis: tuple[int, int, int]) -> float:
+        return float(min(die_probability[axis[2]], die_probability[axis[2] + 1]))
+
+    best: dict[int, tuple[int, int, int]] = {}
+    for axis in axes:
+        k, centre_row, _ = axis
+        if (die_probability[centre_row] < weaker_end(axis) and weaker_end(axis) >= learned.die_min_probability
+                and (k not in best or weaker_end(axis) > weaker_end(best[k]))):
+            best[k] = axis
+    splits = []
+    for k, centre_row, end_row in sorted(best.values(), key=weaker_end, reverse=True):
+        rows = [centre_row, end_row, end_row + 1]
+        readings = net.refine(crops[rows], upright[rows], learned.classifier_turns, learned.classifier_batch)
+        centre, ends = readings[0], readings[1:]
+        if (np.all(1.0 - ends[:, 0] >= learned.die_min_probability) and np.all(ends[:, 0] < centre[0])
+                and np.all(np.max(ends[:, 1:], axis=1) >= learned.macao_value_min_probability)):
+            splits.append(SeamSplit(k, (points[end_row], points[end_row + 1]), crops[rows[1:]], ends))
+    return splits
+
+
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams, debug: DebugSink | None = None,
                place: RegionPlace | None = None) -> list[DieFace]:
@@ -693,6 +762,18 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             if len(kept) < len(DIE_COLOURS) and clear_of(found[i], [found[k] for k in kept],
                                                          learned.macao_clearance * typical):
                 kept.append(i)
+        missing = len(DIE_COLOURS) - len(kept)
+        for split in split_seams(checked, net, found, kept, typical, learned)[: max(missing, 0)]:
+            # The die found on the seam becomes the first of the two; the second is a new candidate.
+            found[split.index] = split.dice[0]
+            sides[split.index] = typical
+            crops[split.index] = split.crops[0]
+            probabilities[split.index] = split.probabilities[0]
+            found.append(split.dice[1])
+            sides = np.append(sides, typical)
+            crops = np.concatenate([crops, split.crops[1:]])
+            probabilities = np.concatenate([probabilities, split.probabilities[1:]])
+            kept.append(len(found) - 1)
         doubtful = sorted((i for i in others if i not in kept
                            and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability),
                           key=lambda i: float(probabilities[i][0]))[: len(DIE_COLOURS) - len(kept)]

@@ -14,7 +14,8 @@ from tests.vision.scene_checks import as_stored, at_label, colours_right
 from vision.debug import DebugSink
 from vision.die import BodyColour, DieFace
 from vision.learned import (MAYBE_NOT_A_DIE, DieCandidate, LearnedModels, body_centre, body_colours, crop_candidates,
-                            crop_dice, read_with_model, reread_candidates, swayed_by_doubtful, typical_side)
+                            crop_dice, read_with_model, reread_candidates, split_seams, swayed_by_doubtful,
+                            typical_side)
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
 from vision.synth import SceneOptions, render_scene
@@ -24,6 +25,7 @@ LEARNED = load_learned_params()
 NO_SECOND_LOOK = dataclasses.replace(LEARNED, macao_look_beside_min_score=1.0)
 # Candidates read again only on their die body and at the typical side (not at points around them).
 BODY_ONLY = dataclasses.replace(LEARNED, macao_shift_most=0)
+NO_SPLIT = dataclasses.replace(LEARNED, macao_split_step=0.0)
 # Drawn scenes with a touching pair where the first look misses a die (found by reading seeds
 # 100-199 with touching dice both ways: 8 changed, none for the worse). With the classifier of
 # 2026-11-29 22:50 the first look of seed 164 fills the six with a wrong candidate instead.
@@ -107,6 +109,39 @@ def test_a_die_found_off_its_centre_is_read_at_a_point_around_it(models: Learned
         assert at_label(die, green)
         assert (die.value, die.unsure) == ((2, False) if sure else (None, True))
         assert colours_right(reading, labels) == 6
+
+
+@pytest.mark.parametrize(("seed", "scene"), [(9901, 13), (9901, 109), (9904, 53)])
+def test_two_touching_dice_found_as_one_at_their_seam_are_split(models: LearnedModels, seed: int,
+                                                                  scene: int) -> None:
+    """Fresh random drawn scenes (`vision synth --seed 9901`, scenes 13 and 109; `--seed 9904`,
+    scene 53): a red die touching a blue or violet one, and the detector's one peak for the pair
+    on the seam between them. The seam's crop, half of each die, reads as a sure die, named
+    after the other die; the red die was missed. Read half a side either way along the pair,
+    both are sure dice, each with its own colour and value."""
+    frame, labels = render_scene(seed * 100_003 + scene)
+    stored = as_stored(frame)
+    red = next(d for d in labels.dice if d.colour == "red")
+    partner = next(d for d in labels.dice if d.colour in red.touching)
+    before = read_with_model(stored, PARAMS, "macao", None, models, NO_SPLIT)
+    assert not any(d.colour == "red" and at_label(d, red) for d in before.dice), "the scene no longer shows the fault"
+    after = read_with_model(stored, PARAMS, "macao", None, models, LEARNED)
+    assert colours_right(after, labels) == 6
+    for label in (red, partner):
+        read = next(d for d in after.dice if d.colour == label.colour)
+        assert at_label(read, label) and (read.value, read.unsure) == (label.value, False)
+
+
+@pytest.mark.parametrize("seed", range(300, 306))
+def test_a_die_lying_alone_is_not_split(models: LearnedModels, seed: int) -> None:
+    """Half a side off a lone die's centre, either way, a crop shows half a die and the table,
+    and looks less like a die than the centre: no axis of any of the six reads as two dice.
+    (Seed 300's black 6 on a dark table halves into two sure 3s; without that comparison it
+    was split.)"""
+    frame, labels = render_scene(seed, SceneOptions(touching=False, cocked=False))
+    typical = typical_side(models.detector.detect(frame, LEARNED))
+    dice = [DieCandidate(label.center[0], label.center[1], typical, 1.0) for label in labels.dice]
+    assert split_seams(frame, models.classifier, dice, list(range(6)), typical, LEARNED) == []
 
 
 def face(reason: str = "") -> DieFace:
