@@ -29,7 +29,7 @@ from vision.colour import (
 )
 from vision.die import DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, cut_region, is_blank
-from vision.learned import MAYBE_NOT_A_DIE, LearnedModels, find_faces
+from vision.learned import LearnedModels, find_faces
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import detect_faces, learned_models
@@ -87,8 +87,9 @@ def _calibrate_learned(frame: np.ndarray, params: VisionParams, models: LearnedM
     if is_blank(checked, params):
         raise CalibrationError("the frame has no contrast (blank, black or blown out); check the camera and the light")
     place = None if checked.shape == whole.shape else RegionPlace(offset, (whole.shape[1], whole.shape[0]))
-    faces = [face for face in find_faces(checked, params, "macao", models, learned, place=place)
-             if face.reason != MAYBE_NOT_A_DIE]
+    # Only dice read plainly (no doubt that it is a die, about its value, or that it lies flat):
+    # a colour is learnt from a face seen clearly.
+    faces = [face for face in find_faces(checked, params, "macao", models, learned, place=place) if not face.reason]
     if len(faces) < len(DIE_COLOURS):
         raise CalibrationError(
             f"calibration needs the six dice clearly visible; found {len(faces)}. "

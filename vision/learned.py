@@ -637,25 +637,27 @@ class SeamSplit:
     probabilities: np.ndarray
 
 
-def split_seams(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], kept: list[int], typical: float,
-                learned: LearnedParams) -> list[SeamSplit]:
+def split_seams(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], kept: list[int], doubted: list[int],
+                typical: float, learned: LearnedParams) -> list[SeamSplit]:
     """Macao mode, a die still missing: the sure dice (`kept`) that are two touching dice found as
     one, the surest first.
 
     The detector can put a single peak on the seam between two touching dice, and the seam's crop
-    (half of each) reads as a die. Each sure die is read at the two points `macao_split_step` die
-    sides either side of its centre along four axes, where both lie `macao_clearance` die sides
-    clear of the other sure dice. A die's centre is where its crop looks most like a die: half a
+    (half of each) reads as a die, but not a plain one: only the dice of `kept` whose value the
+    classifier doubted at first (`doubted`: those read turned) are tried. Each is read at the two
+    points `macao_split_step` die sides either side of its centre along four axes, where both lie
+    `macao_clearance` die sides clear of the other sure dice. A die's centre is where its crop looks most like a die: half a
     side off a lone die, the crop shows half of it and the table, and looks less like a die. So
     an axis splits the die when each of its ends is a sure die with a sure value and looks more
     like a die than the centre between them (all read turned, at the typical side); of a die's
     axes, the one whose less likely end is the likelier counts."""
-    if learned.macao_split_step <= 0.0 or not kept:
+    tried = [k for k in kept if k in doubted]
+    if learned.macao_split_step <= 0.0 or not tried:
         return []
     step, clearance = learned.macao_split_step * typical, learned.macao_clearance * typical
     points: list[DieCandidate] = []
     axes: list[tuple[int, int, int]] = []  # (die, row of its centre, row of its first end; the second follows)
-    for k in kept:
+    for k in tried:
         die = dataclasses.replace(found[k], side=typical)
         others = [found[i] for i in kept if i != k]
         centre_row = len(points)
@@ -692,6 +694,28 @@ def split_seams(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], kept
     return splits
 
 
+def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: LearnedParams,
+                       frame_long_side: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """The detector's maps (`DiceDetector.maps`) at `detector_long_side`, or, where the dice
+    measure under `detector_small_die` px there, at the scale that makes them
+    `detector_die_target` px (at most the frame's own).
+
+    Shrunk to one fixed size, a frame whose dice are small (a camera high over the tray, a
+    wide view) shows them at the bottom of the sizes the detector learned: it misses dice that
+    touch and guesses their sides large, and every crop cut at that side shows the table."""
+    heat, sides, scale = detector.maps(frame, learned.detector_long_side, frame_long_side)
+    if learned.detector_small_die <= 0.0 or scale >= 1.0:
+        return heat, sides, scale
+    found = detector.peaks(heat, sides, scale, learned.detector_min_score, learned.detector_peak_window)
+    if not found:
+        return heat, sides, scale
+    measured = typical_side(found) * scale
+    if measured >= learned.detector_small_die:
+        return heat, sides, scale
+    long_side = round(learned.detector_long_side * learned.detector_die_target / measured)
+    return detector.maps(frame, long_side, frame_long_side)
+
+
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams, debug: DebugSink | None = None,
                place: RegionPlace | None = None) -> list[DieFace]:
@@ -705,8 +729,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     where `checked`, a tray region, lies in the whole frame (default: it is the whole frame).
     """
     detector, net = models.detector, models.classifier
-    heat, side_map, scale = detector.maps(checked, learned.detector_long_side,
-                                          None if place is None else place.frame_long_side)
+    heat, side_map, scale = maps_at_dice_scale(detector, checked, learned,
+                                               None if place is None else place.frame_long_side)
     if debug is not None:
         debug.add("detector heat (die top-face centres)", draw_heat(checked, heat, detector.stride / scale))
     found = _suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
@@ -763,7 +787,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                                                          learned.macao_clearance * typical):
                 kept.append(i)
         missing = len(DIE_COLOURS) - len(kept)
-        for split in split_seams(checked, net, found, kept, typical, learned)[: max(missing, 0)]:
+        for split in (split_seams(checked, net, found, kept, turned, typical, learned)[:missing] if missing > 0
+                      else []):
             # The die found on the seam becomes the first of the two; the second is a new candidate.
             found[split.index] = split.dice[0]
             sides[split.index] = typical

@@ -28,6 +28,8 @@ class LearnedParams:
     runtime: str  # what runs the models: "auto", "onnxruntime" or "opencv" (vision.onnx_net)
     detector_long_side: int  # the frame is shrunk so its long side is at most this
     detector_min_score: float  # heatmap peak needed for a candidate
+    detector_small_die: float  # dice measured under this many px at detector scale: the frame is looked at again ...
+    detector_die_target: float  # ... at the scale that makes them this many px (the frame's own at most)
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
     die_min_probability: float  # P(die) needed to keep a candidate at all
     macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure

@@ -13,6 +13,7 @@ import pytest
 from tests.vision.scene_checks import colours_right
 from vision.calibrate import Calibration, CalibrationError, calibrate, load_calibration, save_calibration
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, ColourModel
+from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import LEARNED_PATH, read_classical, read_dice
 from vision.synth import SceneOptions, render_scene
@@ -151,11 +152,16 @@ def test_the_built_in_colours_know_a_black_die_has_light_pips() -> None:
     """A dim warm table (found by searching seeded dim tables for readings calibration changed):
     the glossy black die's face reads pale, and without knowing that its pips are light the
     built-in colours swapped it with the gray die, which has dark pips here. Calibration fixed
-    it then; the built-in polarity of the black die fixes it now, and calibration still reads it."""
+    it then; the built-in polarity of the black die fixes it now, and calibration still reads it.
+    (The dice are small: found at the scale they need, the faces are measured in crops of their
+    own size and the two no longer swap even without the polarity, so the fault is shown with
+    the detector at its usual scale.)"""
     options = SceneOptions(tint="warm", dim=True, touching=False, cocked=False, glare=False)
     frame, labels = render_scene(32, replace(options, layout_seed=1))
-    unknown = read_dice(frame, replace(PARAMS, default_light_pip_colours=""))
+    one_scale = replace(load_learned_params(), detector_small_die=0.0)
+    unknown = read_dice(frame, replace(PARAMS, default_light_pip_colours=""), learned=one_scale)
     assert colours_right(unknown, labels) < len(DIE_COLOURS)
+    assert colours_right(read_dice(frame, PARAMS, learned=one_scale), labels) == len(DIE_COLOURS)
     assert colours_right(read_dice(frame, PARAMS), labels) == len(DIE_COLOURS)
     calibration = calibrate(render_scene(32, replace(options, layout_seed=0))[0], PARAMS)
     assert colours_right(read_dice(frame, PARAMS, calibration=calibration), labels) == len(DIE_COLOURS)
