@@ -646,11 +646,11 @@ def split_seams(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], kept
     (half of each) reads as a die, but not a plain one: only the dice of `kept` whose value the
     classifier doubted at first (`doubted`: those read turned) are tried. Each is read at the two
     points `macao_split_step` die sides either side of its centre along four axes, where both lie
-    `macao_clearance` die sides clear of the other sure dice. A die's centre is where its crop looks most like a die: half a
-    side off a lone die, the crop shows half of it and the table, and looks less like a die. So
-    an axis splits the die when each of its ends is a sure die with a sure value and looks more
-    like a die than the centre between them (all read turned, at the typical side); of a die's
-    axes, the one whose less likely end is the likelier counts."""
+    `macao_clearance` die sides clear of the other sure dice. A die's centre is where its crop
+    looks most like a die: half a side off a lone die, the crop shows half of it and the table.
+    So an axis splits the die when each of its ends is a sure die with a sure value and looks
+    more like a die than the centre between them (all read turned, at the typical side); of a
+    die's axes, the one whose less likely end is the likelier counts."""
     tried = [k for k in kept if k in doubted]
     if learned.macao_split_step <= 0.0 or not tried:
         return []
@@ -725,7 +725,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
 
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
     when fewer than six are sure dice, the detector looks again beside those found (pictured
-    for `debug`, if given). Dice the leaning check takes for cocked are marked so. `place`:
+    for `debug`, if given), the other candidates are read again, and a die found on the seam
+    of two touching dice is split. Small dice are found at the scale they need
+    (`maps_at_dice_scale`). Dice the leaning check takes for cocked are marked so. `place`:
     where `checked`, a tray region, lies in the whole frame (default: it is the whole frame).
     """
     detector, net = models.detector, models.classifier
