@@ -734,7 +734,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     heat, side_map, scale = maps_at_dice_scale(detector, checked, learned,
                                                None if place is None else place.frame_long_side)
     if debug is not None:
-        debug.add("detector heat (die top-face centres)", draw_heat(checked, heat, detector.stride / scale))
+        debug.add(f"detector heat (die top-face centres; frame read at {scale:.0%} of its size)",
+                  draw_heat(checked, heat, detector.stride / scale))
     found = _suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
                                                 learned.detector_peak_window), learned.duplicate_distance)
     if not found:
