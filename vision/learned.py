@@ -790,8 +790,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                                                          learned.macao_clearance * typical):
                 kept.append(i)
         missing = len(DIE_COLOURS) - len(kept)
-        for split in (split_seams(checked, net, found, kept, turned, typical, learned)[:missing] if missing > 0
-                      else []):
+        splits = split_seams(checked, net, found, kept, turned, typical, learned) if missing > 0 else []
+        for split in splits[:missing]:
             # The die found on the seam becomes the first of the two; the second is a new candidate.
             found[split.index] = split.dice[0]
             sides[split.index] = typical
