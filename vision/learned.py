@@ -480,7 +480,6 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
     radius, sector = _polar_grid(size, window_sides, learned.colour_band_sectors)
     face = radius <= learned.colour_face_radius
     band = (radius >= learned.colour_band_inner) & (radius <= learned.colour_band_outer)
-    die = radius <= learned.colour_band_outer
     pixels = lab.reshape(count, size * size, 3).astype(np.float32)
     lightness = pixels[:, :, 0]
     face_lightness = lightness[:, face]
@@ -496,20 +495,38 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
                      for k in range(learned.colour_band_sectors) if (band & (sector == k)).any()]
     shade = _row_percentiles(np.stack(sector_shades, axis=1), 50.0)
     shade = np.where(np.isnan(shade), median, shade)
-    die_pixels = pixels[:, die]
-    cut = np.percentile(die_pixels[:, :, 0], learned.colour_darker_percentile, axis=1)
-    # Only pixels near the centre name the hue: further out a dark table or shadow can be
-    # the darker part of a pale (washed-out) die; dark pips are left out as in the band.
-    darker = (die_pixels[:, :, 0] <= cut[:, None]) & (radius[die] <= learned.colour_hue_radius)[None, :]
-    darker &= ~(far & ~light_pips[:, None])[:, die]
-    a = _row_percentiles(np.where(darker, die_pixels[:, :, 1], np.nan), 50.0) - 128.0
-    b = _row_percentiles(np.where(darker, die_pixels[:, :, 2], np.nan), 50.0) - 128.0
+    a, b = _darker_hues(pixels, size, window_sides, far & ~light_pips[:, None], learned)
     # White pips are a white reference in the frame: lightness is scaled so that they read as
     # they do under ordinary light (a dim scene's gray die is not a black one).
     whites = [float(np.percentile(lightness[i, far[i]], learned.colour_white_percentile))
               for i in np.flatnonzero(light_pips)]
     exposure = learned.colour_white_lightness / float(np.median(whites)) if whites else 1.0
     return [BodyColour(min(255.0, float(shade[i]) * exposure), float(a[i]), float(b[i])) for i in range(count)]
+
+
+def _darker_hues(pixels: np.ndarray, size: int, window_sides: float, dark_pips: np.ndarray,
+                 learned: LearnedParams) -> tuple[np.ndarray, np.ndarray]:
+    """Each crop's hue (Lab a and b, around 0) from the darker part of its die.
+
+    The darker part (below a percentile of the whole die's lightness) leaves glare and light
+    pips out, and a lighter die touching this one. Its hue is taken per angular sector and the
+    sectors' median kept: the detector can put a die's centre a quarter side towards its
+    shadow, whose dark gray is then much of the darker part, but only in a few sectors. Only
+    pixels near the centre count: further out a dark table or shadow can be the darker part
+    of a pale (washed-out) die; dark pips are left out as in the band."""
+    radius, sector = _polar_grid(size, window_sides, learned.colour_hue_sectors)
+    cut = np.percentile(pixels[:, radius <= learned.colour_band_outer, 0], learned.colour_darker_percentile, axis=1)
+    near = radius <= min(learned.colour_hue_radius, learned.colour_band_outer)
+    hues = []
+    for k in range(learned.colour_hue_sectors):
+        in_sector = near & (sector == k)
+        if not in_sector.any():
+            continue
+        darker = (pixels[:, in_sector, 0] <= cut[:, None]) & ~dark_pips[:, in_sector]
+        hues.append([_row_percentiles(np.where(darker, pixels[:, in_sector, channel], np.nan), 50.0)
+                     for channel in (1, 2)])
+    per_sector = np.array(hues)  # sectors x (a, b) x crops
+    return (_row_percentiles(per_sector[:, 0].T, 50.0) - 128.0, _row_percentiles(per_sector[:, 1].T, 50.0) - 128.0)
 
 
 def crop_candidates(frame: np.ndarray, candidates: list[DieCandidate], typical: float, net: DiceNet,

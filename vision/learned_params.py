@@ -69,7 +69,8 @@ class LearnedParams:
     colour_lightness_floor: float  # lightness is compared as the ratio (L + this) / (model L + this)
     colour_margin_min: float  # a die whose colour could be swapped for less extra cost than this is unsure
     colour_hue_radius: float  # die sides from the centre: only pixels this near name the hue
-    colour_darker_percentile: float  # the hue comes from die pixels darker than this percentile (0-100)
+    colour_darker_percentile: float  # the hue comes from die pixels darker than this percentile (0-100) ...
+    colour_hue_sectors: int  # ... of each of this many angular sectors, the sectors' median
     second_opinion: bool  # a die whose value the classifier doubts is read again by the classical reader
     second_opinion_min_probability: float  # ... when its top value has at least this probability (0-1)
     second_opinion_side_scale_min: float  # the classical reader reads the die taking its side as the detector's
@@ -106,8 +107,9 @@ class LearnedParams:
             raise ValueError("[vision.learned] key 'classifier_turns' must be 1, 2 or 4")
         if values["classifier_batch"] < 1:
             raise ValueError(f"[vision.learned] key 'classifier_batch' must be at least 1, got {values['classifier_batch']!r}")
-        if values["colour_band_sectors"] < 1:
-            raise ValueError("[vision.learned] key 'colour_band_sectors' must be at least 1")
+        for name in ("colour_band_sectors", "colour_hue_sectors"):
+            if values[name] < 1:
+                raise ValueError(f"[vision.learned] key '{name}' must be at least 1, got {values[name]!r}")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
                      "macao_value_min_probability",
                      "second_opinion_min_probability", "lean_min_probability"):

@@ -1,8 +1,10 @@
 """The learned reader's body-colour and pip-polarity measures (vision.learned.body_colours,
 pip_polarities) on hand-drawn die crops: glare on the top face, dim light, shade and dark pips
-must not turn a gray die black or the reverse."""
+must not turn a gray die black or the reverse, nor a shadow a blue die gray."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import cv2
 import numpy as np
@@ -11,7 +13,7 @@ import pytest
 from vision.colour import assign_colours, colour_cost, cost_matrix, default_models
 from vision.die import DieFace
 from vision.learned import _row_percentiles, body_colours, pip_polarities
-from vision.learned_params import load_learned_params
+from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.types import DIE_COLOURS
 
@@ -82,6 +84,37 @@ def test_dim_gray_die_alone_is_gray(scale: float) -> None:
     crops = _six_dice(_die_crop(25, 245, scale=scale), _die_crop(125, 30, scale=scale), scale=scale)
     five = np.delete(crops, 3, axis=0)
     assert _assigned(five) == ["red", "blue", "green", "gray", "violet"]
+
+
+def _blue_die_off_centre_beside_its_shadow() -> np.ndarray:
+    """The detector put this blue die's centre a third of a side towards the long dark shadow
+    it casts on the table (as in rendered-dev's dev_0045, held out): the shadow's gray is then
+    most of the crop's darker part near its centre."""
+    crop = np.full((CROP_PX, CROP_PX, 3), TABLE_BGR, np.uint8)
+    centre = (CROP_PX - 1) / 2.0
+    die_x, half = centre + 0.35 * SIDE, SIDE / 2.0
+    cv2.rectangle(crop, (0, round(centre - 1.3 * half)), (round(die_x), round(centre + 1.3 * half)), (55, 50, 50), -1)
+    cv2.rectangle(crop, (round(die_x - half), round(centre - half)), (round(die_x + half), round(centre + half)),
+                  (150, 60, 25), -1)
+    for dx, dy in PIP_OFFSETS:
+        cv2.circle(crop, (round(die_x + dx * SIDE), round(centre + dy * SIDE)), round(0.09 * SIDE), (245,) * 3, -1)
+    noise = np.random.default_rng(3).normal(0.0, 4.0, crop.shape)
+    return np.clip(crop + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_die_read_off_centre_takes_its_hue_not_its_shadows() -> None:
+    crops = _six_dice(_die_crop(25, 245), _die_crop(125, 245))
+    crops[1] = _blue_die_off_centre_beside_its_shadow()
+    blue = body_colours(crops[1:2], WINDOW_SIDES, PARAMS, LEARNED)[0]
+    assert blue.b < -40  # plainly blue, not the shadow's gray (b -7 when the whole disc is taken at once)
+    assert _assigned(crops) == EXPECTED
+
+
+@pytest.mark.parametrize("key", ["colour_band_sectors", "colour_hue_sectors"])
+def test_no_sectors_is_a_named_config_error(key: str) -> None:
+    table = {**{f.name: getattr(LEARNED, f.name) for f in dataclasses.fields(LearnedParams)}, key: 0}
+    with pytest.raises(ValueError, match=f"'{key}' must be at least 1, got 0"):
+        LearnedParams.from_table(table)
 
 
 def test_polarity_is_measured() -> None:
