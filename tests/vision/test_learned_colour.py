@@ -90,14 +90,13 @@ def _blue_die_off_centre_beside_its_shadow() -> np.ndarray:
     """The detector put this blue die's centre a third of a side towards the long dark shadow
     it casts on the table (as in rendered-dev's dev_0045, held out): the shadow's gray is then
     most of the crop's darker part near its centre."""
-    crop = np.full((CROP_PX, CROP_PX, 3), TABLE_BGR, np.uint8)
-    centre = (CROP_PX - 1) / 2.0
-    die_x, half = centre + 0.35 * SIDE, SIDE / 2.0
-    cv2.rectangle(crop, (0, round(centre - 1.3 * half)), (round(die_x), round(centre + 1.3 * half)), (55, 50, 50), -1)
-    cv2.rectangle(crop, (round(die_x - half), round(centre - half)), (round(die_x + half), round(centre + half)),
-                  (150, 60, 25), -1)
-    for dx, dy in PIP_OFFSETS:
-        cv2.circle(crop, (round(die_x + dx * SIDE), round(centre + dy * SIDE)), round(0.09 * SIDE), (245,) * 3, -1)
+    shift = round(0.37 * SIDE)
+    crop = cv2.warpAffine(_die_crop(0, 245, bgr=(150, 60, 25)), np.float32([[1, 0, shift], [0, 1, 0]]),
+                          (CROP_PX, CROP_PX), flags=cv2.INTER_NEAREST, borderValue=TABLE_BGR)
+    centre, half = (CROP_PX - 1) / 2.0, SIDE / 2.0
+    shadow = np.zeros((CROP_PX, CROP_PX), np.uint8)
+    cv2.rectangle(shadow, (0, round(centre - 1.3 * half)), (round(centre + shift), round(centre + 1.3 * half)), 255, -1)
+    crop[(shadow > 0) & np.all(crop == TABLE_BGR, axis=2)] = (55, 50, 50)  # on the table, not on the die
     noise = np.random.default_rng(3).normal(0.0, 4.0, crop.shape)
     return np.clip(crop + noise, 0, 255).astype(np.uint8)
 
