@@ -529,6 +529,32 @@ def _darker_hues(pixels: np.ndarray, size: int, window_sides: float, dark_pips: 
     return (_row_percentiles(per_sector[:, 0].T, 50.0) - 128.0, _row_percentiles(per_sector[:, 1].T, 50.0) - 128.0)
 
 
+def chosen_colours(frame: np.ndarray, net: DiceNet, crops: np.ndarray, centres: np.ndarray, sides: np.ndarray,
+                   typical: float, params: VisionParams,
+                   learned: LearnedParams) -> tuple[np.ndarray, list[BodyColour]]:
+    """The crops colours are measured in, and each die's body colour, for the chosen dice.
+
+    Dice on one table are one size, and a crop whose side is off the typical one misplaces the
+    measuring rings. Cut wider (side guessed too large), it shows the table near the centre where
+    the hue is named: such a die is measured wholly in a crop of the typical side. Cut narrower,
+    its shade band falls inside the top face, all of it on the lamp's mirror image when a glossy
+    black face is washed out (it then passes for the gray die): its shade is taken from a crop
+    of the typical side, its hue still from its own crop (where the typical side is too large
+    for the dice, the wider crop would name the table's hue)."""
+    colour_crops = crops.copy()
+    wide = np.flatnonzero(sides > typical)
+    if len(wide):
+        colour_crops[wide] = crops_at_typical_side(frame, centres[wide], typical, net)
+    colours = body_colours(colour_crops, net.window_sides, params, learned)
+    narrow = np.flatnonzero(sides < typical)
+    if len(narrow):
+        shades = body_colours(crops_at_typical_side(frame, centres[narrow], typical, net), net.window_sides, params,
+                              learned)
+        for k, shade in zip(narrow, shades):
+            colours[k] = dataclasses.replace(colours[k], lightness=shade.lightness)
+    return colour_crops, colours
+
+
 def crop_candidates(frame: np.ndarray, candidates: list[DieCandidate], typical: float, net: DiceNet,
                     learned: LearnedParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Centres, crop sides (held within side_spread of the typical side) and the classifier's crops."""
@@ -830,14 +856,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                       CandidateMark(c.cx, c.cy, float(sides[i]), 1.0 - float(p[0]), int(np.argmax(p[1:])) + 1,
                                     float(np.max(p[1:])), i in chosen)
                       for i, (c, p) in enumerate(zip(found, probabilities))]))
-    # A crop cut wider than the typical die (its side guessed too large) shows the table where
-    # the hue is named, near the centre: colours are measured in crops no wider than that.
-    colour_crops = crops[chosen].copy()
-    wide = [k for k, i in enumerate(chosen) if sides[i] > typical]
-    if wide:
-        rows = [chosen[k] for k in wide]
-        colour_crops[wide] = crops_at_typical_side(checked, centres[rows], typical, net)
-    colours = body_colours(colour_crops, net.window_sides, params, learned)
+    colour_crops, colours = chosen_colours(checked, net, crops[chosen], centres[chosen], sides[chosen], typical,
+                                           params, learned)
     values = [int(np.argmax(probabilities[i][1:])) + 1 for i in chosen]
     # The polarity only prices colours: `any` mode names none, and a photo there can hold
     # twenty dice.

@@ -82,6 +82,23 @@ def test_a_glossy_black_die_washed_out_by_the_lamp_is_not_taken_for_the_gray_one
     assert colours_right(read_with_model(frame, PARAMS, "macao", None, models, LEARNED), labels) == 6
 
 
+def test_a_washed_out_black_die_whose_side_is_guessed_small_keeps_its_dark_rim(models: LearnedModels) -> None:
+    """A fresh random drawn scene (`vision synth --seed 9902`, scene 70): the lamp washes the black
+    die's face out to its dark rim, and the detector guesses its side small, so a crop of its own
+    side measured its shade on the washed face alone and it swapped colours with the gray die.
+    Its shade is measured in a crop of the typical side."""
+    frame, labels = render_scene(9902 * 100_003 + 70)
+    assert colours_right(read_with_model(frame, PARAMS, "macao", None, models, LEARNED), labels) == 6
+
+
+def test_small_dice_keep_their_hues_when_the_typical_side_is_guessed_large(models: LearnedModels) -> None:
+    """A fresh random drawn scene (`vision synth --seed 9907`, scene 141): small dice on a dark table,
+    the typical side guessed larger than they are. Crops of that side put the table where the hue
+    is named (the violet die went gray); only the shade is measured in them."""
+    frame, labels = render_scene(9907 * 100_003 + 141)
+    assert colours_right(read_with_model(frame, PARAMS, "macao", None, models, LEARNED), labels) == 6
+
+
 def test_a_touching_die_inside_the_core_of_a_pair_taken_for_one_big_die_is_found(models: LearnedModels) -> None:
     """A fresh random drawn scene (`vision synth --seed 9903`, scene 56): the gray 4 and violet 5
     touch and the detector sees them as one die a quarter too large, its peak between them. Its
