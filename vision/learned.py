@@ -669,6 +669,17 @@ def clear_of(candidate: DieCandidate, dice: Sequence[DieCandidate], distance: fl
     return all(np.hypot(candidate.cx - d.cx, candidate.cy - d.cy) >= distance for d in dice)
 
 
+def apart(indices: list[int], found: list[DieCandidate], distance: float) -> list[int]:
+    """The candidates (by index, in the order given: likeliest first) each at least `distance` px
+    from every one taken before it: two flat dice's centres lie a die side apart, so a nearer
+    candidate is a die already taken, seen again off its centre."""
+    taken: list[int] = []
+    for i in indices:
+        if clear_of(found[i], [found[k] for k in taken], distance):
+            taken.append(i)
+    return taken
+
+
 @dataclass(frozen=True)
 class SeamSplit:
     """A sure die that is two touching dice: its index among the candidates, the two dice, their
@@ -798,8 +809,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             upright = np.concatenate([upright, net.classify(more_crops, 1, learned.classifier_batch)])
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
     kept = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
-    if expect == "macao":  # exactly six dice on the table: the six likeliest
-        kept = kept[: len(DIE_COLOURS)]
+    if expect == "macao":  # exactly six dice on the table: the six likeliest, no two on one die
+        kept = apart(kept, found, learned.macao_one_die_within * typical)[: len(DIE_COLOURS)]
     # Only a die read upright with less than the sure probability is read turned as well: the
     # turned reading is there to catch a doubtful one, and a plain die need not pay for it.
     turned = [i for i in kept if float(np.max(upright[i][1:])) < learned.classifier_sure_probability]
@@ -847,7 +858,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             kept.append(len(found) - 1)
         doubtful = sorted((i for i in others if i not in kept
                            and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability),
-                          key=lambda i: float(probabilities[i][0]))[: len(DIE_COLOURS) - len(kept)]
+                          key=lambda i: float(probabilities[i][0]))
+        doubtful = [i for i in apart(kept + doubtful, found, learned.macao_one_die_within * typical)
+                    if i not in kept][: len(DIE_COLOURS) - len(kept)]
     chosen = sorted(kept + doubtful)
     centres = np.array([(c.cx, c.cy) for c in found])  # a candidate read again may have moved
     if debug is not None:
