@@ -13,9 +13,9 @@ import pytest
 from tests.vision.scene_checks import as_stored, at_label, colours_right
 from vision.debug import DebugSink
 from vision.die import BodyColour, DieFace
-from vision.learned import (MAYBE_NOT_A_DIE, DieCandidate, LearnedModels, apart, body_centre, body_colours, crop_candidates,
-                            crop_dice, maps_at_dice_scale, read_with_model, reread_candidates, split_seams,
-                            swayed_by_doubtful, typical_side)
+from vision.learned import (MAYBE_NOT_A_DIE, DieCandidate, LearnedModels, apart, body_centre, body_colours,
+                            crop_candidates, crop_dice, maps_at_dice_scale, read_with_model, reread_candidates,
+                            split_seams, swayed_by_doubtful, typical_side)
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
 from vision.synth import SceneOptions, render_scene
