@@ -808,9 +808,10 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             crops = np.concatenate([crops, more_crops])
             upright = np.concatenate([upright, net.classify(more_crops, 1, learned.classifier_batch)])
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
-    kept = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
-    if expect == "macao":  # exactly six dice on the table: the six likeliest, no two on one die
-        kept = apart(kept, found, learned.macao_one_die_within * typical)[: len(DIE_COLOURS)]
+    kept = apart([i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability], found,
+                 learned.one_die_within * typical)
+    if expect == "macao":  # exactly six dice on the table: the six likeliest
+        kept = kept[: len(DIE_COLOURS)]
     # Only a die read upright with less than the sure probability is read turned as well: the
     # turned reading is there to catch a doubtful one, and a plain die need not pay for it.
     turned = [i for i in kept if float(np.max(upright[i][1:])) < learned.classifier_sure_probability]
@@ -859,7 +860,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         doubtful = sorted((i for i in others if i not in kept
                            and 1.0 - float(probabilities[i][0]) >= learned.macao_doubtful_min_probability),
                           key=lambda i: float(probabilities[i][0]))
-        doubtful = [i for i in apart(kept + doubtful, found, learned.macao_one_die_within * typical)
+        doubtful = [i for i in apart(kept + doubtful, found, learned.one_die_within * typical)
                     if i not in kept][: len(DIE_COLOURS) - len(kept)]
     chosen = sorted(kept + doubtful)
     centres = np.array([(c.cx, c.cy) for c in found])  # a candidate read again may have moved

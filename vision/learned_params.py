@@ -47,8 +47,8 @@ class LearnedParams:
     macao_shift_most: int  # ... the likeliest this many of them also at the eight points around them ...
     macao_shift_step: float  # ... this many die sides away
     macao_clearance: float  # a candidate read again this near a sure die (die sides) is that die again
-    macao_one_die_within: float  # two of the dice taken this near (typical die sides): one die, the likelier kept
     macao_split_step: float  # macao mode, a die still missing: a sure die is read this many die sides either way (0: not tried)
+    one_die_within: float  # two dice taken this near (typical die sides) are one die: the likelier is kept
     value_min_probability: float  # P(value) needed to report a value, else unsure
     macao_value_min_probability: float  # the same in macao mode (the known six dice)
     duplicate_distance: float  # candidates closer than this many die sides are one die

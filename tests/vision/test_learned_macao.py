@@ -236,7 +236,7 @@ def test_a_candidate_taken_in_to_make_six_does_not_give_a_sure_die_a_wrong_colou
     those guards.)"""
     frame, labels = render_scene(9903 * 100_003 + 9)
     stored = as_stored(frame)
-    unguarded = dataclasses.replace(ONE_SCALE, macao_shift_most=0, macao_clearance=0.0, macao_one_die_within=0.0)
+    unguarded = dataclasses.replace(ONE_SCALE, macao_shift_most=0, macao_clearance=0.0, one_die_within=0.0)
     reading = read_with_model(stored, PARAMS, "macao", None, models, unguarded)
     for label in labels.dice:
         at = [d for d in reading.dice if at_label(d, label)]
