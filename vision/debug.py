@@ -173,11 +173,22 @@ class CandidateMark:
     value: int
     value_probability: float
     taken: bool  # among the dice the reader goes on with
+    same_die: bool = False  # left out as a die already taken, seen again off its centre
+
+
+def candidate_label(mark: CandidateMark) -> str:
+    """A candidate's label in the candidates picture."""
+    if mark.taken:
+        return f"die {mark.die_probability:.2f}: {mark.value} {mark.value_probability:.2f}"
+    if mark.same_die:
+        return f"die {mark.die_probability:.2f}, same die"
+    return f"die {mark.die_probability:.2f}"
 
 
 def draw_candidates(frame: np.ndarray, marks: Sequence[CandidateMark]) -> np.ndarray:
     """Frame with every candidate: taken ones in yellow with P(die), value and its probability;
-    the others gray with P(die) only (cubes, card corners, shadows the classifier turned down)."""
+    the others gray with P(die) only (cubes, card corners, shadows the classifier turned down),
+    and "same die" for one left out as a die already taken."""
     canvas = frame.copy()
     thickness = max(1, round(max(frame.shape[:2]) / 800))
     labelled = []
@@ -186,9 +197,7 @@ def draw_candidates(frame: np.ndarray, marks: Sequence[CandidateMark]) -> np.nda
         bgr = _DRAW_BGR[None] if mark.taken else _REJECTED_BGR
         corner = (round(mark.cx - half), round(mark.cy - half))
         cv2.rectangle(canvas, corner, (round(mark.cx + half), round(mark.cy + half)), bgr, thickness)
-        label = (f"die {mark.die_probability:.2f}: {mark.value} {mark.value_probability:.2f}" if mark.taken
-                 else f"die {mark.die_probability:.2f}")
-        labelled.append(((*corner, round(mark.side), round(mark.side)), label, bgr))
+        labelled.append(((*corner, round(mark.side), round(mark.side)), candidate_label(mark), bgr))
     _write_labels(canvas, labelled, thickness)
     return canvas
 

@@ -808,8 +808,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             crops = np.concatenate([crops, more_crops])
             upright = np.concatenate([upright, net.classify(more_crops, 1, learned.classifier_batch)])
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
-    kept = apart([i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability], found,
-                 learned.one_die_within * typical)
+    sure = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
+    kept = apart(sure, found, learned.one_die_within * typical)
+    seen_twice = set(sure) - set(kept)
     if expect == "macao":  # exactly six dice on the table: the six likeliest
         kept = kept[: len(DIE_COLOURS)]
     # Only a die read upright with less than the sure probability is read turned as well: the
@@ -868,7 +869,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         debug.add("candidates (classifier: P(die), then value and its probability for those taken)",
                   draw_candidates(checked, [
                       CandidateMark(c.cx, c.cy, float(sides[i]), 1.0 - float(p[0]), int(np.argmax(p[1:])) + 1,
-                                    float(np.max(p[1:])), i in chosen)
+                                    float(np.max(p[1:])), i in chosen, i in seen_twice and i not in chosen)
                       for i, (c, p) in enumerate(zip(found, probabilities))]))
     colour_crops, colours = chosen_colours(checked, net, crops[chosen], centres[chosen], sides[chosen], typical,
                                            params, learned)

@@ -8,7 +8,7 @@ import itertools
 import cv2
 import numpy as np
 
-from vision.debug import draw_readings, label_origins
+from vision.debug import CandidateMark, candidate_label, draw_readings, label_origins
 from vision.types import DieReading
 
 FRAME = (400, 300)  # width, height
@@ -55,3 +55,13 @@ def test_the_reading_picture_writes_each_label_where_it_was_placed() -> None:
     for x, y, w, h in _rectangles([(d.x, d.y, d.w, d.h) for d in dice], sizes, gap=2):
         places[max(0, y - 2): y + h + 2, max(0, x - 2): x + w + 2] = True  # the halo reaches a little further
     assert inked.any() and not (inked & ~places).any()
+
+
+def test_a_candidate_left_out_as_a_die_already_taken_says_so() -> None:
+    """A sure candidate not taken looks like a mistake in the candidates picture unless it says why."""
+    taken = CandidateMark(100.0, 100.0, 40.0, 0.98, 6, 0.85, taken=True)
+    twice = CandidateMark(112.0, 110.0, 40.0, 0.85, 3, 0.75, taken=False, same_die=True)
+    turned_down = CandidateMark(300.0, 200.0, 40.0, 0.04, 1, 0.3, taken=False)
+    assert candidate_label(taken) == "die 0.98: 6 0.85"
+    assert candidate_label(twice) == "die 0.85, same die"
+    assert candidate_label(turned_down) == "die 0.04"
