@@ -6,18 +6,15 @@ and most dice of these clear scenes are read (counts as measured when written).
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import cv2
 import pytest
 
-from vision.evaluate import load_labels, match
+from tests.vision.dataset_images import labelled_image
+from vision.evaluate import match
 from vision.learned import DiceDetector, DieCandidate, model_path, sized_like_the_dice, typical_side
 from vision.learned_params import load_learned_params
-from vision.params import REPO_ROOT, load_vision_params
+from vision.params import load_vision_params
 from vision.reader import read_dice
 
-DATASETS = REPO_ROOT.parent / "shared" / "datasets"
 PARAMS = load_vision_params()
 
 CASES = [
@@ -35,12 +32,7 @@ CASES = [
 
 @pytest.mark.parametrize(("dataset", "image", "mode", "at_least"), CASES)
 def test_labelled_image(dataset: str, image: str, mode: str, at_least: int) -> None:
-    folder = DATASETS / dataset
-    if not (folder / "images" / image).is_file():
-        pytest.skip(f"{folder} not available")
-    frame = cv2.imread(str(folder / "images" / image), cv2.IMREAD_COLOR)
-    label = next((folder / "labels").glob(Path(image).stem + ".*"))
-    dice = load_labels(label, frame.shape[1], frame.shape[0])
+    frame, dice = labelled_image(dataset, image)
     reading = read_dice(frame, PARAMS, expect=mode)  # type: ignore[arg-type]
     matches = match(dice, reading.dice)
     right = 0
@@ -63,11 +55,7 @@ def test_a_die_found_twice_is_reported_once(image: str) -> None:
     """Photos where the detector finds a die again a fifth to a third of a side off its centre:
     both candidates were read as sure dice, one die too many in the photo (three such in the two).
     A candidate that near a likelier one is that die again."""
-    folder = DATASETS / "dice-real-dev"
-    if not (folder / "images" / image).is_file():
-        pytest.skip(f"{folder} not available")
-    frame = cv2.imread(str(folder / "images" / image), cv2.IMREAD_COLOR)
-    dice = load_labels(folder / "labels" / (Path(image).stem + ".txt"), frame.shape[1], frame.shape[0])
+    frame, dice = labelled_image("dice-real-dev", image)
     reading = read_dice(frame, PARAMS, expect="any")
     assert len(match(dice, reading.dice)) == len(reading.dice) == len(dice)
 
@@ -80,11 +68,7 @@ SPECK = (186.0, 437.0)
 
 @pytest.mark.parametrize("image", ["IMG_20191208_112905.jpg", "IMG_20191208_112826.jpg", "IMG_20191208_112920.jpg"])
 def test_a_candidate_far_smaller_than_the_dice_is_dropped(image: str) -> None:
-    folder = DATASETS / "dice-real-dev"
-    if not (folder / "images" / image).is_file():
-        pytest.skip(f"{folder} not available")
-    frame = cv2.imread(str(folder / "images" / image), cv2.IMREAD_COLOR)
-    dice = load_labels(folder / "labels" / (Path(image).stem + ".txt"), frame.shape[1], frame.shape[0])
+    frame, dice = labelled_image("dice-real-dev", image)
     learned = load_learned_params()
     found = DiceDetector.load(model_path(learned.detector_path)).detect(frame, learned)
 
@@ -106,12 +90,8 @@ def test_a_die_whose_side_is_guessed_too_large_keeps_its_colour(monkeypatch: pyt
     too large and 10 px off its face's centre. Its crop showed the mat near the centre, where
     the hue is named, and the red and gray dice swapped names. Colours are measured in crops no
     wider than the typical die's."""
-    folder = DATASETS / "dice-rendered-dev"
-    if not (folder / "images" / "dev_0001.jpg").is_file():
-        pytest.skip(f"{folder} not available")
-    frame = cv2.imread(str(folder / "images" / "dev_0001.jpg"), cv2.IMREAD_COLOR)
-    red = next(d for d in load_labels(folder / "labels" / "dev_0001.json", frame.shape[1], frame.shape[0])
-               if d.colour == "red")
+    frame, dice = labelled_image("dice-rendered-dev", "dev_0001.jpg")
+    red = next(d for d in dice if d.colour == "red")
     red_x, red_y = (red.box[0] + red.box[2]) / 2, (red.box[1] + red.box[3]) / 2
     peaks = DiceDetector.peaks
 

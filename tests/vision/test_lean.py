@@ -9,17 +9,17 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.dataset_images import labelled_image
 from tests.vision.test_reader_synthetic import CALM
 from vision.debug import DebugSink, draw_leaning
-from vision.evaluate import load_labels, match
+from vision.evaluate import match
 from vision.lean import outward_crops
 from vision.learned import LEANING, LearnedModels, ModelError, find_faces, load_lean
 from vision.learned_params import LearnedParams, load_learned_params
-from vision.params import REPO_ROOT, load_vision_params
+from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
 from vision.synth import SceneOptions, render_scene
 
-DATASETS = REPO_ROOT.parent / "shared" / "datasets"
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
 # Drawn scenes each with one die leaning against the tray wall; calm otherwise.
@@ -125,11 +125,7 @@ def test_a_tray_region_keeps_outward_pointing_away_from_the_camera() -> None:
 def test_the_rendered_leaning_dice_are_unsure(image: str) -> None:
     """The two cocked dice of rendered-dev: green, leaning at 39-41 degrees against the right wall.
     Before the check both were read as a confident 1."""
-    folder = DATASETS / "dice-rendered-dev"
-    if not (folder / "images" / image).is_file():
-        pytest.skip(f"{folder} not available")
-    frame = cv2.imread(str(folder / "images" / image), cv2.IMREAD_COLOR)
-    dice = load_labels(folder / "labels" / (Path(image).stem + ".json"), frame.shape[1], frame.shape[0])
+    frame, dice = labelled_image("dice-rendered-dev", image)
     reading = read_dice(frame, PARAMS, expect="macao")
     matches = match(dice, reading.dice)
     for i, die in enumerate(dice):
