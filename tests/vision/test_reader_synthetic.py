@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from vision.evaluate import LabelledDie, match
+from tests.vision.scene_checks import mistakes_in
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
@@ -58,27 +58,6 @@ def learned_table(path: str) -> LearnedParams:
 def confident_mistakes(frame: np.ndarray, labels: SceneLabels, path: str) -> list[str]:
     """Every die the reader states with confidence that is not what the scene shows."""
     return mistakes_in(read_dice(frame, params(), expect="macao", learned=learned_table(path)), labels)
-
-
-def mistakes_in(reading: DiceReading, labels: SceneLabels) -> list[str]:
-    truth = [LabelledDie(box=d.box, value=d.value, colour=d.colour) for d in labels.dice]
-    matches = match(truth, reading.dice)
-    mistakes = []
-    for i, die in enumerate(labels.dice):
-        if i not in matches:
-            continue
-        got = reading.dice[matches[i]]
-        if got.unsure or got.value is None:
-            continue
-        if die.cocked:
-            mistakes.append(f"cocked {die.colour} die read as {got.colour} {got.value}")
-        elif (got.value, got.colour) != (die.value, die.colour):
-            mistakes.append(f"{die.colour} {die.value} read as {got.colour} {got.value}")
-    matched = set(matches.values())
-    for j, got in enumerate(reading.dice):
-        if j not in matched and not got.unsure and got.value is not None:
-            mistakes.append(f"no die at ({got.x}, {got.y}) but read as {got.colour} {got.value}")
-    return mistakes
 
 
 @pytest.mark.parametrize(("path", "case"), [(path, case) for path in PATHS for case in HARD_CASES])
