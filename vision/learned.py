@@ -30,8 +30,8 @@ import cv2
 import numpy as np
 
 from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
-from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_heat, draw_leaning, draw_second_look,
-                          draw_second_opinions)
+from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_faces, draw_heat, draw_leaning,
+                          draw_second_look, draw_second_opinions)
 from vision.die import BodyColour, DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
@@ -56,6 +56,12 @@ _EIGHT_WAYS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, 
 _FOUR_AXES = ((1.0, 0.0), (0.0, 1.0), (0.5**0.5, 0.5**0.5), (0.5**0.5, -(0.5**0.5)))
 # The reason of a die the leaning check takes for cocked: no face lies flat, so none counts.
 LEANING = "leaning (cocked)"
+# The reason of a 2-5 with the lamp mirrored at its centre, where a middle pip would be.
+GLARE_AT_CENTRE = "glare where a middle pip would be"
+# The debug picture of the dice with their values' probabilities and why any is unsure.
+WHY_UNSURE = "dice (value, P(value), why unsure; gray: no colour left for it)"
+# Read values a middle pip tells apart: 2 from 3, 4 from 5 (a 1 and a 6 have no neighbour there).
+_MIDDLE_PIP_PAIRS = (2, 3, 4, 5)
 
 
 class ModelError(ValueError):
@@ -883,18 +889,50 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     dice_side = float(np.median([found[i].side for i in chosen])) if chosen else typical
     leaning = leaning_dice(checked, models.lean, centres[chosen], dice_side, learned,
                            None if place is None else place.view_centre, debug)
+    glared = glare_at_centre(crops[chosen], values, net.window_sides, learned)
     least_value_probability = (learned.macao_value_min_probability if expect == "macao"
                                else learned.value_min_probability)
     faces: list[DieFace] = []
-    for i, value, colour, polarity, cocked in zip(chosen, values, colours, polarities, leaning):
+    for i, value, colour, polarity, cocked, glare in zip(chosen, values, colours, polarities, leaning, glared):
         c = found[i]
         confidence = float(probabilities[i][value])
-        reason = (MAYBE_NOT_A_DIE if i in doubtful else LEANING if cocked
+        reason = (MAYBE_NOT_A_DIE if i in doubtful else LEANING if cocked else GLARE_AT_CENTRE if glare
                   else "" if confidence >= least_value_probability else DOUBTFUL_VALUE)
         side = float(sides[i])
         box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
     return faces
+
+
+def glare_at_centre(crops: np.ndarray, values: Sequence[int], window_sides: float,
+                    learned: LearnedParams) -> list[bool]:
+    """Per crop (centred on a die `window_sides` die sides wide): whether its read value is one a
+    middle pip tells apart (2-5) and the lamp's mirror image covers where that pip would be.
+
+    The classifier reads such dice as surely when it is wrong as when it is right (drawn scenes
+    with glare: P 0.74-0.95 for its mistakes, 0.71-0.96 for the rest), so its probability cannot
+    flag them; the bright patch can. A white pip alone is far smaller than a patch worth
+    flagging, and a pip seen through a washed-out face leaves a hole in it."""
+    if learned.glare_min_area <= 0 or len(crops) == 0:
+        return [False] * len(crops)
+    size = crops.shape[1]
+    die_px = size / window_sides
+    radius = _polar_grid(size, window_sides, 1)[0].reshape(size, size)
+    centre = radius <= learned.glare_centre_radius
+    glared = []
+    for crop, value in zip(crops, values):
+        if value not in _MIDDLE_PIP_PAIRS:
+            glared.append(False)
+            continue
+        bright = (cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) >= learned.glare_lightness).astype(np.uint8)
+        if bright[centre].mean() < learned.glare_centre_cover:
+            glared.append(False)  # a middle pip, or its absence, shows at the centre
+            continue
+        _, patches, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
+        reaching = np.unique(patches[centre & (patches > 0)])
+        area = float(stats[reaching, cv2.CC_STAT_AREA].max()) / die_px**2 if len(reaching) else 0.0
+        glared.append(area >= learned.glare_min_area)
+    return glared
 
 
 def leaning_dice(frame: np.ndarray, lean: LeanNet | None, centres: np.ndarray, side: float,
@@ -955,18 +993,24 @@ def read_with_model(
         return DiceReading(message="no dice found", ms=_ms(started))
     if expect == "any":
         dice = [_to_reading(face, None, face.reason) for face in faces]
+        if debug is not None:
+            debug.add(WHY_UNSURE, draw_faces(checked, [(face, None, True) for face in faces]))
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
     models_by_colour, calibration_note = colour_models(calibration, LEARNED_MEASURE, params)
     costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
     assignment = assign_colours(costs, params.colour_max_cost)
     margins = assignment_margins(costs, assignment)
     swayed = swayed_by_doubtful(faces, costs, assignment, params.colour_max_cost)
-    dice = []
+    dice, drawn = [], []
     for face, colour_index, margin, sway in zip(faces, assignment, margins, swayed):
         if colour_index is None:
+            drawn.append((face, None, False))
             continue
         reason = face.reason or ("colour unclear" if margin < learned.colour_margin_min or sway else "")
         dice.append(_to_reading(face, DIE_COLOURS[colour_index], reason))
+        drawn.append((dataclasses.replace(face, reason=reason), DIE_COLOURS[colour_index], True))
+    if debug is not None:
+        debug.add(WHY_UNSURE, draw_faces(checked, drawn))
     note = _unsure_note(dice)
     if len(dice) != len(DIE_COLOURS):
         note = "; ".join(filter(None, [f"found {len(dice)} of {len(DIE_COLOURS)} dice", note]))

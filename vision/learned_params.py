@@ -82,6 +82,10 @@ class LearnedParams:
     lean_min_probability: float  # P(cocked) at which a die counts as leaning
     lean_min_offset: float  # die sides: a die nearer the point below the camera is not checked
     lean_both_ways_within: float  # die sides: a die nearer it must look cocked with outward either way
+    glare_lightness: float  # grey level (0-255) from which a face's pixels count as mirrored lamp light ...
+    glare_centre_radius: float  # ... filling the disc this many die sides around the centre ...
+    glare_centre_cover: float  # ... to at least this share (0-1), a pip there showing through it or not ...
+    glare_min_area: float  # ... in a patch of this many squared die sides leave a 2-5 unsure (0: no check)
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> LearnedParams:
@@ -123,6 +127,11 @@ class LearnedParams:
         if values["die_min_side_ratio"] >= 1.0:
             raise ValueError("[vision.learned] key 'die_min_side_ratio' is a fraction under 1 (0: keep every "
                              f"size), got {values['die_min_side_ratio']!r}")
+        if values["glare_centre_cover"] > 1.0:
+            raise ValueError("[vision.learned] key 'glare_centre_cover' is a share of the centre: 0 to 1, "
+                             f"got {values['glare_centre_cover']!r}")
+        if values["glare_lightness"] > 255.0:
+            raise ValueError(f"[vision.learned] key 'glare_lightness' is a grey level: 0 to 255, got {values['glare_lightness']!r}")
         if values["side_spread"] < 1.0:
             raise ValueError(f"[vision.learned] key 'side_spread' is a factor of at least 1, got {values['side_spread']!r}")
         if values["macao_look_beside_min_score"] > 1.0:
