@@ -131,7 +131,8 @@ class LearnedParams:
             raise ValueError("[vision.learned] key 'glare_centre_cover' is a share of the centre: 0 to 1, "
                              f"got {values['glare_centre_cover']!r}")
         if values["glare_lightness"] > 255.0:
-            raise ValueError(f"[vision.learned] key 'glare_lightness' is a grey level: 0 to 255, got {values['glare_lightness']!r}")
+            raise ValueError("[vision.learned] key 'glare_lightness' is a grey level: 0 to 255, "
+                             f"got {values['glare_lightness']!r}")
         if values["side_spread"] < 1.0:
             raise ValueError(f"[vision.learned] key 'side_spread' is a factor of at least 1, got {values['side_spread']!r}")
         if values["macao_look_beside_min_score"] > 1.0:

@@ -80,7 +80,8 @@ def test_a_washed_out_face_whose_middle_pip_shows_through_is_not_glare() -> None
         cv2.circle(crop, (round(centre + dx * DIE_PX), round(centre + dy * DIE_PX)), round(0.1 * DIE_PX),
                    (190, 190, 190), -1, cv2.LINE_AA)
     assert glare_at_centre(crop[None], [5], WINDOW_SIDES, LEARNED) == [False]
-    assert glare_at_centre(crop[None], [5], WINDOW_SIDES, dataclasses.replace(LEARNED, glare_centre_cover=0.0)) == [True]
+    uncovered = dataclasses.replace(LEARNED, glare_centre_cover=0.0)
+    assert glare_at_centre(crop[None], [5], WINDOW_SIDES, uncovered) == [True]
 
 
 @pytest.mark.parametrize(("key", "value", "words"), [("glare_centre_cover", 1.5, "share of the centre"),
@@ -123,7 +124,8 @@ def test_the_debug_picture_names_why_a_die_is_unsure(models: LearnedModels, monk
     frame, _ = render_scene(seed * 100_003 + scene)
     drawn: list[list[tuple[object, str | None, bool]]] = []
     real_draw = vision.learned.draw_faces
-    monkeypatch.setattr(vision.learned, "draw_faces", lambda image, faces: drawn.append(faces) or real_draw(image, faces))
+    monkeypatch.setattr(vision.learned, "draw_faces",
+                        lambda image, faces: drawn.append(faces) or real_draw(image, faces))
     sink = DebugSink()
     read_with_model(as_stored(frame), PARAMS, expect, None, models, LEARNED, sink)
     assert sink.stages[WHY_UNSURE].shape == frame.shape

@@ -87,7 +87,8 @@ def test_region_outside_the_frame_gives_a_message(scene: np.ndarray) -> None:
 def test_learned_path_draws_its_debug_picture(scene: np.ndarray) -> None:
     sink = DebugSink()
     read_dice(scene, PARAMS, expect="macao", debug=sink)
-    assert [name.split(" (")[0] for name in sink.stages] == ["detector heat", "candidates", "leaning check", "read"]
+    stages = [name.split(" (")[0] for name in sink.stages]
+    assert stages == ["detector heat", "candidates", "leaning check", "dice", "read"]
     assert sink.stages["read (learned)"].shape == scene.shape
     assert not np.array_equal(sink.stages["read (learned)"], scene)
 
