@@ -59,7 +59,9 @@ LEANING = "leaning (cocked)"
 # The reason of a 2-5 with the lamp mirrored at its centre, where a middle pip would be.
 GLARE_AT_CENTRE = "glare where a middle pip would be"
 # The debug picture of the dice with their values' probabilities and why any is unsure.
-WHY_UNSURE = "dice (value, P(value), why unsure; gray: no colour left for it)"
+WHY_UNSURE = "dice (value, P(value), why unsure)"
+# Why a candidate drawn there is not among the dice: the joint assignment left it no colour.
+NO_COLOUR_LEFT = "no colour left"
 # Read values a middle pip tells apart: 2 from 3, 4 from 5 (a 1 and a 6 have no neighbour there).
 _MIDDLE_PIP_PAIRS = (2, 3, 4, 5)
 
@@ -1004,7 +1006,7 @@ def read_with_model(
     dice, drawn = [], []
     for face, colour_index, margin, sway in zip(faces, assignment, margins, swayed):
         if colour_index is None:
-            drawn.append((face, None, False))
+            drawn.append((dataclasses.replace(face, reason=NO_COLOUR_LEFT), None, False))
             continue
         reason = face.reason or ("colour unclear" if margin < learned.colour_margin_min or sway else "")
         dice.append(_to_reading(face, DIE_COLOURS[colour_index], reason))

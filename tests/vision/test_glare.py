@@ -12,7 +12,8 @@ import pytest
 from tests.vision.scene_checks import as_stored, mistakes_in
 import vision.learned
 from vision.debug import DebugSink
-from vision.learned import GLARE_AT_CENTRE, WHY_UNSURE, LearnedModels, find_faces, glare_at_centre, read_with_model
+from vision.learned import (GLARE_AT_CENTRE, NO_COLOUR_LEFT, WHY_UNSURE, LearnedModels, find_faces, glare_at_centre,
+                            read_with_model)
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.synth import render_scene
@@ -133,3 +134,21 @@ def test_the_debug_picture_names_why_a_die_is_unsure(models: LearnedModels, monk
     assert [face.reason for face, _, _ in faces].count(GLARE_AT_CENTRE) == 1  # type: ignore[attr-defined]
     if expect == "macao":
         assert [c for face, c, _ in faces if face.reason == GLARE_AT_CENTRE] == [colour]  # type: ignore[attr-defined]
+
+
+def test_the_debug_picture_marks_a_candidate_left_without_a_colour(models: LearnedModels,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    frame, _ = render_scene(GLARED_SCENES[0][0] * 100_003 + GLARED_SCENES[0][1])
+    real_assign = vision.learned.assign_colours
+    monkeypatch.setattr(vision.learned, "assign_colours",
+                        lambda costs, leave_out: real_assign(costs, leave_out)[:-1] + [None])
+    drawn: list[list[tuple[object, str | None, bool]]] = []
+    real_draw = vision.learned.draw_faces
+    monkeypatch.setattr(vision.learned, "draw_faces",
+                        lambda image, faces: drawn.append(faces) or real_draw(image, faces))
+    reading = read_with_model(as_stored(frame), PARAMS, "macao", None, models, LEARNED, DebugSink())
+    [faces] = drawn
+    assert len(faces) == 6 and len(reading.dice) == 5
+    last, colour, kept = faces[-1]
+    assert (last.reason, colour, kept) == (NO_COLOUR_LEFT, None, False)  # type: ignore[attr-defined]
+    assert all(kept for _, _, kept in faces[:-1])
