@@ -1,5 +1,6 @@
 """The lamp mirrored at a die face's centre, where a 3 or a 5 has its middle pip (issue 3): such a
-2-5 is reported unsure, since the classifier reads it as surely when wrong as when right."""
+2-5 is reported unsure, since the classifier reads it as surely when wrong as when right; and the
+debug picture's tile that says why each die is unsure."""
 
 from __future__ import annotations
 
@@ -98,6 +99,16 @@ def models() -> LearnedModels:
     return LearnedModels.load(LEARNED)
 
 
+@pytest.fixture
+def drawn_faces(monkeypatch: pytest.MonkeyPatch) -> list[list[tuple[object, str | None, bool]]]:
+    """The faces each call of the reader's `draw_faces` is given (the tile of why dice are unsure)."""
+    drawn: list[list[tuple[object, str | None, bool]]] = []
+    real_draw = vision.learned.draw_faces
+    monkeypatch.setattr(vision.learned, "draw_faces",
+                        lambda image, faces: drawn.append(faces) or real_draw(image, faces))
+    return drawn
+
+
 # Fresh random drawn scenes (`vision synth --seed S`, scene N) whose glare sits on a die's centre:
 # a violet 2 read as a sure 3, a blue 2 as a sure 3 and a black 5 as a sure 4.
 GLARED_SCENES = ((9901, 148, "violet"), (9909, 55, "blue"), (9905, 37, "black"))
@@ -119,35 +130,26 @@ def test_a_die_with_glare_where_its_middle_pip_would_be_is_asked_for(
 
 
 @pytest.mark.parametrize("expect", ["macao", "any"])
-def test_the_debug_picture_names_why_a_die_is_unsure(models: LearnedModels, monkeypatch: pytest.MonkeyPatch,
-                                                     expect: str) -> None:
+def test_the_debug_picture_names_why_a_die_is_unsure(models: LearnedModels, drawn_faces: list, expect: str) -> None:
     seed, scene, colour = GLARED_SCENES[0]
     frame, _ = render_scene(seed * 100_003 + scene)
-    drawn: list[list[tuple[object, str | None, bool]]] = []
-    real_draw = vision.learned.draw_faces
-    monkeypatch.setattr(vision.learned, "draw_faces",
-                        lambda image, faces: drawn.append(faces) or real_draw(image, faces))
     sink = DebugSink()
     read_with_model(as_stored(frame), PARAMS, expect, None, models, LEARNED, sink)
     assert sink.stages[WHY_UNSURE].shape == frame.shape
-    [faces] = drawn
+    [faces] = drawn_faces
     assert [face.reason for face, _, _ in faces].count(GLARE_AT_CENTRE) == 1  # type: ignore[attr-defined]
     if expect == "macao":
         assert [c for face, c, _ in faces if face.reason == GLARE_AT_CENTRE] == [colour]  # type: ignore[attr-defined]
 
 
-def test_the_debug_picture_marks_a_candidate_left_without_a_colour(models: LearnedModels,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_debug_picture_marks_a_candidate_left_without_a_colour(
+        models: LearnedModels, drawn_faces: list, monkeypatch: pytest.MonkeyPatch) -> None:
     frame, _ = render_scene(GLARED_SCENES[0][0] * 100_003 + GLARED_SCENES[0][1])
     real_assign = vision.learned.assign_colours
     monkeypatch.setattr(vision.learned, "assign_colours",
                         lambda costs, leave_out: real_assign(costs, leave_out)[:-1] + [None])
-    drawn: list[list[tuple[object, str | None, bool]]] = []
-    real_draw = vision.learned.draw_faces
-    monkeypatch.setattr(vision.learned, "draw_faces",
-                        lambda image, faces: drawn.append(faces) or real_draw(image, faces))
     reading = read_with_model(as_stored(frame), PARAMS, "macao", None, models, LEARNED, DebugSink())
-    [faces] = drawn
+    [faces] = drawn_faces
     assert len(faces) == 6 and len(reading.dice) == 5
     last, colour, kept = faces[-1]
     assert (last.reason, colour, kept) == (NO_COLOUR_LEFT, None, False)  # type: ignore[attr-defined]
