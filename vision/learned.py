@@ -415,6 +415,26 @@ def _row_percentiles(values: np.ndarray, percentile: float) -> np.ndarray:
     return np.where(valid > 0, result, np.nan)
 
 
+def _group_percentiles(values: np.ndarray, groups: Sequence[np.ndarray], percentile: float) -> np.ndarray:
+    """N x G: for each row of `values` (N x P), `_row_percentiles` over each group of columns
+    (index arrays). The groups go through one sort, padded with NaN to the largest: a call per
+    group and crop stack costs more in numpy's overhead than the sorting itself."""
+    longest = max(len(group) for group in groups)
+    padded = np.full((len(values), len(groups), longest), np.nan, np.float32)
+    for k, group in enumerate(groups):
+        padded[:, k, : len(group)] = values[:, group]
+    return _row_percentiles(padded.reshape(-1, longest), percentile).reshape(len(values), len(groups))
+
+
+@functools.lru_cache(maxsize=16)
+def _sector_columns(size: int, window_sides: float, sectors: int, inner: float, outer: float) -> tuple[np.ndarray, ...]:
+    """Per angular sector that has any, the flat crop pixels between `inner` and `outer` die sides."""
+    radius, sector = _polar_grid(size, window_sides, sectors)
+    ring = (radius >= inner) & (radius <= outer)
+    columns = (np.flatnonzero(ring & (sector == k)) for k in range(sectors))
+    return tuple(c for c in columns if len(c))
+
+
 def pip_polarities(crops: np.ndarray, values: Sequence[int], window_sides: float, params: VisionParams,
                    learned: LearnedParams) -> list[str]:
     """Each die's pip polarity ("light", "dark", or "" when the face does not tell).
@@ -485,9 +505,7 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
     count, size = crops.shape[0], crops.shape[1]
     # One conversion for the whole stack: OpenCV is far slower on many tiny images.
     lab = cv2.cvtColor(np.ascontiguousarray(crops.reshape(count * size, size, 3)), cv2.COLOR_BGR2Lab)
-    radius, sector = _polar_grid(size, window_sides, learned.colour_band_sectors)
-    face = radius <= learned.colour_face_radius
-    band = (radius >= learned.colour_band_inner) & (radius <= learned.colour_band_outer)
+    face = _polar_grid(size, window_sides, 1)[0] <= learned.colour_face_radius
     pixels = lab.reshape(count, size * size, 3).astype(np.float32)
     lightness = pixels[:, :, 0]
     face_lightness = lightness[:, face]
@@ -499,9 +517,9 @@ def body_colours(crops: np.ndarray, window_sides: float, params: VisionParams,
     light_pips = (far_count > 0) & (far_mean > median)
     # Dark pips would pass for a dark body: they are left out of the band (NaN).
     body_lightness = np.where(far & ~light_pips[:, None], np.nan, lightness)
-    sector_shades = [_row_percentiles(body_lightness[:, band & (sector == k)], learned.colour_band_lightness_percentile)
-                     for k in range(learned.colour_band_sectors) if (band & (sector == k)).any()]
-    shade = _row_percentiles(np.stack(sector_shades, axis=1), 50.0)
+    band = _sector_columns(size, window_sides, learned.colour_band_sectors, learned.colour_band_inner,
+                           learned.colour_band_outer)
+    shade = _row_percentiles(_group_percentiles(body_lightness, band, learned.colour_band_lightness_percentile), 50.0)
     shade = np.where(np.isnan(shade), median, shade)
     a, b = _darker_hues(pixels, size, window_sides, far & ~light_pips[:, None], learned)
     # White pips are a white reference in the frame: lightness is scaled so that they read as
@@ -522,19 +540,13 @@ def _darker_hues(pixels: np.ndarray, size: int, window_sides: float, dark_pips: 
     shadow, whose dark gray is then much of the darker part, but only in a few sectors. Only
     pixels near the centre count: further out a dark table or shadow can be the darker part
     of a pale (washed-out) die; dark pips are left out as in the band."""
-    radius, sector = _polar_grid(size, window_sides, learned.colour_hue_sectors)
+    radius = _polar_grid(size, window_sides, 1)[0]
     cut = np.percentile(pixels[:, radius <= learned.colour_band_outer, 0], learned.colour_darker_percentile, axis=1)
-    near = radius <= min(learned.colour_hue_radius, learned.colour_band_outer)
-    hues = []
-    for k in range(learned.colour_hue_sectors):
-        in_sector = near & (sector == k)
-        if not in_sector.any():
-            continue
-        darker = (pixels[:, in_sector, 0] <= cut[:, None]) & ~dark_pips[:, in_sector]
-        hues.append([_row_percentiles(np.where(darker, pixels[:, in_sector, channel], np.nan), 50.0)
-                     for channel in (1, 2)])
-    per_sector = np.array(hues)  # sectors x (a, b) x crops
-    return (_row_percentiles(per_sector[:, 0].T, 50.0) - 128.0, _row_percentiles(per_sector[:, 1].T, 50.0) - 128.0)
+    near = _sector_columns(size, window_sides, learned.colour_hue_sectors, 0.0,
+                           min(learned.colour_hue_radius, learned.colour_band_outer))
+    darker = (pixels[:, :, 0] <= cut[:, None]) & ~dark_pips
+    a, b = (_group_percentiles(np.where(darker, pixels[:, :, channel], np.nan), near, 50.0) for channel in (1, 2))
+    return _row_percentiles(a, 50.0) - 128.0, _row_percentiles(b, 50.0) - 128.0
 
 
 def chosen_colours(frame: np.ndarray, net: DiceNet, crops: np.ndarray, centres: np.ndarray, sides: np.ndarray,

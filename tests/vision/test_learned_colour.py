@@ -12,7 +12,7 @@ import pytest
 
 from vision.colour import assign_colours, colour_cost, cost_matrix, default_models
 from vision.die import DieFace
-from vision.learned import _row_percentiles, body_colours, pip_polarities
+from vision.learned import _group_percentiles, _row_percentiles, body_colours, pip_polarities
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.types import DIE_COLOURS
@@ -161,3 +161,17 @@ def test_row_percentiles_match_numpy_and_skip_gaps(percentile: float) -> None:
     rows = [0, 1, 3, 4, 5]
     assert np.allclose(got[rows], np.nanpercentile(values[rows], percentile, axis=1))
     assert np.isnan(got[2])
+
+
+def test_group_percentiles_equal_one_call_per_group() -> None:
+    """Groups of unequal size, gaps (NaN) and a group without any value, sorted together."""
+    rng = np.random.default_rng(6)
+    values = rng.normal(100, 30, (5, 50)).astype(np.float32)
+    values[rng.random(values.shape) < 0.3] = np.nan
+    groups = (np.arange(0, 7), np.arange(7, 30), np.array([30, 40, 49]), np.arange(31, 39))
+    values[1, groups[2]] = np.nan
+    got = _group_percentiles(values, groups, 15.0)
+    expected = np.stack([_row_percentiles(values[:, group], 15.0) for group in groups], axis=1)
+    assert got.shape == (5, 4)
+    assert np.array_equal(got, expected, equal_nan=True)
+    assert np.isnan(got[1, 2])
