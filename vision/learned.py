@@ -642,6 +642,38 @@ def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides:
             sides[i], crops[i], probabilities[i] = typical, again_crops[k], reading
 
 
+def read_doubted_on_body(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
+                         crops: np.ndarray, probabilities: np.ndarray, rows: list[int], others: list[int],
+                         typical: float, least: float, learned: LearnedParams) -> None:
+    """Each die of `rows` whose value is still doubted (its top value under `least`) is read again
+    on its die's body (`body_centre`, a crop of the typical side) when that moves it at least
+    `macao_recentre_min_shift` die sides and stays `macao_clearance` die sides clear of the other
+    dice of `rows` and `others` (the doubtful candidates also reported). The new reading replaces
+    the first, in place, only when it names the same value and is surer of it.
+
+    The detector can put a die's centre a fifth of a side off, towards its shadow or a corner,
+    and the crop then shows a pip cut at its edge: the classifier names the right value but
+    doubts it. Centred, the same die reads plainly. A reading that names another value is not
+    taken: the body can run into a touching die or a shadow, and a die moved onto the wrong
+    place must not be read as another die with confidence; it is left to the second opinion."""
+    tries = []
+    for i in rows:
+        if float(np.max(probabilities[i][1:])) >= least:
+            continue
+        moved = _moved_onto_body(frame, found[i], typical, learned)
+        if (np.hypot(moved.cx - found[i].cx, moved.cy - found[i].cy) >= learned.macao_recentre_min_shift * typical
+                and clear_of(moved, [found[k] for k in rows + others if k != i], learned.macao_clearance * typical)):
+            tries.append((i, moved))
+    if not tries:
+        return
+    again_crops = crops_at_typical_side(frame, np.array([(c.cx, c.cy) for _, c in tries]), typical, net)
+    readings = net.classify(again_crops, learned.classifier_turns, learned.classifier_batch)
+    for (i, moved), crop, reading in zip(tries, again_crops, readings):
+        value = int(np.argmax(probabilities[i][1:]))
+        if int(np.argmax(reading[1:])) == value and reading[1 + value] > probabilities[i][1 + value]:
+            found[i], sides[i], crops[i], probabilities[i] = moved, typical, crop, reading
+
+
 def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
                       crops: np.ndarray, probabilities: np.ndarray, rows: list[int], typical: float,
                       learned: LearnedParams, taken: Sequence[DieCandidate] = ()) -> list[int]:
@@ -800,7 +832,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
     when fewer than six are sure dice, the detector looks again beside those found (pictured
     for `debug`, if given), the other candidates are read again, and a die found on the seam
-    of two touching dice is split. Small dice are found at the scale they need
+    of two touching dice is split. A die whose value is still doubted after all that is read
+    again on its body (`read_doubted_on_body`). Small dice are found at the scale they need
     (`maps_at_dice_scale`). Dice the leaning check takes for cocked are marked so. `place`:
     where `checked`, a tray region, lies in the whole frame (default: it is the whole frame).
     """
@@ -883,6 +916,13 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                           key=lambda i: float(probabilities[i][0]))
         doubtful = [i for i in apart(kept + doubtful, found, learned.one_die_within * typical)
                     if i not in kept][: len(DIE_COLOURS) - len(kept)]
+    least_value_probability = (learned.macao_value_min_probability if expect == "macao"
+                               else learned.value_min_probability)
+    if learned.doubted_on_body:
+        # Last: in macao mode a die on the seam of two touching dice must be split first, not
+        # moved onto one of them.
+        read_doubted_on_body(checked, net, found, sides, crops, probabilities, kept, doubtful, typical,
+                             least_value_probability, learned)
     chosen = sorted(kept + doubtful)
     centres = np.array([(c.cx, c.cy) for c in found])  # a candidate read again may have moved
     if debug is not None:
@@ -904,8 +944,6 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     leaning = leaning_dice(checked, models.lean, centres[chosen], dice_side, learned,
                            None if place is None else place.view_centre, debug)
     glared = glare_at_centre(crops[chosen], values, net.window_sides, learned)
-    least_value_probability = (learned.macao_value_min_probability if expect == "macao"
-                               else learned.value_min_probability)
     faces: list[DieFace] = []
     for i, value, colour, polarity, cocked, glare in zip(chosen, values, colours, polarities, leaning, glared):
         c = found[i]
