@@ -647,7 +647,7 @@ def read_doubted_on_body(frame: np.ndarray, net: DiceNet, found: list[DieCandida
                          typical: float, least: float, learned: LearnedParams) -> None:
     """Each die of `rows` whose value is still doubted (its top value under `least`) is read again
     on its die's body (`body_centre`, a crop of the typical side) when that moves it at least
-    `macao_recentre_min_shift` die sides and stays `macao_clearance` die sides clear of the other
+    `doubted_on_body_min_shift` die sides and stays `macao_clearance` die sides clear of the other
     dice of `rows` and `others` (the doubtful candidates also reported). The new reading replaces
     the first, in place, only when it names the same value and is surer of it.
 
@@ -661,7 +661,7 @@ def read_doubted_on_body(frame: np.ndarray, net: DiceNet, found: list[DieCandida
         if float(np.max(probabilities[i][1:])) >= least:
             continue
         moved = _moved_onto_body(frame, found[i], typical, learned)
-        if (np.hypot(moved.cx - found[i].cx, moved.cy - found[i].cy) >= learned.macao_recentre_min_shift * typical
+        if (np.hypot(moved.cx - found[i].cx, moved.cy - found[i].cy) >= learned.doubted_on_body_min_shift * typical
                 and clear_of(moved, [found[k] for k in rows + others if k != i], learned.macao_clearance * typical)):
             tries.append((i, moved))
     if not tries:

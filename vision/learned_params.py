@@ -54,6 +54,7 @@ class LearnedParams:
     duplicate_distance: float  # candidates closer than this many die sides are one die
     typical_side_min_gap: float  # a doubted die's crop this far off the typical side is read again at it
     doubted_on_body: bool  # a die whose value is doubted is read again on its die's body; kept if surer of the same value
+    doubted_on_body_min_shift: float  # ... when the body's centre lies at least this many die sides away
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
     die_min_side_ratio: float  # a candidate whose side is under this fraction of the typical die side is dropped
     classifier_turns: int  # 1, 2 or 4 turned readings of each crop, averaged
