@@ -17,7 +17,7 @@ from vision.learned import (DieCandidate, LearnedModels, body_centre, crop_candi
                             read_with_model, typical_side)
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
-from vision.synth import render_scene
+from vision.synth import SceneLabels, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
@@ -33,7 +33,7 @@ def models() -> LearnedModels:
     return LearnedModels.load(LEARNED)
 
 
-def scene(seed: int, number: int) -> tuple[np.ndarray, object]:
+def scene(seed: int, number: int) -> tuple[np.ndarray, SceneLabels]:
     frame, labels = render_scene(seed * 100_003 + number)
     return as_stored(frame), labels
 
