@@ -174,21 +174,26 @@ class CandidateMark:
     value_probability: float
     taken: bool  # among the dice the reader goes on with
     same_die: bool = False  # left out as a die already taken, seen again off its centre
+    # Where the detector first put it, when it was read again elsewhere (moved onto its die's body,
+    # or one half of a seam split): else None.
+    moved_from: tuple[float, float] | None = None
 
 
 def candidate_label(mark: CandidateMark) -> str:
     """A candidate's label in the candidates picture."""
+    moved = ", moved" if mark.moved_from is not None else ""
     if mark.taken:
-        return f"die {mark.die_probability:.2f}: {mark.value} {mark.value_probability:.2f}"
+        return f"die {mark.die_probability:.2f}: {mark.value} {mark.value_probability:.2f}{moved}"
     if mark.same_die:
-        return f"die {mark.die_probability:.2f}, same die"
-    return f"die {mark.die_probability:.2f}"
+        return f"die {mark.die_probability:.2f}, same die{moved}"
+    return f"die {mark.die_probability:.2f}{moved}"
 
 
 def draw_candidates(frame: np.ndarray, marks: Sequence[CandidateMark]) -> np.ndarray:
     """Frame with every candidate: taken ones in yellow with P(die), value and its probability;
     the others gray with P(die) only (cubes, card corners, shadows the classifier turned down),
-    and "same die" for one left out as a die already taken."""
+    and "same die" for one left out as a die already taken. A candidate read again elsewhere
+    says "moved", with a line from where the detector put it (a dot there)."""
     canvas = frame.copy()
     thickness = max(1, round(max(frame.shape[:2]) / 800))
     labelled = []
@@ -197,6 +202,10 @@ def draw_candidates(frame: np.ndarray, marks: Sequence[CandidateMark]) -> np.nda
         bgr = _DRAW_BGR[None] if mark.taken else _REJECTED_BGR
         corner = (round(mark.cx - half), round(mark.cy - half))
         cv2.rectangle(canvas, corner, (round(mark.cx + half), round(mark.cy + half)), bgr, thickness)
+        if mark.moved_from is not None:
+            origin = (round(mark.moved_from[0]), round(mark.moved_from[1]))
+            cv2.circle(canvas, origin, 2 * thickness, bgr, -1)
+            cv2.line(canvas, origin, (round(mark.cx), round(mark.cy)), bgr, thickness)
         labelled.append(((*corner, round(mark.side), round(mark.side)), candidate_label(mark), bgr))
     _write_labels(canvas, labelled, thickness)
     return canvas

@@ -860,6 +860,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             centres, sides = np.concatenate([centres, more_centres]), np.concatenate([sides, more_sides])
             crops = np.concatenate([crops, more_crops])
             upright = np.concatenate([upright, net.classify(more_crops, 1, learned.classifier_batch)])
+    detected_at = [(c.cx, c.cy) for c in found]  # before any is read again elsewhere (debug picture)
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
     sure = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
     kept = apart(sure, found, learned.one_die_within * typical)
@@ -907,6 +908,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             crops[split.index] = split.crops[0]
             probabilities[split.index] = split.probabilities[0]
             found.append(split.dice[1])
+            detected_at.append(detected_at[split.index])
             sides = np.append(sides, typical)
             crops = np.concatenate([crops, split.crops[1:]])
             probabilities = np.concatenate([probabilities, split.probabilities[1:]])
@@ -929,8 +931,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         debug.add("candidates (classifier: P(die), then value and its probability for those taken)",
                   draw_candidates(checked, [
                       CandidateMark(c.cx, c.cy, float(sides[i]), 1.0 - float(p[0]), int(np.argmax(p[1:])) + 1,
-                                    float(np.max(p[1:])), i in chosen, i in seen_twice and i not in chosen)
-                      for i, (c, p) in enumerate(zip(found, probabilities))]))
+                                    float(np.max(p[1:])), i in chosen, i in seen_twice and i not in chosen,
+                                    first if (c.cx, c.cy) != first else None)
+                      for i, (c, p, first) in enumerate(zip(found, probabilities, detected_at))]))
     colour_crops, colours = chosen_colours(checked, net, crops[chosen], centres[chosen], sides[chosen], typical,
                                            params, learned)
     values = [int(np.argmax(probabilities[i][1:])) + 1 for i in chosen]

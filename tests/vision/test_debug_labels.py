@@ -3,12 +3,13 @@ the picture (dice in a Macao tray often touch, and their labels used to run toge
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import cv2
 import numpy as np
 
-from vision.debug import CandidateMark, candidate_label, draw_readings, label_origins
+from vision.debug import CandidateMark, candidate_label, draw_candidates, draw_readings, label_origins
 from vision.types import DieReading
 
 FRAME = (400, 300)  # width, height
@@ -65,3 +66,16 @@ def test_a_candidate_left_out_as_a_die_already_taken_says_so() -> None:
     assert candidate_label(taken) == "die 0.98: 6 0.85"
     assert candidate_label(twice) == "die 0.85, same die"
     assert candidate_label(turned_down) == "die 0.04"
+
+
+def test_a_candidate_read_again_elsewhere_is_drawn_from_where_it_was_found() -> None:
+    """A die read again on its body (or split off a seam) would seem to sit where the detector
+    never looked; the picture says it moved and draws the move."""
+    moved = CandidateMark(200.0, 150.0, 40.0, 0.97, 3, 0.92, taken=True, moved_from=(140.0, 150.0))
+    assert candidate_label(moved) == "die 0.97: 3 0.92, moved"
+    assert candidate_label(dataclasses.replace(moved, taken=False)) == "die 0.97, moved"
+    frame = np.zeros((FRAME[1], FRAME[0], 3), np.uint8)
+    still = draw_candidates(frame, [dataclasses.replace(moved, moved_from=None)])
+    drawn = draw_candidates(frame, [moved])
+    assert still[150, 140].sum() == 0 and drawn[150, 140].sum() > 0  # the dot where it was found
+    assert still[150, 160].sum() == 0 and drawn[150, 160].sum() > 0  # the line half way
