@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import tomllib
@@ -113,6 +114,8 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
     )
     report = score.report()
     if args.json:
+        if args.mistakes:
+            report["mistakes"] = [dataclasses.asdict(m) for m in score.mistakes]
         print(json.dumps(report))
         return EXIT_OK
     for key, value in report.items():
@@ -126,6 +129,10 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
             print(f"{key}: {value:.4f}")
         else:
             print(f"{key}: {value}")
+    if args.mistakes:
+        print(f"mistakes ({len(score.mistakes)}):")
+        for mistake in score.mistakes:
+            print("   " + mistake.line())
     return EXIT_OK
 
 
@@ -162,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--expect", choices=("macao", "any"), default="macao")
     ev.add_argument("--calibration", metavar="PATH", help="calibration file (default: none unless in config)")
     ev.add_argument("--json", action="store_true")
+    ev.add_argument("--mistakes", action="store_true",
+                    help="also list each die not read right (missed, unsure, wrong) and each die read where none lies")
     bench = sub.add_parser("bench", help="reading time per frame size, single thread")
     bench.add_argument("--runs", type=int, default=50)
     bench.add_argument("--image", help="use this picture (resized) instead of a drawn scene")

@@ -30,6 +30,27 @@ class LabelledDie:
     colour: str | None
 
 
+# What became of one labelled die (or of a reading that matches none: EXTRA).
+RIGHT, MISSED, UNSURE, WRONG, COCKED_READ, EXTRA = "right", "missed", "unsure", "wrong", "cocked read", "extra"
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A labelled die the reader did not get right, or a die read where none is labelled: what
+    `evaluate --mistakes` lists, so a figure can be traced to the pictures behind it."""
+
+    image: str
+    kind: str  # MISSED, UNSURE, WRONG, COCKED_READ or EXTRA
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 in image pixels: the label's (the reading's for EXTRA)
+    truth: str  # e.g. "gray 3" or "3" ("cocked"; "" for EXTRA)
+    read: str  # e.g. "black 3 at 0.82", "unsure at 0.47" ("" when missed)
+
+    def line(self) -> str:
+        x0, y0, x1, y1 = self.box
+        return "  ".join(filter(None, [self.image, self.kind, self.truth and f"truth {self.truth}",
+                                       self.read and f"read {self.read}", f"box {x0} {y0} {x1} {y1}"]))
+
+
 @dataclass
 class Score:
     """Running totals over a dataset."""
@@ -49,6 +70,7 @@ class Score:
     per_colour: dict[str, list[int]] = field(default_factory=lambda: {c: [0, 0] for c in DIE_COLOURS})
     confusion: np.ndarray = field(default_factory=lambda: np.zeros((6, 7), int))  # truth x (1-6, unsure)
     ms: list[float] = field(default_factory=list)
+    mistakes: list[Mistake] = field(default_factory=list)
 
     def report(self) -> dict[str, object]:
         n = max(self.dice, 1)
@@ -125,8 +147,32 @@ def match(dice: list[LabelledDie], predictions: tuple[DieReading, ...]) -> dict[
     return taken_dice
 
 
-def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use_colour: bool) -> None:
-    """Add one image's result to the totals."""
+def judge(die: LabelledDie, prediction: DieReading | None, use_colour: bool) -> str:
+    """The outcome for one labelled die and the reading matched to it (None: none matched)."""
+    confident = prediction is not None and not prediction.unsure and prediction.value is not None
+    if die.value is None:  # cocked: no top face, so only a confident reading is wrong
+        return COCKED_READ if confident else RIGHT
+    if prediction is None:
+        return MISSED
+    if not confident:
+        return UNSURE
+    colour_ok = not use_colour or prediction.colour == die.colour
+    return RIGHT if prediction.value == die.value and colour_ok else WRONG
+
+
+def _named(colour: str | None, value: int | None) -> str:
+    return " ".join(str(part) for part in (colour, value) if part is not None)
+
+
+def _as_read(prediction: DieReading) -> str:
+    if prediction.unsure or prediction.value is None:
+        return f"{_named(prediction.colour, None)} unsure at {prediction.confidence:.2f}".lstrip()
+    return f"{_named(prediction.colour, prediction.value)} at {prediction.confidence:.2f}"
+
+
+def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use_colour: bool,
+                image: str = "") -> None:
+    """Add one image's result to the totals, and what it got wrong to `score.mistakes`."""
     score.images += 1
     score.ms.append(reading.ms)
     matches = match(dice, reading.dice)
@@ -134,35 +180,37 @@ def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use
     all_right = len(reading.dice) == len(matches)
     for i, die in enumerate(dice):
         prediction = reading.dice[matches[i]] if i in matches else None
+        outcome = judge(die, prediction, use_colour)
+        if outcome != RIGHT:
+            all_right = False
+            truth = "cocked" if die.value is None else _named(die.colour if use_colour else None, die.value)
+            x0, y0, x1, y1 = (round(v) for v in die.box)
+            score.mistakes.append(Mistake(image, outcome, (x0, y0, x1, y1), truth,
+                                          "" if prediction is None else _as_read(prediction)))
         if die.value is None:
             score.cocked += 1
-            if prediction is not None and not prediction.unsure:
-                score.cocked_confident += 1
-                all_right = False
+            score.cocked_confident += outcome == COCKED_READ
             continue
         score.dice += 1
-        colour_ok = not use_colour or (prediction is not None and prediction.colour == die.colour)
         if use_colour and die.colour in score.per_colour:
             score.per_colour[die.colour][1] += 1
+            score.per_colour[die.colour][0] += outcome == RIGHT
         if prediction is None:
-            all_right = False
             continue
         score.matched += 1
-        if prediction.unsure or prediction.value is None:
+        unsure = outcome == UNSURE or prediction.value is None
+        score.confusion[die.value - 1, 6 if unsure else prediction.value - 1] += 1
+        if unsure:
             score.unsure += 1
-            score.confusion[die.value - 1, 6] += 1
-            all_right = False
             continue
-        score.confusion[die.value - 1, prediction.value - 1] += 1
-        if prediction.value == die.value:
-            score.right += 1
-        if prediction.value == die.value and colour_ok:
-            score.colour_value_right += 1
-            if use_colour and die.colour in score.per_colour:
-                score.per_colour[die.colour][0] += 1
-        else:
-            all_right = False
-            score.wrong_confident += 1
+        score.right += prediction.value == die.value
+        score.colour_value_right += outcome == RIGHT
+        score.wrong_confident += outcome == WRONG
+    matched = set(matches.values())
+    for j, prediction in enumerate(reading.dice):
+        if j not in matched:
+            box = (prediction.x, prediction.y, prediction.x + prediction.w, prediction.y + prediction.h)
+            score.mistakes.append(Mistake(image, EXTRA, box, "", _as_read(prediction)))
     if all_right:
         score.images_all_right += 1
 
@@ -171,7 +219,6 @@ def evaluate(
     folder: Path,
     read: Callable[[np.ndarray], DiceReading],
     score_colour: bool = True,
-    on_image: Callable[[Path, DiceReading, list[LabelledDie]], None] | None = None,
 ) -> Score:
     """Read every labelled image of `folder` with `read` and score it.
 
@@ -186,7 +233,5 @@ def evaluate(
         use_colour = score_colour and any(d.colour for d in dice)
         score.colour_labelled |= use_colour
         reading = read(frame)
-        score_image(score, dice, reading, use_colour)
-        if on_image is not None:
-            on_image(image_path, reading, dice)
+        score_image(score, dice, reading, use_colour, image_path.name)
     return score

@@ -2,7 +2,7 @@
 same way `python -m vision evaluate` scores the classical reader; needs no torch.
 
     .venv/bin/python -m vision.training.evaluate_learned DATASET [--expect any|macao]
-        [--detector PATH] [--classifier PATH [PATH ...]] [--lean PATH] [--second-opinion on|off] [--bench]
+        [--detector PATH] [--classifier PATH [PATH ...]] [--lean PATH] [--second-opinion on|off] [--bench] [--mistakes]
 
 --detector/--classifier/--lean override the model files named in config.toml [vision.learned]
 (e.g. held-out models); several --classifier paths make an ensemble (the first picks the
@@ -10,7 +10,8 @@ dice, all of them average their probabilities for the dice kept); --value-min-pr
 overrides that threshold, in both modes (for a sweep); --second-opinion on|off overrides whether the classical
 reader is asked about doubtful dice (before/after figures). --bench also prints the median reading time of a
 1600x900 frame (the dataset's first image resized), single thread, over 30 runs: wall-clock
-and thread CPU time (the latter is what a busy shared machine does not inflate).
+and thread CPU time (the latter is what a busy shared machine does not inflate). --mistakes lists each
+die not read right (image, missed / unsure / wrong, truth, reading, box) and each die read where none lies.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ def main() -> None:
     parser.add_argument("--second-opinion", choices=("on", "off"), default=None,
                         help="override [vision.learned] second_opinion")
     parser.add_argument("--bench", action="store_true")
+    parser.add_argument("--mistakes", action="store_true",
+                        help="also list each die not read right and each die read where none lies")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     params = load_vision_params()
@@ -74,6 +77,10 @@ def main() -> None:
     print("confusion (truth rows 1-6; predicted 1-6, unsure):")
     for row in confusion:
         print("  " + " ".join(f"{v:5d}" for v in row))
+    if args.mistakes:
+        print(f"mistakes ({len(score.mistakes)}):")
+        for mistake in score.mistakes:
+            print("   " + mistake.line())
     if args.bench:
         image_path, _ = next(iter_dataset(args.dataset))
         frame = cv2.resize(cv2.imread(str(image_path)), BENCH_SIZE, interpolation=cv2.INTER_AREA)

@@ -1,0 +1,95 @@
+"""Scoring a labelled folder (vision/evaluate.py): the totals behind every figure in the READMEs,
+and the list of mistakes that traces a figure to the pictures behind it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vision.evaluate import (COCKED_READ, EXTRA, MISSED, RIGHT, UNSURE, WRONG, LabelledDie, Score, judge,
+                             score_image)
+from vision.types import DiceReading, DieReading
+
+
+def _label(x: float, value: int | None, colour: str | None) -> LabelledDie:
+    return LabelledDie((x, 100.0, x + 40.0, 140.0), value, colour)
+
+
+def _read(x: int, value: int | None, colour: str | None, confidence: float = 0.95) -> DieReading:
+    return DieReading(x, 100, 40, 40, colour, value, confidence, unsure=value is None)
+
+
+# One picture with every outcome: (label, reading matched to it or None, expected outcome).
+CASES = [
+    (_label(0, 3, "red"), _read(0, 3, "red"), RIGHT),
+    (_label(100, 4, "blue"), _read(100, 5, "blue", 0.82), WRONG),
+    (_label(200, 2, "green"), _read(200, 2, "gray"), WRONG),  # value right, colour wrong
+    (_label(300, 6, "black"), _read(300, None, "black", 0.47), UNSURE),
+    (_label(400, 1, "gray"), None, MISSED),
+    (_label(500, None, "violet"), _read(500, 1, "violet"), COCKED_READ),
+    (_label(600, None, "violet"), _read(600, None, "violet", 0.3), RIGHT),  # a cocked die asked for
+]
+
+
+def test_judge_names_each_outcome() -> None:
+    assert [judge(label, reading, use_colour=True) for label, reading, _ in CASES] == [o for _, _, o in CASES]
+    # In `any` mode the colour is not scored: a right value is right.
+    assert judge(CASES[2][0], CASES[2][1], use_colour=False) == RIGHT
+
+
+def test_a_picture_with_every_outcome_is_counted_and_its_mistakes_listed() -> None:
+    extra = _read(800, 5, None, 0.9)
+    reading = DiceReading(dice=tuple(r for _, r, _ in CASES if r is not None) + (extra,))
+    score = Score(colour_labelled=True)
+    score_image(score, [label for label, _, _ in CASES], reading, use_colour=True, image="a.jpg")
+    report = score.report()
+    assert (score.dice, score.cocked, score.matched) == (5, 2, 4)
+    assert (score.right, score.colour_value_right, score.wrong_confident, score.unsure) == (2, 1, 2, 1)
+    assert (score.cocked_confident, score.extra, score.images_all_right) == (1, 1, 0)
+    assert report["per_colour_accuracy"]["red"] == 1.0 and report["per_colour_accuracy"]["green"] == 0.0
+    assert score.confusion[3, 4] == 1 and score.confusion[5, 6] == 1  # a 4 read 5; a 6 unsure
+    assert [(m.kind, m.truth, m.read) for m in score.mistakes] == [
+        (WRONG, "blue 4", "blue 5 at 0.82"),
+        (WRONG, "green 2", "gray 2 at 0.95"),
+        (UNSURE, "black 6", "black unsure at 0.47"),
+        (MISSED, "gray 1", ""),
+        (COCKED_READ, "cocked", "violet 1 at 0.95"),
+        (EXTRA, "", "5 at 0.90"),
+    ]
+    assert score.mistakes[3].line() == "a.jpg  missed  truth gray 1  box 400 100 440 140"
+    assert score.mistakes[5].box == (800, 100, 840, 140)
+
+
+def test_a_picture_read_right_is_all_right_and_lists_nothing() -> None:
+    labels = [_label(0, 3, "red"), _label(100, 4, "blue")]
+    score = Score()
+    score_image(score, labels, DiceReading(dice=(_read(0, 3, "red"), _read(100, 4, "blue"))), use_colour=True)
+    assert score.mistakes == [] and score.images_all_right == 1 and score.colour_value_right == 2
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_the_command_line_lists_the_mistakes_behind_its_figures(tmp_path: Path, as_json: bool,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A label made wrong on purpose shows up in the list, and the list accounts for every die the
+    figures count as not right."""
+    from vision.cli import main as vision_main
+
+    dataset = tmp_path / "set"
+    assert vision_main(["synth", str(dataset), "--count", "1", "--seed", "5"]) == 0
+    label_path = next((dataset / "labels").iterdir())
+    labels = json.loads(label_path.read_text(encoding="utf-8"))
+    changed = labels["dice"][0]
+    changed["value"] = changed["value"] % 6 + 1
+    label_path.write_text(json.dumps(labels), encoding="utf-8")
+    capsys.readouterr()
+    assert vision_main(["evaluate", str(dataset), "--mistakes"] + (["--json"] if as_json else [])) == 0
+    out = capsys.readouterr().out
+    if not as_json:
+        assert f"truth {changed['colour']} {changed['value']}" in out and "mistakes (" in out
+        return
+    report = json.loads(out)
+    not_right = [m for m in report["mistakes"] if m["kind"] != EXTRA]
+    assert len(not_right) == report["dice"] - round(report["colour_and_value_right"] * report["dice"])
+    assert any(m["truth"] == f"{changed['colour']} {changed['value']}" for m in not_right)
