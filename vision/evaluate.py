@@ -164,7 +164,13 @@ def _named(colour: str | None, value: int | None) -> str:
     return " ".join(str(part) for part in (colour, value) if part is not None)
 
 
-def _as_read(prediction: DieReading) -> str:
+def as_truth(die: LabelledDie, use_colour: bool) -> str:
+    """A labelled die in words: `gray 3`, `3` (colours not scored) or `cocked`."""
+    return "cocked" if die.value is None else _named(die.colour if use_colour else None, die.value)
+
+
+def as_read(prediction: DieReading) -> str:
+    """A reading in words: `black 3 at 0.82`, `black unsure at 0.47`."""
     if prediction.unsure or prediction.value is None:
         return f"{_named(prediction.colour, None)} unsure at {prediction.confidence:.2f}".lstrip()
     return f"{_named(prediction.colour, prediction.value)} at {prediction.confidence:.2f}"
@@ -183,10 +189,9 @@ def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use
         outcome = judge(die, prediction, use_colour)
         if outcome != RIGHT:
             all_right = False
-            truth = "cocked" if die.value is None else _named(die.colour if use_colour else None, die.value)
             x0, y0, x1, y1 = (round(v) for v in die.box)
-            score.mistakes.append(Mistake(image, outcome, (x0, y0, x1, y1), truth,
-                                          "" if prediction is None else _as_read(prediction)))
+            score.mistakes.append(Mistake(image, outcome, (x0, y0, x1, y1), as_truth(die, use_colour),
+                                          "" if prediction is None else as_read(prediction)))
         if die.value is None:
             score.cocked += 1
             score.cocked_confident += outcome == COCKED_READ
@@ -210,7 +215,7 @@ def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use
     for j, prediction in enumerate(reading.dice):
         if j not in matched:
             box = (prediction.x, prediction.y, prediction.x + prediction.w, prediction.y + prediction.h)
-            score.mistakes.append(Mistake(image, EXTRA, box, "", _as_read(prediction)))
+            score.mistakes.append(Mistake(image, EXTRA, box, "", as_read(prediction)))
     if all_right:
         score.images_all_right += 1
 

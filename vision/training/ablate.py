@@ -25,7 +25,8 @@ from typing import TypeVar
 
 import cv2
 
-from vision.evaluate import RIGHT, LabelledDie, Score, iter_dataset, judge, load_labels, match, score_image
+from vision.evaluate import (RIGHT, LabelledDie, Score, as_read, as_truth, iter_dataset, judge, load_labels, match,
+                             score_image)
 from vision.learned import LearnedModels, read_with_model
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
@@ -69,27 +70,22 @@ def with_settings(params: Params, settings: dict[str, str]) -> Params:
 
 def _outcome(die: LabelledDie, reading: DiceReading, matches: dict[int, int], index: int,
              use_colour: bool) -> tuple[str, str]:
-    """The die's outcome and how it was read (`black 3 at 0.82`, `unsure at 0.47`, `-`)."""
+    """The die's outcome, and it with how it was read: `right (black 3 at 0.82)`, `missed (-)`."""
     got = reading.dice[matches[index]] if index in matches else None
     outcome = judge(die, got, use_colour)
-    if got is None:
-        return outcome, "-"
-    named = " ".join(str(part) for part in (got.colour, None if got.unsure else got.value) if part is not None)
-    return outcome, f"{named} {'unsure ' if got.unsure else ''}at {got.confidence:.2f}".strip()
+    return outcome, f"{outcome} ({'-' if got is None else as_read(got)})"
 
 
 def changes_in(image: str, dice: list[LabelledDie], before: DiceReading, after: DiceReading,
                use_colour: bool) -> list[Change]:
-    """The labelled dice whose outcome or value differs between the two readings of one image."""
+    """The labelled dice whose outcome differs between the two readings of one image."""
     first, second = match(dice, before.dice), match(dice, after.dice)
     changes = []
     for index, die in enumerate(dice):
-        (was, read_before), (now, read_after) = (_outcome(die, before, first, index, use_colour),
-                                                 _outcome(die, after, second, index, use_colour))
+        (was, described_before), (now, described_after) = (_outcome(die, before, first, index, use_colour),
+                                                           _outcome(die, after, second, index, use_colour))
         if was != now:
-            truth = "cocked" if die.value is None else " ".join(
-                str(part) for part in (die.colour if use_colour else None, die.value) if part is not None)
-            changes.append(Change(image, truth, f"{was} ({read_before})", f"{now} ({read_after})"))
+            changes.append(Change(image, as_truth(die, use_colour), described_before, described_after))
     return changes
 
 
