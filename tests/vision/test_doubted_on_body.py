@@ -24,8 +24,9 @@ LEARNED = load_learned_params()
 NOT_ON_BODY = dataclasses.replace(LEARNED, doubted_on_body=False)
 
 # Fresh random drawn scenes (`vision synth --seed S`, scene N) where one die, found off its centre,
-# is read right but doubted (P 0.21-0.62) and so asked for; on its body it reads at 0.92-0.96.
-OFF_CENTRE = ((9902, 56, "green"), (9904, 87, "black"), (9909, 119, "blue"))
+# is read right but doubted (P 0.57-0.69) and so asked for; on its body it reads at 0.89-0.95.
+# Chosen for the shipped classifier with `vision.training.ablate --set doubted_on_body=false`.
+OFF_CENTRE = ((9904, 17, "green"), (9909, 49, "red"), (9909, 52, "blue"))
 
 
 @pytest.fixture(scope="module")

@@ -110,8 +110,9 @@ def drawn_faces(monkeypatch: pytest.MonkeyPatch) -> list[list[tuple[object, str 
 
 
 # Fresh random drawn scenes (`vision synth --seed S`, scene N) whose glare sits on a die's centre:
-# a violet 2 read as a sure 3, a blue 2 as a sure 3 and a black 5 as a sure 4.
-GLARED_SCENES = ((9901, 148, "violet"), (9909, 55, "blue"), (9905, 37, "black"))
+# a violet 3 read as a sure 2, a green 4 as a sure 5 and a violet 2 as a sure 3 (chosen for the
+# shipped classifier with `vision.training.ablate --set glare_min_area=0`).
+GLARED_SCENES = ((9902, 46, "violet"), (9903, 60, "green"), (9908, 117, "violet"))
 
 
 @pytest.mark.parametrize(("seed", "scene", "colour"), GLARED_SCENES)

@@ -14,7 +14,7 @@ from tests.vision.test_reader_synthetic import CALM
 from vision.debug import DebugSink, draw_leaning
 from vision.evaluate import match
 from vision.lean import outward_crops
-from vision.learned import LEANING, LearnedModels, ModelError, find_faces, load_lean
+from vision.learned import LEANING, MAYBE_NOT_A_DIE, LearnedModels, ModelError, find_faces, load_lean
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
@@ -62,8 +62,10 @@ def test_the_view_centre_sets_which_way_is_outward() -> None:
 
 
 def _leaning_marks(models: LearnedModels, seeds: range, options: SceneOptions = COCKED,
-                   learned: LearnedParams = LEARNED) -> tuple[list[bool], list[bool]]:
-    """Whether the reader marks each drawn cocked die as leaning, and each flat die."""
+                   learned: LearnedParams = LEARNED,
+                   cocked_reasons: frozenset[str] = frozenset({LEANING})) -> tuple[list[bool], list[bool]]:
+    """Whether the reader marks each drawn cocked die as leaning (or for another of
+    `cocked_reasons`), and each flat die as leaning."""
     cocked, flat = [], []
     for seed in seeds:
         frame, labels = render_scene(seed, options)
@@ -71,7 +73,10 @@ def _leaning_marks(models: LearnedModels, seeds: range, options: SceneOptions = 
         centres = np.array([(f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2) for f in faces])
         for die in labels.dice:
             nearest = faces[int(np.argmin(np.hypot(*(centres - np.array(die.center)).T)))]
-            (cocked if die.cocked else flat).append(nearest.reason == LEANING)
+            if die.cocked:
+                cocked.append(nearest.reason in cocked_reasons)
+            else:
+                flat.append(nearest.reason == LEANING)
     return cocked, flat
 
 
@@ -82,8 +87,13 @@ def test_the_reader_marks_drawn_leaning_dice_and_no_flat_one(shipped: LearnedMod
 
 
 def test_the_reader_marks_dice_leaning_on_other_dice(shipped: LearnedModels) -> None:
-    """Before the check learnt these (2026-12-01), 3 of the 12 were marked."""
-    cocked, flat = _leaning_marks(shipped, range(1, 13), COCKED_ON_A_DIE)
+    """Before the check learnt these (2026-12-01), 3 of the 12 were marked. A die tipped onto
+    another can look so little like a flat one that the classifier doubts it is a die at all:
+    it is then reported unsure as "maybe not a die", the reason that comes first, and counts
+    here too (3 of the 12 with the classifier shipped 2026-12-03; the leaning check marks two
+    of those three as well)."""
+    cocked, flat = _leaning_marks(shipped, range(1, 13), COCKED_ON_A_DIE,
+                                  cocked_reasons=frozenset({LEANING, MAYBE_NOT_A_DIE}))
     assert sum(cocked) >= 10, f"{sum(cocked)} of {len(cocked)} dice leaning on a die marked"
     assert sum(flat) <= 1, f"{sum(flat)} of {len(flat)} flat dice marked leaning"
 

@@ -151,26 +151,30 @@ def test_a_die_found_off_its_centre_is_read_at_a_point_around_it(models: Learned
         assert colours_right(reading, labels) == 6
 
 
-@pytest.mark.parametrize(("seed", "scene"), [(9901, 13), (9901, 109), (9904, 53)])
+# Fresh random drawn scenes (`vision synth --seed S`, scene N; chosen for the shipped classifier
+# with `vision.training.ablate --set macao_split_step=0`): a die touching a violet one, and the
+# detector's one peak for the pair on the seam between them.
+SEAM_SCENES = ((9901, 109, "red"), (9902, 55, "gray"), (9906, 87, "red"))
+
+
+@pytest.mark.parametrize(("seed", "scene", "colour"), SEAM_SCENES)
 def test_two_touching_dice_found_as_one_at_their_seam_are_split(models: LearnedModels, seed: int,
-                                                                  scene: int) -> None:
-    """Fresh random drawn scenes (`vision synth --seed 9901`, scenes 13 and 109; `--seed 9904`,
-    scene 53): a red die touching a blue or violet one, and the detector's one peak for the pair
-    on the seam between them. The seam's crop, half of each die, reads as a sure die, named
-    after the other die; the red die was missed. Read half a side either way along the pair,
-    both are sure dice, each with its own colour and value. (The dice are small: at the
-    detector's usual scale, as here, all three show the fault; looked for at the scale the dice
-    need, only the third, and the reader as configured reads all three right.)"""
+                                                                  scene: int, colour: str) -> None:
+    """The seam's crop, half of each die, can read as a die named after the other one, and the
+    first die is missed. Read half a side either way along the pair, both are sure dice, each
+    with its own colour and value. (The dice are small: at the detector's usual scale, as here,
+    all three show the fault; looked for at the scale the dice need, only 9906/87 does, and the
+    reader as configured reads all three right.)"""
     frame, labels = render_scene(seed * 100_003 + scene)
     stored = as_stored(frame)
-    red = next(d for d in labels.dice if d.colour == "red")
-    partner = next(d for d in labels.dice if d.colour in red.touching)
+    die = next(d for d in labels.dice if d.colour == colour)
+    partner = next(d for d in labels.dice if d.colour in die.touching)
     before = read_with_model(stored, PARAMS, "macao", None, models, dataclasses.replace(ONE_SCALE, macao_split_step=0.0))
-    assert not any(d.colour == "red" and at_label(d, red) for d in before.dice), "the scene no longer shows the fault"
+    assert not any(d.colour == colour and at_label(d, die) for d in before.dice), "the scene no longer shows the fault"
     for learned in (ONE_SCALE, LEARNED):
         after = read_with_model(stored, PARAMS, "macao", None, models, learned)
         assert colours_right(after, labels) == 6
-        for label in (red, partner):
+        for label in (die, partner):
             read = next(d for d in after.dice if d.colour == label.colour)
             assert at_label(read, label) and (read.value, read.unsure) == (label.value, False)
 
@@ -363,13 +367,17 @@ def test_a_doubtful_candidate_off_its_face_is_read_again_on_the_die_body(models:
 
 def test_a_doubtful_candidate_cut_too_large_is_read_again_at_the_typical_side(models: LearnedModels) -> None:
     """On its face's centre but with a side guessed a quarter too large, this scene's gray 2
-    shows small in its crop and P(die) is low; cut at the frame's typical side it is a sure 2."""
+    shows small in its crop. The classifier shipped until 2026-12-03 doubted it there (P(die)
+    0.28; today's reads it at 0.70, just sure), so that doubt is given here: cut at the frame's
+    typical side it is a sure 2."""
     frame, labels = render_scene(75, SceneOptions(cubes=0, touching=False, cocked=False))
     typical = typical_side(models.detector.detect(frame, LEARNED))
     die = labels.by_colour()["gray"]
     found = [DieCandidate(die.center[0], die.center[1], 1.25 * typical, 0.3)]
     sides, crops, probabilities = _read(models, frame, found, typical)
-    assert 1.0 - float(probabilities[0][0]) < LEARNED.die_min_probability, "the scene no longer shows the fault"
+    assert sides[0] == pytest.approx(1.25 * typical)
+    probabilities[0] = 0.0
+    probabilities[0][0], probabilities[0][die.value] = 0.72, 0.28
     sure = reread_candidates(frame, models.classifier, found, sides, crops, probabilities, [0], typical, BODY_ONLY)
     assert sure == [0] and sides[0] == pytest.approx(typical)
     assert int(np.argmax(probabilities[0][1:])) + 1 == die.value == 2
