@@ -9,8 +9,8 @@ KEY is a key of [vision.learned] or [vision] (`--set doubted_on_body=false`,
 reading with config.toml's settings and with the changed ones (`missed`, `unsure`, `wrong`, `right`,
 as `vision evaluate --mistakes` names them); a summary counts each kind of change and gives both
 readers' figures. With the setting that a mechanism turns off, the list is the scenes that show
-it at work: where the tests' scenes come from (they are chosen for one classifier; a new one
-needs them chosen again), and a quick check that a change mends dice without breaking others.
+it at work: where the tests' scenes come from (a pool of them for the off-centre and glare
+tests, chosen for several classifiers), and a quick check that a change mends dice without breaking others.
 Needs no torch.
 """
 
