@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 import cv2
@@ -55,7 +54,7 @@ def _calibration_for(args: argparse.Namespace, params: VisionParams) -> Calibrat
     return load_calibration(path)
 
 
-def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedParams | None) -> int:
+def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
     calibration = _calibration_for(args, params)
     status = EXIT_OK
     if args.debug:
@@ -87,7 +86,7 @@ def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedPar
     return status
 
 
-def cmd_calibrate(args: argparse.Namespace, params: VisionParams, learned: LearnedParams | None) -> int:
+def cmd_calibrate(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
     frame, problem = _load_image(args.image)
     if frame is None:
         print(problem, file=sys.stderr)
@@ -99,7 +98,7 @@ def cmd_calibrate(args: argparse.Namespace, params: VisionParams, learned: Learn
     return EXIT_OK
 
 
-def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: LearnedParams | None) -> int:
+def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
     folder = Path(args.dataset)
     if not (folder / "images").is_dir() or not (folder / "labels").is_dir():
         print(f"{folder}: not a dataset folder (needs images/ and labels/)", file=sys.stderr)
@@ -136,7 +135,7 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
     return EXIT_OK
 
 
-def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedParams | None) -> int:
+def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
     source = None
     if args.image:
         source, problem = _load_image(args.image)
@@ -153,7 +152,8 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m vision", description="Windrose dice reader")
-    parser.add_argument("--config", help="config.toml to read [vision] and [vision.learned] from (default: the repository's)")
+    parser.add_argument("--config", help="a TOML file whose [vision] and [vision.learned] keys override the "
+                        "repository's config.toml (it need hold only the keys it changes)")
     sub = parser.add_subparsers(dest="command", required=True)
     read = sub.add_parser("read", help="read dice in images (in the tray region set in config)")
     read.add_argument("--expect", choices=("macao", "any"), default="macao")
@@ -180,20 +180,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _learned_params_in(config: Path) -> LearnedParams | None:
-    """The [vision.learned] table of a settings file, or None (the repository's) when it has none:
-    a file that names other models must be read with them, not silently with the shipped ones."""
-    with config.open("rb") as handle:
-        has_table = isinstance(tomllib.load(handle).get("vision", {}).get("learned"), dict)
-    return load_learned_params(config) if has_table else None
-
-
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     config = getattr(args, "sub_config", None) or args.config
     try:
-        params = load_vision_params(Path(config) if config else None)
-        learned = _learned_params_in(Path(config)) if config else None
+        override = Path(config).absolute() if config else None
+        params, learned = load_vision_params(override), load_learned_params(override)
     except (OSError, ValueError) as exc:
         print(f"config: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -6,12 +6,11 @@ Kept apart from the models so that loading the settings never imports OpenCV
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from vision.params import DEFAULT_CONFIG_PATH
+from vision.params import DEFAULT_CONFIG_PATH, vision_table
 
 # What may run the models (vision.onnx_net): "auto" (onnxruntime if installed, else OpenCV's DNN),
 # onnxruntime, or OpenCV's DNN module.
@@ -163,18 +162,13 @@ class LearnedParams:
         return cls(**values)
 
 
-def load_learned_params(config_path: Path | None = None) -> LearnedParams:
-    """Read [vision.learned] from config.toml (the repository's own unless a path is given)."""
-    path = DEFAULT_CONFIG_PATH if config_path is None else Path(config_path)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from exc
-    table = data.get("vision", {}).get("learned")
+def load_learned_params(override_path: Path | None = None) -> LearnedParams:
+    """[vision.learned] of the repository's config.toml, with an override file's keys laid over
+    it (`vision_table`); ValueError names the file on a bad or unknown key."""
+    table = vision_table(override_path).get("learned")
     if not isinstance(table, dict):
-        raise ValueError(f"{path}: no [vision.learned] table")
+        raise ValueError(f"{override_path or DEFAULT_CONFIG_PATH}: [vision.learned] is not a table")
     try:
         return LearnedParams.from_table(table)
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from exc
+        raise ValueError(f"{override_path or DEFAULT_CONFIG_PATH}: {exc}") from exc

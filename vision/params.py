@@ -178,24 +178,44 @@ def _checked(key: str, type_name: Any, value: Any) -> Any:
     return value
 
 
-def load_vision_params(config_path: Path | None = None) -> VisionParams:
-    """Read [vision] from config.toml (the repository's own file unless a path is given).
+def vision_table(override_path: Path | None = None) -> dict[str, Any]:
+    """The [vision] table (sub-tables included) of the repository's config.toml, with the keys an
+    override file sets laid over it, as the app lays a user's file over the defaults: the file
+    need only hold the keys it changes.
 
-    A relative path is taken relative to the repository root. Raises ValueError
-    with the file and key on a bad table, OSError if the file cannot be read.
+    Raises ValueError naming the file on bad TOML, OSError if a file cannot be read.
     """
-    path = DEFAULT_CONFIG_PATH if config_path is None else Path(config_path)
-    if not path.is_absolute():
-        path = REPO_ROOT / path
+    table = _read_vision(DEFAULT_CONFIG_PATH)
+    return table if override_path is None else _laid_over(table, _read_vision(override_path))
+
+
+def _read_vision(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not valid TOML ({exc})") from exc
-    table = data.get("vision")
+    table = data.get("vision", {})
     if not isinstance(table, dict):
-        raise ValueError(f"{path}: no [vision] table")
+        raise ValueError(f"{path}: [vision] is not a table")
+    return table
+
+
+def _laid_over(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in over.items():
+        merged[key] = _laid_over(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
+    return merged
+
+
+def load_vision_params(override_path: Path | None = None) -> VisionParams:
+    """[vision] of the repository's config.toml, with an override file's keys laid over it.
+
+    Raises ValueError naming the override file (the repository's own holds every key) on a bad
+    or unknown key, OSError if a file cannot be read.
+    """
+    table = vision_table(override_path)
     try:
         return VisionParams.from_table(table)
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from exc
+        raise ValueError(f"{override_path or DEFAULT_CONFIG_PATH}: {exc}") from exc

@@ -77,41 +77,47 @@ def test_module_entry_point_runs_without_traceback(tmp_path: Path) -> None:
     assert result.returncode == 2 and "no such file" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_bad_config_exits_2(tmp_path: Path, scene_file: Path) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text("[vision]\nread_die_px = 'big'\n", encoding="utf-8")
-    assert main(["--config", str(config), "read", str(scene_file)]) == 2
+def test_bad_config_exits_2_and_names_the_file(tmp_path: Path, scene_file: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    cases = {
+        "bad-value.toml": ("[vision]\nread_die_px = 'big'\n", "read_die_px"),
+        "unknown-key.toml": ("[vision.learned]\nclasifier_path = 'x.onnx'\n", "clasifier_path"),
+        "not-toml.toml": ("[vision\n", "not valid TOML"),
+    }
+    for name, (text, named) in cases.items():
+        config = tmp_path / name
+        config.write_text(text, encoding="utf-8")
+        assert main(["--config", str(config), "read", str(scene_file)]) == 2
+        err = capsys.readouterr().err
+        assert str(config) in err and named in err and "Traceback" not in err
+    assert main(["--config", str(tmp_path / "absent.toml"), "read", str(scene_file)]) == 2
+    assert "absent.toml" in capsys.readouterr().err
 
 
-def _config_with_learned(tmp_path: Path, replace: dict[str, str]) -> Path:
-    """The repository's config.toml with some [vision.learned] lines replaced."""
-    before, _, learned = (REPO_ROOT / "config.toml").read_text(encoding="utf-8").partition("[vision.learned]")
-    changed = [next((f"{key} = {value}" for key, value in replace.items() if line.startswith(f"{key} =")), line)
-               for line in learned.splitlines()]
-    config = tmp_path / "config.toml"
-    config.write_text(before + "[vision.learned]" + "\n".join(changed) + "\n", encoding="utf-8")
+def _override(tmp_path: Path, text: str) -> Path:
+    config = tmp_path / "mine.toml"
+    config.write_text(text, encoding="utf-8")
     return config
 
 
-def test_config_option_reaches_the_learned_reader(tmp_path: Path, scene_file: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """--config names the models too: a file that switches the learned reader off, or names a
-    classifier that is not there, is read with the classical reader, and the reading says so."""
+def test_config_option_lays_its_keys_over_the_repository_config(tmp_path: Path, scene_file: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """--config takes a file of the keys to change, as the app's own override file: one that
+    switches the learned reader off, or names a classifier that is not there, is read with the
+    classical reader, and the reading says so; every other key keeps the repository's value."""
     assert main(["read", str(scene_file)]) == 0
     assert "learned" in capsys.readouterr().out
-    off = _config_with_learned(tmp_path, {"enabled": "false"})
+    off = _override(tmp_path, "[vision.learned]\nenabled = false\n")
     assert main(["--config", str(off), "read", str(scene_file)]) == 0
     assert "disabled in [vision.learned]" in capsys.readouterr().out
-    absent = _config_with_learned(tmp_path, {"classifier_path": f'"{tmp_path / "absent.onnx"}"'})
+    absent = _override(tmp_path, f'[vision.learned]\nclassifier_path = "{(tmp_path / "absent.onnx").as_posix()}"\n')
     assert main(["--config", str(absent), "read", str(scene_file)]) == 0
     assert "absent.onnx" in capsys.readouterr().out
 
 
 def test_config_without_a_learned_table_keeps_the_repository_models(tmp_path: Path, scene_file: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    text = (REPO_ROOT / "config.toml").read_text(encoding="utf-8")
-    config = tmp_path / "vision-only.toml"
-    config.write_text(text.split("[vision.learned]")[0], encoding="utf-8")
+    config = _override(tmp_path, "[vision]\ncolour_margin_min = 0.1\n")
     assert main(["--config", str(config), "read", str(scene_file)]) == 0
     out = capsys.readouterr().out
     assert "learned" in out and "classical" not in out

@@ -74,9 +74,21 @@ def test_bad_config_file_is_a_clear_error(tmp_path: Path) -> None:
     broken.write_text("[vision\n", encoding="utf-8")
     with pytest.raises(ValueError, match="not valid TOML"):
         load_vision_params(broken)
-    broken.write_text("[ui]\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"no \[vision\] table"):
+    broken.write_text("vision = 3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[vision\] is not a table"):
         load_vision_params(broken)
+
+
+def test_an_override_file_changes_only_the_keys_it_holds(tmp_path: Path) -> None:
+    """As the app's override file: what it leaves out keeps the repository's value."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text("[ui]\nlanguage = 'de'\n", encoding="utf-8")
+    assert load_vision_params(mine) == load_vision_params()
+    mine.write_text("[vision]\ntray_left = 0.25\ntray_width = 0.5\n", encoding="utf-8")
+    assert load_vision_params(mine) == dataclasses.replace(load_vision_params(), tray_left=0.25, tray_width=0.5)
+    mine.write_text("[vision]\ntray_left = 0.75\n", encoding="utf-8")  # with the default width of 1.0
+    with pytest.raises(ValueError, match=f"{mine.name}.*'tray_left' \\+ 'tray_width'"):
+        load_vision_params(mine)
 
 
 @pytest.mark.parametrize(("change", "named"), [
