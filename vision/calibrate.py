@@ -29,7 +29,8 @@ from vision.colour import (
 )
 from vision.die import DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, cut_region, is_blank
-from vision.learned import LearnedModels, find_faces
+from vision.learned import find_faces
+from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import detect_faces, learned_models

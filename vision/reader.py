@@ -25,8 +25,8 @@ from vision.debug import DebugSink, draw_faces, draw_readings, outline_region
 from vision.die import DieFace, read_candidate
 from vision.frame import FrameError, RegionPlace, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
 from vision.lean import LeanNet
-from vision.learned import (LEANING, DiceDetector, DiceNet, LearnedModels, ModelError, leaning_dice, load_lean,
-                            model_path, read_with_model)
+from vision.learned import LEANING, leaning_dice, read_with_model
+from vision.learned_models import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.segment import find_candidates, foreground_mask, squareness

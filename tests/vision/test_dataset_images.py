@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from tests.vision.dataset_images import labelled_image
+from vision.candidates import sized_like_the_dice, typical_side
 from vision.evaluate import match
-from vision.learned import DiceDetector, DieCandidate, model_path, sized_like_the_dice, typical_side
+from vision.learned_models import DiceDetector, DieCandidate, model_path
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice

@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 from tests.vision.scene_checks import as_stored, at_label, mistakes_in
-from vision.learned import (DieCandidate, LearnedModels, body_centre, crop_candidates, read_doubted_on_body,
-                            read_with_model, typical_side)
+from vision.candidates import body_centre, crop_candidates, typical_side
+from vision.learned import read_with_model
+from vision.learned_models import DieCandidate, LearnedModels
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
+from vision.rereads import read_doubted_on_body
 from vision.synth import SceneLabels, render_scene
 
 PARAMS = load_vision_params()

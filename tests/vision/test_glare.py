@@ -13,8 +13,8 @@ import pytest
 from tests.vision.scene_checks import as_stored, mistakes_in
 import vision.learned
 from vision.debug import DebugSink
-from vision.learned import (GLARE_AT_CENTRE, NO_COLOUR_LEFT, WHY_UNSURE, LearnedModels, find_faces, glare_at_centre,
-                            read_with_model)
+from vision.learned import GLARE_AT_CENTRE, NO_COLOUR_LEFT, WHY_UNSURE, glare_at_centre, read_with_model
+from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.synth import render_scene

@@ -14,7 +14,8 @@ from tests.vision.test_reader_synthetic import CALM
 from vision.debug import DebugSink, draw_leaning
 from vision.evaluate import match
 from vision.lean import outward_crops
-from vision.learned import LEANING, MAYBE_NOT_A_DIE, LearnedModels, ModelError, find_faces, load_lean
+from vision.learned import LEANING, MAYBE_NOT_A_DIE, find_faces
+from vision.learned_models import LearnedModels, ModelError, load_lean
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice

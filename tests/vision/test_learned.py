@@ -1,4 +1,4 @@
-"""The learned dice models (vision.learned): loading, reading known crops, bad input.
+"""The learned dice models (vision.learned_models, vision.learned): loading, reading known crops, bad input.
 
 Known crops come from the development datasets when shared/ lies beside the
 repository (skipped otherwise); synthetic scenes are drawn from seeds the models
@@ -14,19 +14,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.learned import (
-    CLASS_NAMES,
-    DiceDetector,
-    DiceNet,
-    LearnedModels,
-    ModelError,
-    at_typical_side,
-    crop_dice,
-    read_with_model,
-    typical_side,
-)
+from vision.candidates import typical_side
+from vision.learned import read_with_model
+from vision.learned_models import CLASS_NAMES, DiceDetector, DiceNet, LearnedModels, ModelError, crop_dice
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
+from vision.rereads import at_typical_side
 from vision.synth import SceneLabels, SceneOptions, render_scene
 from vision.training.data import load_folder
 

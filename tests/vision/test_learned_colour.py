@@ -1,4 +1,4 @@
-"""The learned reader's body-colour and pip-polarity measures (vision.learned.body_colours,
+"""The learned reader's body-colour and pip-polarity measures (vision.learned_colour.body_colours,
 pip_polarities) on hand-drawn die crops: glare on the top face, dim light, shade and dark pips
 must not turn a gray die black or the reverse, nor a shadow a blue die gray."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from vision.colour import assign_colours, colour_cost, cost_matrix, default_models
 from vision.die import DieFace
-from vision.learned import _group_percentiles, _row_percentiles, body_colours, pip_polarities
+from vision.learned_colour import _group_percentiles, _row_percentiles, body_colours, pip_polarities
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.types import DIE_COLOURS

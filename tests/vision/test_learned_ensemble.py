@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from vision.learned import DiceNet, LearnedModels, find_faces
+from vision.learned import find_faces
+from vision.learned_models import DiceNet, LearnedModels
 from vision.learned_params import load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
 from vision.synth import SceneOptions, render_scene

@@ -11,13 +11,15 @@ import numpy as np
 import pytest
 
 from tests.vision.scene_checks import as_stored, at_label, colours_right, mistakes_in
+from vision.candidates import apart, body_centre, crop_candidates, typical_side
 from vision.debug import DebugSink
 from vision.die import BodyColour, DieFace
-from vision.learned import (MAYBE_NOT_A_DIE, DieCandidate, LearnedModels, apart, body_centre, body_colours,
-                            crop_candidates, crop_dice, maps_at_dice_scale, read_with_model, reread_candidates,
-                            split_seams, swayed_by_doubtful, typical_side)
+from vision.learned import MAYBE_NOT_A_DIE, maps_at_dice_scale, read_with_model, swayed_by_doubtful
+from vision.learned_colour import body_colours
+from vision.learned_models import DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
+from vision.rereads import reread_candidates, split_seams
 from vision.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.test_reader_synthetic import CALM
-from vision.learned import LearnedModels, ModelError, model_path
+from vision.learned_models import LearnedModels, ModelError, model_path
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.onnx_net import NetError, OnnxRuntimeNet, OpenCvNet, load_net
 from vision.params import load_vision_params

@@ -14,7 +14,6 @@ from tests.vision.scene_checks import mistakes_in
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
-from vision.types import DiceReading
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.synth import SceneLabels, SceneOptions, render_roll_sequence, render_scene
 

@@ -14,7 +14,8 @@ import pytest
 
 from vision.debug import DebugSink
 from vision.die import DieFace
-from vision.learned import MAYBE_NOT_A_DIE, LearnedModels, find_faces, read_with_model
+from vision.learned import MAYBE_NOT_A_DIE, find_faces, read_with_model
+from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice

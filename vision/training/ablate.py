@@ -27,7 +27,8 @@ import cv2
 
 from vision.evaluate import (RIGHT, LabelledDie, Score, as_read, as_truth, iter_dataset, judge, load_labels, match,
                              score_image)
-from vision.learned import LearnedModels, read_with_model
+from vision.learned import read_with_model
+from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
 from vision.types import DiceReading, ExpectMode

@@ -26,7 +26,8 @@ import cv2
 import numpy as np
 
 from vision.evaluate import evaluate, iter_dataset
-from vision.learned import LearnedModels, read_with_model
+from vision.learned import read_with_model
+from vision.learned_models import LearnedModels
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.types import DiceReading

@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from vision.learned import DiceDetector, crop_dice
+from vision.learned_models import DiceDetector, crop_dice
 from vision.learned_params import load_learned_params
 from vision.training.augment import photometric
 from vision.training.data import LabelledImage, load_specs

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import torch
 
-from vision.learned import DiceDetector
+from vision.learned_models import DiceDetector
 from vision.learned_params import load_learned_params
 from vision.training.augment import photometric, random_flip_rot90
 from vision.training.data import LabelledImage, load_specs

@@ -24,12 +24,12 @@ import torch
 from torch import nn
 
 from vision.lean import outward_crops
-from vision.learned import DiceDetector
+from vision.learned_models import DiceDetector
 from vision.learned_params import load_learned_params
 from vision.training.augment import photometric
-from vision.training.train_classifier import export_crop_net, predict, train_epoch
 from vision.training.data import LabelledImage, load_specs
 from vision.training.nets import LeanClassifier
+from vision.training.train_classifier import export_crop_net, predict, train_epoch
 
 WINDOW_SIDES = 2.0  # crop width in die sides: the die, a leaning die's outward face, a little wall
 SHIFT = 0.12  # die sides (default of --shift)
