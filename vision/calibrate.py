@@ -28,7 +28,7 @@ from vision.colour import (
     default_models,
 )
 from vision.die import DieFace
-from vision.frame import FrameError, RegionPlace, check_frame, cut_region, is_blank
+from vision.frame import FrameError, check_frame, cut_with_margin, is_blank
 from vision.learned import find_faces
 from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams
@@ -81,13 +81,11 @@ def _calibrate_learned(frame: np.ndarray, params: VisionParams, models: LearnedM
                        learned: LearnedParams) -> Calibration:
     """The learned reader's six dice, measured by its `body_colours`, named by a sure joint assignment."""
     try:
-        whole = check_frame(frame, params)
-        checked, offset = cut_region(whole, params, None)
+        checked, place = cut_with_margin(check_frame(frame, params), params, None)
     except FrameError as exc:
         raise CalibrationError(str(exc)) from exc
     if is_blank(checked, params):
         raise CalibrationError("the frame has no contrast (blank, black or blown out); check the camera and the light")
-    place = None if checked.shape == whole.shape else RegionPlace(offset, (whole.shape[1], whole.shape[0]))
     # Only dice read plainly (no doubt that it is a die, about its value, or that it lies flat):
     # a colour is learnt from a face seen clearly.
     faces = [face for face in find_faces(checked, params, "macao", models, learned, place=place) if not face.reason]

@@ -55,8 +55,18 @@ class RegionPlace:
     """Where a tray region cut from the camera's whole frame lies in that frame: the region is
     read as the whole frame would be, at its scale and with its centre below the camera."""
 
-    offset: tuple[int, int]  # the region's top-left corner, in frame pixels
+    offset: tuple[int, int]  # the view's top-left corner, in frame pixels
     frame_size: tuple[int, int]  # the whole frame's width and height
+    # The tray region proper (x, y, w, h) in the view's pixels, where the view reaches beyond it
+    # (`cut_with_margin`): only dice centred there count. None: the whole view.
+    counted: tuple[int, int, int, int] | None = None
+
+    def counts(self, x: float, y: float) -> bool:
+        """Whether a die centred at (x, y), in the view's pixels, lies in the tray region proper."""
+        if self.counted is None:
+            return True
+        left, top, width, height = self.counted
+        return left <= x < left + width and top <= y < top + height
 
     @property
     def view_centre(self) -> tuple[float, float]:
@@ -96,6 +106,23 @@ def cut_region(
     if x1 - x0 < params.min_frame_side or y1 - y0 < params.min_frame_side:
         raise FrameError(f"tray region {region} lies outside the {width}x{height} frame or is too small")
     return frame[y0:y1, x0:x1], (x0, y0)
+
+
+def cut_with_margin(frame: np.ndarray, params: VisionParams,
+                    region: tuple[int, int, int, int] | None) -> tuple[np.ndarray, RegionPlace | None]:
+    """The tray region (x, y, w, h; None: the configured one) grown by `tray_margin` of the
+    frame's long side on each side, as far as the frame goes, and where it lies (None: the view
+    is the whole frame). A die centred in the region but running over its edge is then seen
+    whole; `RegionPlace.counts` tells which dice are the region's. FrameError if it misses."""
+    height, width = frame.shape[:2]
+    view, (x0, y0) = cut_region(frame, params, region)
+    if view.shape == frame.shape:
+        return frame, None
+    margin = round(params.tray_margin * max(height, width))
+    gx0, gy0 = max(0, x0 - margin), max(0, y0 - margin)
+    gx1, gy1 = min(width, x0 + view.shape[1] + margin), min(height, y0 + view.shape[0] + margin)
+    counted = (x0 - gx0, y0 - gy0, view.shape[1], view.shape[0])
+    return frame[gy0:gy1, gx0:gx1], RegionPlace((gx0, gy0), (width, height), counted)
 
 
 @dataclass(frozen=True)

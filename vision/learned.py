@@ -43,6 +43,8 @@ MAYBE_NOT_A_DIE = "maybe not a die"
 # The reason of a die the leaning check takes for cocked: no face lies flat, so none counts.
 LEANING = "leaning (cocked)"
 
+# The reason of a die whose face may run over the edge of the picture read (frame or tray region).
+PARTLY_OUTSIDE = "partly outside the picture"
 # The reason of a 2-5 with the lamp mirrored at its centre, where a middle pip would be.
 GLARE_AT_CENTRE = "glare where a middle pip would be"
 
@@ -91,8 +93,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     for `debug`, if given), the other candidates are read again, and a die found on the seam
     of two touching dice is split. A die whose value is still doubted after all that is read
     again on its body (`read_doubted_on_body`). Small dice are found at the scale they need
-    (`maps_at_dice_scale`). Dice the leaning check takes for cocked are marked so. `place`:
-    where `checked`, a tray region, lies in the whole frame (default: it is the whole frame).
+    (`maps_at_dice_scale`). Dice the leaning check takes for cocked are marked so, and dice the
+    picture's edge may cut. `place`: where `checked`, a tray region (with a margin around it),
+    lies in the whole frame, and which of its dice count (default: it is the whole frame).
     """
     detector, net = models.detector, models.classifier
     heat, side_map, scale = maps_at_dice_scale(detector, checked, learned,
@@ -102,6 +105,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                   draw_heat(checked, heat, detector.stride / scale))
     found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
                                                 learned.detector_peak_window), learned.duplicate_distance)
+    if place is not None:
+        found = [c for c in found if place.counts(c.cx, c.cy)]
     if not found:
         return []
     typical = typical_side(found)
@@ -111,6 +116,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
     if expect == "macao" and sure_count < len(DIE_COLOURS):
         beside = second_look(checked, detector, (heat, side_map, scale), found, typical, learned, debug)
+        if place is not None:
+            beside = [c for c in beside if place.counts(c.cx, c.cy)]
         if beside:
             more_centres, more_sides, more_crops = crop_candidates(checked, beside, typical, net, learned)
             found = found + beside
@@ -204,16 +211,30 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     leaning = leaning_dice(checked, models.lean, centres[chosen], dice_side, learned,
                            None if place is None else place.view_centre, debug)
     glared = glare_at_centre(crops[chosen], values, net.window_sides, learned)
+    cut = near_the_edge(checked, centres[chosen], np.maximum(sides[chosen], typical), learned.edge_min_sides)
     faces: list[DieFace] = []
-    for i, value, colour, polarity, cocked, glare in zip(chosen, values, colours, polarities, leaning, glared):
+    for i, value, colour, polarity, cocked, glare, off in zip(chosen, values, colours, polarities, leaning, glared, cut):
         c = found[i]
         confidence = float(probabilities[i][value])
-        reason = (MAYBE_NOT_A_DIE if i in doubtful else LEANING if cocked else GLARE_AT_CENTRE if glare
-                  else "" if confidence >= least_value_probability else DOUBTFUL_VALUE)
+        reason = (MAYBE_NOT_A_DIE if i in doubtful else PARTLY_OUTSIDE if off else LEANING if cocked
+                  else GLARE_AT_CENTRE if glare else "" if confidence >= least_value_probability else DOUBTFUL_VALUE)
         side = float(sides[i])
         box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
         faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
     return faces
+
+
+def near_the_edge(picture: np.ndarray, centres: np.ndarray, sides: np.ndarray, least: float) -> list[bool]:
+    """Per die: whether its centre lies nearer than `least` of its side to the picture's edge.
+    Cut by the edge, a die shows only some of its pips, and the classifier reads what it sees:
+    half a 6 as a 3, half a 4 as a 2, as surely as a whole die. The detector puts such a die's
+    centre and side on the part it sees, so its side is taken at least as the frame's typical one."""
+    if len(centres) == 0:
+        return []
+    height, width = picture.shape[:2]
+    x, y = np.asarray(centres, float).T
+    room = np.minimum.reduce([x, y, width - x, height - y])
+    return [bool(r < least * side) for r, side in zip(room, sides)]
 
 
 def glare_at_centre(crops: np.ndarray, values: Sequence[int], window_sides: float,

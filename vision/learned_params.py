@@ -49,6 +49,7 @@ class LearnedParams:
     macao_split_step: float  # macao mode, a die still missing: a sure die is read this many die sides either way (0: not tried)
     one_die_within: float  # two dice taken this near (typical die sides) are one die: the likelier is kept
     value_min_probability: float  # P(value) needed to report a value, else unsure
+    edge_min_sides: float  # a die centred nearer the picture's edge (die sides) may be cut by it: unsure
     macao_value_min_probability: float  # the same in macao mode (the known six dice)
     duplicate_distance: float  # candidates closer than this many die sides are one die
     typical_side_min_gap: float  # a doubted die's crop this far off the typical side is read again at it

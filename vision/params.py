@@ -30,6 +30,7 @@ class VisionParams:
     tray_top: float
     tray_width: float
     tray_height: float
+    tray_margin: float  # how far beyond the region the reader looks, a fraction of the frame's long side
     min_frame_side: int
     blank_frame_std: float
     blank_check_samples: int
@@ -145,6 +146,9 @@ class VisionParams:
             raise ValueError(f"[vision] key 'default_light_pip_colours': {', '.join(unknown_colours)} "
                              f"not a die colour (use {', '.join(DIE_COLOURS)})")
         check_tray(values["tray_left"], values["tray_top"], values["tray_width"], values["tray_height"])
+        if not 0.0 <= values["tray_margin"] <= 0.5:
+            raise ValueError(f"[vision] key 'tray_margin' is a fraction of the frame's long side (0-0.5), "
+                             f"got {values['tray_margin']!r}")
         return cls(**values)
 
 

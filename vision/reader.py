@@ -23,7 +23,7 @@ import numpy as np
 from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
 from vision.debug import DebugSink, draw_faces, draw_readings, outline_region
 from vision.die import DieFace, read_candidate
-from vision.frame import FrameError, RegionPlace, WorkFrame, check_frame, cut_region, is_blank, make_work_frame
+from vision.frame import FrameError, WorkFrame, check_frame, cut_with_margin, is_blank, make_work_frame
 from vision.lean import LeanNet
 from vision.learned import LEANING, leaning_dice, read_with_model
 from vision.learned_models import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path
@@ -150,21 +150,21 @@ def _read_learned(
     started = time.perf_counter()
     try:
         checked = check_frame(frame, params)
-        cut, (x0, y0) = cut_region(checked, params, region)
+        view, place = cut_with_margin(checked, params, region)
     except FrameError as exc:
         return DiceReading(message=str(exc), ms=_ms(started))
-    if cut.shape == checked.shape:
+    if place is None:
         reading = read_with_model(checked, params, expect, calibration, models, learned, debug)
     else:
-        height, width = checked.shape[:2]
-        reading = read_with_model(cut, params, expect, calibration, models, learned, debug,
-                                  RegionPlace((x0, y0), (width, height)))
+        x0, y0 = place.offset
+        reading = read_with_model(view, params, expect, calibration, models, learned, debug, place)
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
         reading = dataclasses.replace(reading, dice=shifted)
     if debug is not None:
         picture = draw_readings(checked, reading.dice)
-        if cut.shape != checked.shape:
-            outline_region(picture, (x0, y0, cut.shape[1], cut.shape[0]))
+        if place is not None and place.counted is not None:
+            left, top, width, height = place.counted
+            outline_region(picture, (left + place.offset[0], top + place.offset[1], width, height))
         debug.add("read (learned)", picture)
     return dataclasses.replace(reading, ms=_ms(started))
 
