@@ -5,6 +5,7 @@ die the frame's own edge cuts is unsure, never read as the half it shows."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -39,6 +40,19 @@ def _on(reading: DiceReading, die: DieLabel) -> list[DieReading]:
     return [d for d in reading.dice if at_label(d, die)]
 
 
+def _region_from(scenes: list[tuple[np.ndarray, list[DieLabel]]],
+                 fraction: float) -> Iterator[tuple[DieLabel, DiceReading, float]]:
+    """Each die, and the reading (`any` mode) of the region that starts where `fraction` of its
+    width lies left of it and runs to the frame's right edge, and that start (px)."""
+    for frame, dice in scenes:
+        width = frame.shape[1]
+        for die in dice:
+            left = _cut_at(die, fraction)
+            if 0.02 * width < left < 0.9 * width:
+                tray = (left / width, 0.0, 1.0 - left / width, 1.0)
+                yield die, read_dice(frame, PARAMS.with_tray(tray), expect="any"), left
+
+
 def test_a_die_the_tray_region_cuts_is_read_whole(scenes: list[tuple[np.ndarray, list[DieLabel]]]) -> None:
     """The region's left edge runs through each die in turn, a quarter of it outside: the die is
     read as if the region were wider (56 of these 60 are read; before the margin, 39, the
@@ -46,18 +60,12 @@ def test_a_die_the_tray_region_cuts_is_read_whole(scenes: list[tuple[np.ndarray,
     quarters off, 5 of the 93 found were read wrong in macao mode, stated sure: half a 6 as a
     3, half a 4 as a 2)."""
     right = wrong = cut = 0
-    for frame, dice in scenes:
-        width = frame.shape[1]
-        for die in dice:
-            left = _cut_at(die, 0.25) / width
-            if not 0.02 < left < 0.9:
-                continue
-            reading = read_dice(frame, PARAMS.with_tray((left, 0.0, 1.0 - left, 1.0)), expect="any")
-            assert reading.message.startswith(LEARNED_PATH)
-            cut += 1
-            sure = [d for d in _on(reading, die) if not d.unsure]
-            right += sum(d.value == die.value for d in sure)
-            wrong += sum(d.value != die.value for d in sure)
+    for die, reading, _ in _region_from(scenes, 0.25):
+        assert reading.message.startswith(LEARNED_PATH)
+        cut += 1
+        sure = [d for d in _on(reading, die) if not d.unsure]
+        right += sum(d.value == die.value for d in sure)
+        wrong += sum(d.value != die.value for d in sure)
     assert cut >= 40
     assert wrong == 0
     assert right >= 0.9 * cut
@@ -65,15 +73,9 @@ def test_a_die_the_tray_region_cuts_is_read_whole(scenes: list[tuple[np.ndarray,
 
 def test_a_die_centred_beyond_the_region_is_left_out(scenes: list[tuple[np.ndarray, list[DieLabel]]]) -> None:
     """Seen in the margin, a die whose centre lies outside the region is not the region's."""
-    for frame, dice in scenes[:4]:
-        width = frame.shape[1]
-        for die in dice:
-            left = _cut_at(die, 0.8) / width
-            if not 0.02 < left < 0.9:
-                continue
-            reading = read_dice(frame, PARAMS.with_tray((left, 0.0, 1.0 - left, 1.0)), expect="any")
-            assert not _on(reading, die)
-            assert all(d.x + d.w / 2 >= left * width for d in reading.dice)
+    for die, reading, left in _region_from(scenes[:4], 0.8):
+        assert not _on(reading, die)
+        assert all(d.x + d.w / 2 >= left for d in reading.dice)
 
 
 @pytest.mark.parametrize("inside", [0.2, 0.0])
