@@ -84,7 +84,7 @@ def body_centre(frame: np.ndarray, cx: float, cy: float, side: float, learned: L
 
 
 def moved_onto_body(frame: np.ndarray, candidate: DieCandidate, typical: float,
-                     learned: LearnedParams) -> DieCandidate:
+                    learned: LearnedParams) -> DieCandidate:
     """The candidate at its die body's centre (`body_centre`; where it finds no body, unmoved)."""
     cx, cy = body_centre(frame, candidate.cx, candidate.cy, typical, learned)
     return dataclasses.replace(candidate, cx=cx, cy=cy)

@@ -39,24 +39,18 @@ if TYPE_CHECKING:
 
 # The reason of a macao-mode filler: a candidate the classifier doubts is a die at all.
 MAYBE_NOT_A_DIE = "maybe not a die"
-
 # The reason of a die the leaning check takes for cocked: no face lies flat, so none counts.
 LEANING = "leaning (cocked)"
-
 # The reason of a die whose face may run over the edge of the picture read (frame or tray region).
 PARTLY_OUTSIDE = "partly outside the picture"
 # The reason of a 2-5 with the lamp mirrored at its centre, where a middle pip would be.
 GLARE_AT_CENTRE = "glare where a middle pip would be"
-
 # The debug picture of the dice with their values' probabilities and why any is unsure.
 WHY_UNSURE = "dice (value, P(value), why unsure)"
-
 # Why a candidate drawn there is not among the dice: the joint assignment left it no colour.
 NO_COLOUR_LEFT = "no colour left"
-
 # Read values a middle pip tells apart: 2 from 3, 4 from 5 (a 1 and a 6 have no neighbour there).
 _MIDDLE_PIP_PAIRS = (2, 3, 4, 5)
-
 
 
 def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: LearnedParams,
@@ -104,7 +98,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         debug.add(f"detector heat (die top-face centres; frame read at {scale:.0%} of its size)",
                   draw_heat(checked, heat, detector.stride / scale))
     found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
-                                                learned.detector_peak_window), learned.duplicate_distance)
+                                               learned.detector_peak_window), learned.duplicate_distance)
     if place is not None:
         found = [c for c in found if place.counts(c.cx, c.cy)]
     if not found:
@@ -144,7 +138,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         for extra in models.extra_classifiers:
             extra_crops = crop_dice(checked, centres[kept], sides[kept], extra.crop_px, extra.window_sides)
             readings.append(turned_where(extra, extra_crops, extra.classify(extra_crops, 1, learned.classifier_batch),
-                                          again, learned))
+                                         again, learned))
         probabilities[kept] = np.mean(readings, axis=0)
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
     doubtful: list[int] = []

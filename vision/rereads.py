@@ -24,13 +24,13 @@ _FOUR_AXES = ((1.0, 0.0), (0.0, 1.0), (0.5**0.5, 0.5**0.5), (0.5**0.5, -(0.5**0.
 
 
 def second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarray, np.ndarray, float],
-                 found: list[DieCandidate], typical: float, learned: LearnedParams,
-                 debug: DebugSink | None) -> list[DieCandidate]:
+                found: list[DieCandidate], typical: float, learned: LearnedParams,
+                debug: DebugSink | None) -> list[DieCandidate]:
     """Macao mode, fewer than six dice: new candidates beside those found (a die touching one,
     a faint one), each moved onto its die's body. A new peak on a found die is that die again."""
     heat, side_map, scale = maps
     beside = suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned, typical),
-                                  learned.duplicate_distance)[len(found):]
+                                 learned.duplicate_distance)[len(found):]
     moved = [moved_onto_body(frame, c, typical, learned) for c in beside]
     if debug is not None:
         debug.add("second look (gray: first candidates; orange: new ones, moved to the die body)",
@@ -40,7 +40,7 @@ def second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarra
 
 
 def turned_where(net: DiceNet, crops: np.ndarray, upright: np.ndarray, rows: list[int],
-                  learned: LearnedParams) -> np.ndarray:
+                 learned: LearnedParams) -> np.ndarray:
     """`upright` (the crops read once), with the given rows read turned as well."""
     probabilities = upright.copy()
     probabilities[rows] = net.refine(crops[rows], upright[rows], learned.classifier_turns, learned.classifier_batch)
