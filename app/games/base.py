@@ -40,6 +40,7 @@ def text_problem(text: str, max_length: int, allow_empty: bool = False) -> str |
 
 def player_name_problem(name: str) -> str | None:
     """Why `name` cannot be a player's name, or None when it can (every game, every screen)."""
-    if name != name.strip():
+    problem = text_problem(name, MAX_NAME_LENGTH)
+    if problem is None and name != name.strip():
         return "must not start or end with a space"
-    return text_problem(name, MAX_NAME_LENGTH)
+    return problem
