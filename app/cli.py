@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from app.games.macao import (
+    MAX_RECORD_BYTES,
     Record,
     RecordError,
     RulesError,
@@ -28,6 +29,7 @@ from app.games.macao import (
     replay,
     round_report,
     score,
+    size_problem,
 )
 from app.journal import JournalError, JournalOpenError
 from app.paths import default_db_path
@@ -87,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if wants_ui(argv):
         return _start_ui(argv)
+    _never_fail_on_encoding()
     try:
         args = build_parser().parse_args(argv)
         handler = {"score": _score, "check": _check, "import": _import, "export": _export}[args.command]
@@ -112,6 +115,14 @@ def wants_ui(argv: list[str]) -> bool:
         elif token in ("-h", "--help") or token in SUBCOMMANDS:
             return False
     return True
+
+
+def _never_fail_on_encoding() -> None:
+    """A console that cannot show a character (PYTHONIOENCODING=ascii) gets an escape, not a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def _start_ui(argv: list[str]) -> int:
@@ -178,11 +189,12 @@ def _export(args: argparse.Namespace) -> int:
             session.load(game_id)
         except (SessionError, JournalError) as err:
             raise CliError(str(err)) from None
-        text = dump_record(session.record())
+        record = session.record()
+    text = dump_record(record)
     if args.out:
         _write_file(Path(args.out), text)
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text if _console_can_show(text) else dump_record(record, ascii_only=True))
     return 0
 
 
@@ -190,9 +202,15 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _read_record(path_text: str) -> Record:
+    """The record in a file: its size is checked before reading, and never more than the limit is read."""
     path = Path(path_text)
     try:
-        text = path.read_text(encoding="utf-8")
+        problem = size_problem(path.stat().st_size)
+        if problem is not None:
+            raise CliError(f"{path}: not a valid game record: {problem}")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)  # a pipe or a growing file has no size up front
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise CliError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -264,7 +282,19 @@ def _write_file(path: Path, text: str) -> None:
 
 
 def _print_json(document: Any) -> None:
-    print(json.dumps(document, indent=2, ensure_ascii=False))
+    """JSON as readable text; escaped as \\uXXXX where the console cannot show a character, so it stays JSON."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    if not _console_can_show(text):
+        text = json.dumps(document, indent=2, ensure_ascii=True)
+    print(text)
+
+
+def _console_can_show(text: str) -> bool:
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _report_lines(report: list[dict[str, Any]]) -> list[str]:

@@ -15,15 +15,25 @@ from .model import (
     PlayerState,
 )
 from .options import Expect, Options, legal_options, waiting_for
-from .record import FORMAT, Record, dump_record, load_record, parse_record, replay, start_state
+from .record import (
+    FORMAT,
+    MAX_RECORD_BYTES,
+    Record,
+    dump_record,
+    load_record,
+    parse_record,
+    replay,
+    size_problem,
+    start_state,
+)
 from .report import round_report
 from .rules import apply_action, apply_in_place, effective_pips, new_game, wall_cost
 from .scoring import ScoreRow, ScoreSheet, score
 
 __all__ = [
-    "CARD_KINDS", "CUBE_COLOURS", "FORMAT", "GOODS", "PHASES", "PLAYER_COLOURS", "ROUNDS",
+    "CARD_KINDS", "CUBE_COLOURS", "FORMAT", "GOODS", "MAX_RECORD_BYTES", "PHASES", "PLAYER_COLOURS", "ROUNDS",
     "WALL_SPACES", "Card", "Expect", "GameState", "Message", "Options", "PlayerState", "Record",
     "RecordError", "RulesError", "ScoreRow", "ScoreSheet", "apply_action", "apply_in_place",
     "cube_phrase", "dump_record", "effective_pips", "legal_options", "load_record", "new_game",
-    "parse_record", "replay", "round_report", "score", "start_state", "waiting_for", "wall_cost",
+    "parse_record", "replay", "round_report", "score", "size_problem", "start_state", "waiting_for", "wall_cost",
 ]

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.base import MAX_NAME_LENGTH, player_name_problem, text_problem
+
 from .errors import RecordError
 from .model import CARD_KINDS, CUBE_COLOURS, GOODS, PLAYER_COLOURS
 
-MAX_NAME_LENGTH = 40
 MAX_TEXT_LENGTH = 500
 MAX_CARD_COST = 4
 MAX_TRIBUTE = 2
@@ -83,14 +84,22 @@ def check_int(value: object, where: str, low: int, high: int) -> int:
 
 
 def check_text(value: object, where: str, max_length: int, allow_empty: bool = False) -> str:
+    """Typed text (card names, notes, ports) under the project's one text rule."""
     if not isinstance(value, str):
         raise RecordError(where, f"expected text, found {describe(value)}")
-    if not allow_empty and not value.strip():
-        raise RecordError(where, "must not be empty")
-    if len(value) > max_length:
-        raise RecordError(where, f"is {len(value)} characters long; at most {max_length} are allowed")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise RecordError(where, "contains control characters")
+    problem = text_problem(value, max_length, allow_empty)
+    if problem is not None:
+        raise RecordError(where, problem)
+    return value
+
+
+def check_player_name(value: object, where: str) -> str:
+    """A player's name under the same rule as names typed on the touchscreen."""
+    if not isinstance(value, str):
+        raise RecordError(where, f"expected text, found {describe(value)}")
+    problem = player_name_problem(value)
+    if problem is not None:
+        raise RecordError(where, problem)
     return value
 
 
