@@ -1,8 +1,10 @@
 """The game record (format macao-record/1): read, write and replay.
 
-A record is checked in two steps: its shape first (a malformed document is a
-RecordError naming the path of the bad value), then its rules, action by action
-(a RulesError naming the action's index).
+A record is checked in two steps: the document around the actions first (a
+malformed one is a RecordError naming the path of the bad value), then the
+actions in order, each one's shape and rules when the replay reaches it (a
+RulesError naming the action's index, type and player), so the first broken
+action is the one reported, whatever is wrong with it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from .errors import RecordError, RulesError
 from .model import PLAYER_COLOURS, GameState
 from .rules import apply_in_place, new_game
-from .shapes import check_action, check_choice, check_list, check_object, check_player_name, check_required, check_text
+from .shapes import check_choice, check_list, check_object, check_player_name, check_required, check_text
 
 FORMAT = "macao-record/1"
 MAX_RECORD_BYTES = 5 * 1024 * 1024  # a whole game is a few hundred kB at most
@@ -27,7 +29,7 @@ BYTE_ORDER_MARK = "\ufeff"  # some editors on Windows start a UTF-8 file with it
 class Record:
     players: list[dict[str, str]]
     wall: list[str]
-    actions: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[Any] = field(default_factory=list)  # dicts when well formed; checked at replay
     started: str | None = None
     format: str = FORMAT
     extra: dict[str, Any] = field(default_factory=dict)  # optional fields kept as they came
@@ -39,7 +41,7 @@ class Record:
         doc["players"] = [dict(p) for p in self.players]
         doc["wall"] = list(self.wall)
         doc.update(self.extra)
-        doc["actions"] = [dict(a) for a in self.actions]
+        doc["actions"] = [dict(a) if isinstance(a, dict) else a for a in self.actions]
         return doc
 
 
@@ -117,13 +119,11 @@ def parse_record(doc: object) -> Record:
     if len(set(wall)) != len(wall):
         raise RecordError("wall", "names a player twice")
     actions = check_list(root["actions"], "actions", 0, MAX_ACTIONS)
-    for i, action in enumerate(actions):
-        check_action(action, f"actions[{i}]")
     extra = {k: v for k, v in root.items() if k not in {"format", "started", "players", "wall", "actions"}}
     return Record(
         players=[dict(p) for p in players],
         wall=list(wall),
-        actions=[dict(a) for a in actions],
+        actions=[dict(a) if isinstance(a, dict) else a for a in actions],
         started=started,
         extra=extra,
     )

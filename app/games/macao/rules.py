@@ -27,7 +27,7 @@ from .model import (
     GameState,
     PlayerState,
 )
-from .shapes import PLAYER_ACTIONS, check_action
+from .shapes import ACTION_TYPES, PLAYER_ACTIONS, check_action
 
 
 class _Refusal(Exception):
@@ -510,12 +510,12 @@ def apply_in_place(state: GameState, action: object) -> None:
     """Apply one action to `state` itself; on a RulesError nothing has changed."""
     try:
         checked = check_action(action)
-    except RecordError as err:
+    except RecordError as err:  # named like a broken rule: "action 8 (roll): ...: dice: missing the violet die"
         fields = action if isinstance(action, dict) else {}
         kind, colour = fields.get("type"), fields.get("player")
         known = isinstance(colour, str) and state.has_player(colour)
         raise RulesError(Message("The action is not well formed: {problem}", {"problem": str(err)}),
-                         action_type=kind if isinstance(kind, str) else None,
+                         action_type=kind if isinstance(kind, str) and kind in ACTION_TYPES else None,
                          player=colour if known else None,
                          player_name=state.player(colour).name if known else None) from None
     kind = checked["type"]
