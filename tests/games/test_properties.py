@@ -72,10 +72,11 @@ class Table:
     def card(self, kind: str) -> dict[str, Any]:
         self.serial += 1
         rng = self.rng
+        cost = [rng.choice(CUBE_COLOURS) for _ in range(rng.choice((1, 1, 1, 2, 2, 3)))]
         doc: dict[str, Any] = {
             "name": f"{kind} {self.serial}",
             "kind": kind,
-            "cost": [rng.choice(CUBE_COLOURS) for _ in range(rng.choice((1, 1, 1, 2, 2, 3)))],
+            "cost": [cost[0]] * len(cost) if kind == "office" else cost,  # an office: cubes of one colour
             "tribute": list(rng.choice(((0, 0), (1, 1), (2, 2), (0, 1), (1, 2)))),
         }
         roll = rng.random()

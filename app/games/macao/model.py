@@ -48,14 +48,22 @@ PHASES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Card:
-    """A card as printed: activation cost, tribute numbers and effect tags."""
+    """A card as printed: activation cost, tribute numbers and effect tags.
+
+    `cost` is None while it is unknown (not entered at reveal); the cubes paid
+    to activate the card then become its cost.
+    """
 
     name: str
     kind: str
-    cost: tuple[str, ...]
+    cost: tuple[str, ...] | None
     tribute: tuple[int, int]
     effects: tuple[str, ...] = ()
     id: str | None = None
+
+    @property
+    def cost_known(self) -> bool:
+        return self.cost is not None
 
     @property
     def gold(self) -> int:
@@ -70,7 +78,7 @@ class Card:
         return cls(
             name=data["name"],
             kind=data["kind"],
-            cost=tuple(data["cost"]),
+            cost=tuple(data["cost"]) if data["cost"] is not None else None,
             tribute=(int(data["tribute"][0]), int(data["tribute"][1])),
             effects=tuple(data.get("effects", ())),
             id=data.get("id"),
@@ -80,7 +88,7 @@ class Card:
         data: dict[str, Any] = {
             "name": self.name,
             "kind": self.kind,
-            "cost": list(self.cost),
+            "cost": list(self.cost) if self.cost is not None else None,
             "tribute": list(self.tribute),
         }
         if self.effects:

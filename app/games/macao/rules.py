@@ -9,6 +9,7 @@ record.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from . import cubes
@@ -147,6 +148,10 @@ def _reveal(state: GameState, action: dict[str, Any], _: PlayerState | None) -> 
         if card.kind == "office":
             raise _Refusal("{card} is an office, but the last four cards come from the building and person stack.",
                            card=card.name)
+    for card in offices:
+        if card.cost is not None and len(set(card.cost)) > 1:
+            raise _Refusal("{card} is an office, and an office costs cubes of one colour, not {cost_cubes}.",
+                           card=card.name, cost_cubes=cubes.count(card.cost))
     six: list[Card | None] = [*offices, *others]
     state.tribute = (sum(c.gold for c in offices + others), sum(c.prestige for c in offices + others))
     discard = {4: 0, 3: 1, 2: 2}[len(state.players)]
@@ -237,11 +242,28 @@ def _activate(state: GameState, action: dict[str, Any], player: PlayerState | No
         raise _Refusal("{name} has no card at place {index} of the tableau (it holds {count}).",
                        name=player.name, index=index, count=len(player.tableau))
     card = player.tableau[index]
-    need = cubes.count(card.cost)
+    cost = _activation_cost(card, action.get("pay"), player)
+    need = cubes.count(cost)
     _pay(state, player, need, card.name)
     _spend(player, need)
     player.tableau.pop(index)
-    player.activated.append(card)
+    player.activated.append(card if card.cost is not None else replace(card, cost=tuple(cost)))
+
+
+def _activation_cost(card: Card, pay: list[str] | None, player: PlayerState) -> tuple[str, ...] | list[str]:
+    """What activating `card` takes: its cost, or, while that is unknown, the cubes named as payment."""
+    if card.cost is None:
+        if pay is None:
+            raise _Refusal("The cost of {card} was not entered when it was revealed: "
+                           "say which cubes {name} pays for it.", card=card.name, name=player.name)
+        if card.kind == "office" and len(set(pay)) > 1:
+            raise _Refusal("{card} is an office, and an office costs cubes of one colour, not {cost_cubes}.",
+                           card=card.name, cost_cubes=cubes.count(pay))
+        return pay
+    if pay is not None and cubes.count(pay) != cubes.count(card.cost):
+        raise _Refusal("{card} costs {cost_cubes}; the payment named {pay_cubes}.",
+                       card=card.name, cost_cubes=cubes.count(card.cost), pay_cubes=cubes.count(pay))
+    return card.cost
 
 
 def _once(player: PlayerState, key: str, what: str) -> None:

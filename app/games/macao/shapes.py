@@ -149,7 +149,8 @@ def check_card(value: object, where: str) -> None:
     check_required(card, where, ("name", "kind", "cost", "tribute"))
     check_text(card["name"], f"{_inside(where)}name", MAX_NAME_LENGTH)
     check_choice(card["kind"], f"{_inside(where)}kind", CARD_KINDS, "a card kind")
-    check_cubes(card["cost"], f"{_inside(where)}cost", 1, MAX_CARD_COST)
+    if card["cost"] is not None:  # null: not entered at reveal, named by the payment at activation
+        check_cubes(card["cost"], f"{_inside(where)}cost", 1, MAX_CARD_COST)
     tribute = check_list(card["tribute"], f"{_inside(where)}tribute", 2, 2)
     check_int(tribute[0], f"{_inside(where)}tribute[0]", 0, MAX_TRIBUTE)
     check_int(tribute[1], f"{_inside(where)}tribute[1]", 0, MAX_TRIBUTE)
@@ -208,6 +209,8 @@ def check_action(value: object, where: str = "") -> dict[str, Any]:
                 check_card(card, f"{_inside(where)}{key}[{i}]")
     elif kind in ("setup_pick", "activate"):
         check_int(action["card"], f"{_inside(where)}card", 0, 99)
+        if kind == "activate" and "pay" in action:
+            check_cubes(action["pay"], f"{_inside(where)}pay", 1, MAX_CARD_COST)
     elif kind == "take_card":
         check_int(action["card"], f"{_inside(where)}card", 0, 5)
         if "discard" in action:
