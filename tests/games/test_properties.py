@@ -124,7 +124,8 @@ class Table:
         if s.phase == "final":
             p = rng.choice([p for p in s.players if p.final is None])
             group = rng.randint(1, p.quarters) if p.quarters else 0
-            return {"type": "final", "player": p.colour, "card_points": rng.randint(0, 9), "city_group": group}
+            points = rng.randint(0, 9) if p.activated else 0
+            return {"type": "final", "player": p.colour, "card_points": points, "city_group": group}
         raise AssertionError(f"nothing to do in phase {s.phase}")
 
     def turn_action(self, who: str) -> dict[str, Any]:

@@ -431,3 +431,56 @@ def test_text_that_is_not_json_says_where() -> None:
     with pytest.raises(RecordError) as info:
         load_record('{"format": "macao-record/1", "players": [')
     assert "line 1" in str(info.value)
+
+
+# --- rules the record spec added: quarters by id, deliveries, game-end points ------------------------
+
+
+def test_a_quarter_id_is_taken_once_a_game() -> None:
+    state = before(TWO, type="take_quarter", player="orange")  # round 3, Ann's supply: 2 blue
+    taken = accepted(state, {"type": "take_quarter", "player": "orange", "cost": ["blue"], "tile": "tea",
+                             "quarter": 7})
+    assert taken.quarter_ids == {"7"}
+    taken.player("orange").used.discard("take_quarter")  # as if a later round
+    refused(taken, {"type": "take_quarter", "player": "orange", "cost": ["blue"], "tile": "rice", "quarter": "7"},
+            "quarter 7", "already")
+    accepted(taken, {"type": "take_quarter", "player": "orange", "cost": ["blue"], "tile": "rice", "quarter": 8})
+    accepted(taken, {"type": "take_quarter", "player": "orange", "cost": ["blue"], "tile": "rice"})
+
+
+def test_a_ship_that_never_sailed_cannot_deliver() -> None:
+    state = before(TWO, type="deliver", player="orange")  # tea aboard
+    state.player("orange").ship_moves = 0
+    refused(state, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4}, "Ann", "not sailed")
+    assert legal_options(state, "orange").deliver == []
+
+
+def test_a_delivery_names_the_port_the_ship_last_sailed_to() -> None:
+    state = before(TWO, type="deliver", player="orange")  # the ship's last move went to Lisbon
+    assert state.player("orange").ship_place == "Lisbon"
+    refused(state, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4, "port": "Seville"},
+            "Ann", "Lisbon", "Seville")
+    accepted(state, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4, "port": "Lisbon"})
+    accepted(state, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4})
+    state.player("orange").windrose[0] = {"red": 1}
+    sailed_on = accepted(state, {"type": "ship", "player": "orange", "spaces": 1, "pay": ["red"]})
+    assert sailed_on.player("orange").ship_place is None  # the last move did not say where
+    accepted(sailed_on, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4, "port": "Seville"})
+
+
+def test_a_port_wants_one_good_all_game() -> None:
+    state = before(TWO, nth=1, type="deliver", player="orange")  # silk for Seville; Lisbon took tea earlier
+    assert state.port_goods == {"Lisbon": "tea"}
+    state.player("orange").ship_place = None
+    refused(state, {"type": "deliver", "player": "orange", "good": "silk", "prestige": 5, "port": "Lisbon"},
+            "Lisbon", "tea", "silk")
+    delivered = accepted(state, {"type": "deliver", "player": "orange", "good": "silk", "prestige": 5, "port": "Seville"})
+    assert delivered.port_goods == {"Lisbon": "tea", "Seville": "silk"}
+
+
+def test_game_end_card_points_need_an_activated_card() -> None:
+    state = before(TWO, type="final")
+    state.player("white").activated = []
+    refused(state, {"type": "final", "player": "white", "card_points": 3, "city_group": 1},
+            "Ben", "activated no card", "correction")
+    accepted(state, {"type": "final", "player": "white", "card_points": 0, "city_group": 1})

@@ -197,6 +197,9 @@ class GameState:
     dice: dict[str, int] = field(default_factory=dict)
     tiles_left: dict[str, int] = field(default_factory=lambda: {g: TILES_PER_GOOD for g in GOODS})
     jokers_left: int = JOKER_TILES
+    quarter_ids: set[str] = field(default_factory=set)  # quarters taken by id, over the whole game
+    port_goods: dict[str, str] = field(default_factory=dict)  # the good each named port wants
+    port_prestige: dict[str, int] = field(default_factory=dict)  # what a named port's last delivery scored
     actions_applied: int = 0
 
     def player(self, colour: str) -> PlayerState:
@@ -244,6 +247,9 @@ class GameState:
             dice=dict(self.dice),
             tiles_left=dict(self.tiles_left),
             jokers_left=self.jokers_left,
+            quarter_ids=set(self.quarter_ids),
+            port_goods=dict(self.port_goods),
+            port_prestige=dict(self.port_prestige),
             actions_applied=self.actions_applied,
         )
 
@@ -262,5 +268,8 @@ class GameState:
             "dice": dict(self.dice),
             "tiles_left": dict(self.tiles_left),
             "jokers_left": self.jokers_left,
+            "quarter_ids": sorted(self.quarter_ids),
+            "port_goods": dict(sorted(self.port_goods.items())),
+            "port_prestige": dict(sorted(self.port_prestige.items())),
             "actions_applied": self.actions_applied,
         }

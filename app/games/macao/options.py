@@ -248,7 +248,7 @@ def legal_options(state: GameState, colour: str) -> Options:
         ship=ShipOption(ship_reason is None, ship_reason, in_supply if ship_reason is None else 0),
         buy_prestige=PrestigeOption(prestige_reason is None, prestige_reason, price, gain),
         joker=JokerOption(joker_reason is None, joker_reason, player.has_effect(DOUBLE_JOKERS)),
-        deliver=list(player.ship) if my_turn else [],
+        deliver=list(player.ship) if my_turn and player.ship_moves > 0 else [],
         card_effects=effects,
         end_turn=Allowed(my_turn, closed),
     )

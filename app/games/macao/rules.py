@@ -281,11 +281,16 @@ def _take_quarter(state: GameState, action: dict[str, Any], player: PlayerState 
     elif state.tiles_left[tile] <= 0:
         raise _Refusal("{name} cannot take a quarter with {good}: none is left in the city.",
                        name=player.name, good=tile)
+    quarter = str(action["quarter"]) if "quarter" in action else None
+    if quarter is not None and quarter in state.quarter_ids:
+        raise _Refusal("Quarter {quarter} has already been taken in this game.", quarter=quarter)
     need = cubes.count(action["cost"])
     _pay(state, player, need, "the quarter")
     _spend(player, need)
     player.used.add("take_quarter")
     player.quarters += 1
+    if quarter is not None:
+        state.quarter_ids.add(quarter)
     if tile == "joker":
         state.jokers_left -= 1
         player.jokers += 1
@@ -329,18 +334,30 @@ def _ship(state: GameState, action: dict[str, Any], player: PlayerState | None) 
     _pay(state, player, need, "the ship")
     _spend(player, need)
     player.ship_moves += spaces
-    if "to" in action:
-        player.ship_place = str(action["to"])
+    player.ship_place = str(action["to"]) if "to" in action else None  # only the last move's place counts
 
 
 def _deliver(state: GameState, action: dict[str, Any], player: PlayerState | None) -> None:
     assert player is not None
     good = action["good"]
+    port = action.get("port")
     if good not in player.ship:
         raise _Refusal("{name}'s ship carries no {good}.", name=player.name, good=good)
+    if player.ship_moves == 0:
+        raise _Refusal("{name}'s ship has not sailed yet: it must move at least once before it can deliver.",
+                       name=player.name)
+    if port is not None and player.ship_place is not None and port != player.ship_place:
+        raise _Refusal("{name}'s ship last sailed to {place}, so it cannot deliver at {port}.",
+                       name=player.name, place=player.ship_place, port=port)
+    wanted = state.port_goods.get(port) if port is not None else None
+    if wanted is not None and wanted != good:
+        raise _Refusal("{port} wants {wanted} all game, not {good}.", port=port, wanted=wanted, good=good)
     player.ship.remove(good)
     player.prestige += action["prestige"]
     player.delivered.append((good, action["prestige"]))
+    if port is not None:
+        state.port_goods[port] = good
+        state.port_prestige[port] = action["prestige"]
 
 
 def _buy_prestige(state: GameState, action: dict[str, Any], player: PlayerState | None) -> None:
@@ -430,6 +447,9 @@ def _final(state: GameState, action: dict[str, Any], player: PlayerState | None)
                        name=player.name, quarters=player.quarters, group=group)
     if player.quarters and group < 1:
         raise _Refusal("{name} owns quarters, so the largest group has at least 1.", name=player.name)
+    if action["card_points"] > 0 and not player.activated:
+        raise _Refusal("{name} activated no card, so there are no game-end card points ({points} entered); "
+                       "a table ruling goes in as a correction.", name=player.name, points=action["card_points"])
     player.final = (action["card_points"], group)
     if all(p.final is not None for p in state.players):
         _start_phase(state, "over", [])

@@ -21,7 +21,8 @@ NAMES = ("Ann", "Ben", "Cleo", "Dara")
 def random_card(rng: random.Random, kind: str, serial: int) -> dict[str, Any]:
     size = rng.choice((1, 1, 2, 2, 3, 4))
     base = rng.choice(CUBE_COLOURS)
-    cost = [base if kind == "office" or rng.random() < 0.6 else rng.choice(CUBE_COLOURS) for _ in range(size)]
+    mixed = [base if rng.random() < 0.6 else rng.choice(CUBE_COLOURS) for _ in range(size)]
+    cost = [base] * size if kind == "office" else mixed  # an office costs cubes of one colour
     card: dict[str, Any] = {
         "name": f"{kind.title()} {serial}",
         "kind": kind,
@@ -113,7 +114,9 @@ class RandomTable:
         elif s.phase == "final":
             p = next(p for p in s.players if p.final is None)
             group = rng.randint(1, p.quarters) if p.quarters else 0
-            self.act({"type": "final", "player": p.colour, "card_points": rng.randint(0, 8), "city_group": group})
+            points = rng.randint(0, 8)
+            points = points if p.activated else 0  # game-end points come only from activated cards
+            self.act({"type": "final", "player": p.colour, "card_points": points, "city_group": group})
 
     def _turn_action(self, who: str) -> None:
         s, rng = self.state, self.rng
