@@ -26,6 +26,7 @@ from app.games.macao import (
     cube_phrase,
     dump_record,
     load_record,
+    record_cautions,
     replay,
     round_report,
     score,
@@ -154,13 +155,15 @@ def _check(args: argparse.Namespace) -> int:
     record = _read_record(args.record)
     try:
         report = round_report(record)
+        warnings = [str(caution) for caution in record_cautions(record)]  # allowed, but worth a second look
     except RulesError as err:
         raise CliError(f"{args.record}: {err}") from None
     state = _replay(record, args.record)
     if args.json:
-        _print_json({"rounds": report, "actions": len(record.actions), "phase": state.phase})
+        _print_json({"rounds": report, "actions": len(record.actions), "phase": state.phase, "warnings": warnings})
         return 0
     sys.stdout.writelines(_report_lines(report))
+    sys.stdout.writelines(f"warning: {warning}\n" for warning in warnings)
     print(f"valid: {len(record.actions)} actions; now round {state.round}, phase {state.phase}")
     return 0
 

@@ -1,5 +1,6 @@
 """The rules of Macao as pure data and functions: no UI, camera, disk or clock."""
 
+from .cautions import BASE_GAME_TRIBUTES, Caution, action_cautions, record_cautions
 from .errors import RecordError, RulesError
 from .messages import Message, cube_phrase
 from .model import (
@@ -31,9 +32,10 @@ from .rules import apply_action, apply_in_place, effective_pips, new_game, wall_
 from .scoring import ScoreRow, ScoreSheet, score
 
 __all__ = [
-    "CARD_KINDS", "CUBE_COLOURS", "FORMAT", "GOODS", "MAX_RECORD_BYTES", "PHASES", "PLAYER_COLOURS", "ROUNDS",
-    "WALL_SPACES", "Card", "Expect", "GameState", "Message", "Options", "PlayerState", "Record",
-    "RecordError", "RulesError", "ScoreRow", "ScoreSheet", "apply_action", "apply_in_place",
-    "cube_phrase", "dump_record", "effective_pips", "legal_options", "load_record", "new_game",
-    "parse_record", "replay", "round_report", "score", "size_problem", "start_state", "waiting_for", "wall_cost",
+    "BASE_GAME_TRIBUTES", "CARD_KINDS", "CUBE_COLOURS", "FORMAT", "GOODS", "MAX_RECORD_BYTES", "PHASES",
+    "PLAYER_COLOURS", "ROUNDS", "WALL_SPACES", "Card", "Caution", "Expect", "GameState", "Message", "Options",
+    "PlayerState", "Record", "RecordError", "RulesError", "ScoreRow", "ScoreSheet", "action_cautions",
+    "apply_action", "apply_in_place", "cube_phrase", "dump_record", "effective_pips", "legal_options",
+    "load_record", "new_game", "parse_record", "record_cautions", "replay", "round_report", "score",
+    "size_problem", "start_state", "waiting_for", "wall_cost",
 ]
