@@ -117,3 +117,17 @@ def test_deeply_nested_documents(depth: int) -> None:
 
 def test_not_an_object_at_all() -> None:
     assert "expected an object" in str(refuse([1, 2, 3]))
+
+
+@pytest.mark.parametrize(("text", "why"), [("\ud800", "lone surrogate"), ("a\u2066b", "writing direction"),
+                                           ("a\tb", "control characters")])
+def test_card_names_and_notes_follow_the_one_text_rule(text: str, why: str) -> None:
+    doc = good_doc()
+    reveal = next(i for i, a in enumerate(doc["actions"]) if a["type"] == "reveal")
+    doc["actions"][reveal]["cards"][1]["name"] = text
+    err = refuse_at_replay(doc)
+    assert err.action_index == reveal and "cards[1].name" in str(err) and why in str(err)
+    doc = good_doc()
+    doc["actions"].insert(2, {"type": "adjust", "player": doc["players"][0]["colour"], "gold": 1, "note": text})
+    err = refuse_at_replay(doc)
+    assert err.action_index == 2 and "note" in str(err) and why in str(err)
