@@ -273,13 +273,23 @@ class RecordBuilder:
         self._expect("actions", colour)
         return self.seat(colour)
 
-    def activate(self, colour: str, index: int) -> dict:
+    def activate(self, colour: str, index: int, pay: list[str] | None = None) -> dict:
+        """Pays the card's cost; a card revealed without one (`cost: null`) costs what `pay` names."""
         seat = self._acting(colour)
         chosen = seat.tableau[index]
+        if chosen["cost"] is None:
+            if not pay or (chosen["kind"] == "office" and len(set(pay)) > 1):
+                raise BuilderError("a card of unknown cost needs a payment (one colour for an office)")
+            chosen = {**chosen, "cost": list(pay)}
+        elif pay is not None and sorted(pay) != sorted(chosen["cost"]):
+            raise BuilderError(f"{chosen['name']} costs {chosen['cost']}, not {pay}")
         self._pay_cubes(seat, chosen["cost"])
         seat.tableau.pop(index)
         seat.activated.append(chosen)
-        self._emit({"type": "activate", "player": colour, "card": index})
+        action: dict[str, Any] = {"type": "activate", "player": colour, "card": index}
+        if pay is not None:
+            action["pay"] = list(pay)
+        self._emit(action)
         return chosen
 
     def activate_named(self, colour: str, name: str) -> dict:
@@ -520,7 +530,7 @@ class RecordBuilder:
         elif kind == "choose_dice":
             self.choose_dice(who, *action["dice"])
         elif kind == "activate":
-            self.activate(who, action["card"])
+            self.activate(who, action["card"], action.get("pay"))
         elif kind == "take_quarter":
             self.take_quarter(who, action["cost"], action["tile"])
         elif kind in ("wall", "ship"):
