@@ -247,10 +247,10 @@ def _activate(state: GameState, action: dict[str, Any], player: PlayerState | No
     _pay(state, player, need, card.name)
     _spend(player, need)
     player.tableau.pop(index)
-    player.activated.append(card if card.cost is not None else replace(card, cost=tuple(cost)))
+    player.activated.append(card if card.cost is not None else replace(card, cost=cost))
 
 
-def _activation_cost(card: Card, pay: list[str] | None, player: PlayerState) -> tuple[str, ...] | list[str]:
+def _activation_cost(card: Card, pay: list[str] | None, player: PlayerState) -> tuple[str, ...]:
     """What activating `card` takes: its cost, or, while that is unknown, the cubes named as payment."""
     if card.cost is None:
         if pay is None:
@@ -259,7 +259,7 @@ def _activation_cost(card: Card, pay: list[str] | None, player: PlayerState) -> 
         if card.kind == "office" and len(set(pay)) > 1:
             raise _Refusal("{card} is an office, and an office costs cubes of one colour, not {cost_cubes}.",
                            card=card.name, cost_cubes=cubes.count(pay))
-        return pay
+        return tuple(pay)
     if pay is not None and cubes.count(pay) != cubes.count(card.cost):
         raise _Refusal("{card} costs {cost_cubes}; the payment named {pay_cubes}.",
                        card=card.name, cost_cubes=cubes.count(card.cost), pay_cubes=cubes.count(pay))
