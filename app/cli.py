@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from app.games import read_document
+from app.games import MAX_DOCUMENT_BYTES, read_document
 from app.games.base import Game, GameDocument, RecordError, RulesError
 from app.journal import JournalError, JournalOpenError
 from app.paths import default_db_path
@@ -79,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if wants_ui(argv):
         return _start_ui(argv)
+    _never_fail_on_encoding()
     try:
         args = build_parser().parse_args(argv)
         handler = {"score": _score, "check": _check, "import": _import, "export": _export}[args.command]
@@ -104,6 +105,14 @@ def wants_ui(argv: list[str]) -> bool:
         elif token in ("-h", "--help") or token in SUBCOMMANDS:
             return False
     return True
+
+
+def _never_fail_on_encoding() -> None:
+    """A console that cannot show a character (PYTHONIOENCODING=ascii) gets an escape, not a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def _start_ui(argv: list[str]) -> int:
@@ -172,6 +181,8 @@ def _export(args: argparse.Namespace) -> int:
     if args.out:
         _write_file(Path(args.out), text)
     else:
+        if not _console_can_show(text):  # the same JSON, with \uXXXX escapes the console can show
+            text = json.dumps(json.loads(text), indent=2, ensure_ascii=True)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
 
@@ -180,9 +191,16 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _read_record(path_text: str) -> tuple[Game, GameDocument]:
+    """The record in a file: its size is checked before reading, and never more than the limit is read."""
     path = Path(path_text)
     try:
-        text = path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise CliError(f"{path}: not a valid game record: the file is {size // 1024} kB; a game record is at "
+                           f"most {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_DOCUMENT_BYTES + 1)  # a pipe or a growing file has no size up front
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise CliError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -254,4 +272,17 @@ def _write_file(path: Path, text: str) -> None:
 
 
 def _print_json(document: Any) -> None:
-    print(json.dumps(document, indent=2, ensure_ascii=False))
+    """JSON as readable text; escaped as \\uXXXX where the console cannot show a character, so it stays JSON."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    if not _console_can_show(text):
+        text = json.dumps(document, indent=2, ensure_ascii=True)
+    print(text)
+
+
+def _console_can_show(text: str) -> bool:
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+

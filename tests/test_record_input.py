@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.games.base import RecordError
+from app.games.base import RecordError, RulesError
 from app.games.macao import dump_record, load_record, replay
 from app.games.macao.record import MAX_DEPTH, MAX_RECORD_BYTES
 from app.games.macao.simulate import random_record
@@ -20,6 +20,14 @@ def refuse(doc_or_text: object) -> RecordError:
     text = doc_or_text if isinstance(doc_or_text, str) else json.dumps(doc_or_text)
     with pytest.raises(RecordError) as caught:
         load_record(text)
+    return caught.value
+
+
+def refuse_at_replay(doc: dict) -> RulesError:
+    """An action's shape is checked when the replay reaches it, and named like a broken rule."""
+    record = load_record(json.dumps(doc))
+    with pytest.raises(RulesError) as caught:
+        replay(record)
     return caught.value
 
 
@@ -51,8 +59,8 @@ def test_missing_top_level_field(key: str) -> None:
 def test_a_misspelt_field_shows_as_the_missing_one() -> None:
     doc = good_doc()
     doc["actions"][6]["palyer"] = doc["actions"][6].pop("player")
-    err = refuse(doc)
-    assert err.where == "actions[6]" and "missing field 'player'" in str(err)
+    err = refuse_at_replay(doc)
+    assert err.action_index == 6 and "missing field 'player'" in str(err)
 
 
 def test_optional_fields_inside_actions_are_kept() -> None:
@@ -66,8 +74,8 @@ def test_missing_field_in_an_action_is_named() -> None:
     doc = good_doc()
     roll = next(i for i, a in enumerate(doc["actions"]) if a["type"] == "roll")
     del doc["actions"][roll]["dice"]
-    err = refuse(doc)
-    assert err.where == f"actions[{roll}]" and "dice" in str(err)
+    err = refuse_at_replay(doc)
+    assert str(err).startswith(f"action {roll} (roll): ") and "missing field 'dice'" in str(err)
 
 
 def test_unknown_colours() -> None:
@@ -77,7 +85,7 @@ def test_unknown_colours() -> None:
     doc = good_doc()
     roll = next(i for i, a in enumerate(doc["actions"]) if a["type"] == "roll")
     doc["actions"][roll]["dice"]["pink"] = 3
-    assert refuse(doc).where == f"actions[{roll}].dice.pink"
+    assert str(refuse_at_replay(doc)).endswith("dice.pink: not one of the six dice")
 
 
 def test_optional_top_level_fields_are_kept() -> None:
@@ -110,3 +118,17 @@ def test_deeply_nested_documents(depth: int) -> None:
 
 def test_not_an_object_at_all() -> None:
     assert "expected an object" in str(refuse([1, 2, 3]))
+
+
+@pytest.mark.parametrize(("text", "why"), [("\ud800", "lone surrogate"), ("a\u2066b", "writing direction"),
+                                           ("a\tb", "control characters")])
+def test_card_names_and_notes_follow_the_one_text_rule(text: str, why: str) -> None:
+    doc = good_doc()
+    reveal = next(i for i, a in enumerate(doc["actions"]) if a["type"] == "reveal")
+    doc["actions"][reveal]["cards"][1]["name"] = text
+    err = refuse_at_replay(doc)
+    assert err.action_index == reveal and "cards[1].name" in str(err) and why in str(err)
+    doc = good_doc()
+    doc["actions"].insert(2, {"type": "adjust", "player": doc["players"][0]["colour"], "gold": 1, "note": text})
+    err = refuse_at_replay(doc)
+    assert err.action_index == 2 and "note" in str(err) and why in str(err)

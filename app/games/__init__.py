@@ -58,8 +58,10 @@ def read_document(text: str | bytes) -> tuple[Game, GameDocument]:
     """A record or sheet file's text: the game that reads it and what it holds.
 
     RecordError says what is wrong and where: too large, not JSON, an unknown
-    format, or (from the game) the path of the first bad value.
+    format, or (from the game) the path of the first bad value. A leading
+    byte-order mark (some editors on Windows write one) is accepted.
     """
+    text = text.removeprefix(b"\xef\xbb\xbf") if isinstance(text, bytes) else text.removeprefix("\ufeff")
     if len(text) > MAX_DOCUMENT_BYTES:
         raise RecordError("", f"the file is {len(text) // 1024} kB; a game record is at most "
                               f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MB")

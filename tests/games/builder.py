@@ -57,6 +57,8 @@ class Seat:
     effects_used: set[str] = field(default_factory=set)
     final: tuple[int, int] | None = None
     ledger: list[str] = field(default_factory=list)
+    sailed: bool = False
+    berth: str | None = None  # where the last ship move said it went, if it said
 
     @property
     def supply(self) -> Counter:
@@ -92,6 +94,7 @@ class RecordBuilder:
         self.dice: dict[str, int] = {}
         self.tiles = {good: 3 for good in GOODS}
         self.jokers_on_board = 6
+        self.port_wants: dict[str, str] = {}
 
     # ----- helpers -------------------------------------------------------
     def seat(self, colour: str) -> Seat:
@@ -270,13 +273,23 @@ class RecordBuilder:
         self._expect("actions", colour)
         return self.seat(colour)
 
-    def activate(self, colour: str, index: int) -> dict:
+    def activate(self, colour: str, index: int, pay: list[str] | None = None) -> dict:
+        """Pays the card's cost; a card revealed without one (`cost: null`) costs what `pay` names."""
         seat = self._acting(colour)
         chosen = seat.tableau[index]
+        if chosen["cost"] is None:
+            if not pay or (chosen["kind"] == "office" and len(set(pay)) > 1):
+                raise BuilderError("a card of unknown cost needs a payment (one colour for an office)")
+            chosen = {**chosen, "cost": list(pay)}
+        elif pay is not None and sorted(pay) != sorted(chosen["cost"]):
+            raise BuilderError(f"{chosen['name']} costs {chosen['cost']}, not {pay}")
         self._pay_cubes(seat, chosen["cost"])
         seat.tableau.pop(index)
         seat.activated.append(chosen)
-        self._emit({"type": "activate", "player": colour, "card": index})
+        action: dict[str, Any] = {"type": "activate", "player": colour, "card": index}
+        if pay is not None:
+            action["pay"] = list(pay)
+        self._emit(action)
         return chosen
 
     def activate_named(self, colour: str, name: str) -> dict:
@@ -329,6 +342,8 @@ class RecordBuilder:
         if len(pay) != spaces or spaces < 1:
             raise BuilderError("ship costs one cube a space")
         self._pay_cubes(seat, pay)
+        seat.sailed = True
+        seat.berth = to
         action: dict[str, Any] = {"type": "ship", "player": colour, "spaces": spaces, "pay": list(pay)}
         if to is not None:
             action["to"] = to
@@ -338,6 +353,12 @@ class RecordBuilder:
         seat = self._acting(colour)
         if good not in seat.ship:
             raise BuilderError(f"{good} not on the ship")
+        if not seat.sailed:
+            raise BuilderError("the ship starts off the route: it must sail before delivering")
+        if port is not None and seat.berth is not None and port != seat.berth:
+            raise BuilderError(f"the ship is at {seat.berth}, not {port}")
+        if port is not None and self.port_wants.setdefault(port, good) != good:
+            raise BuilderError(f"{port} takes only {self.port_wants[port]}")
         seat.ship.remove(good)
         seat.prestige += prestige
         seat.ledger.append(f"r{self.round}: delivered {good}: prestige +{prestige}")
@@ -456,6 +477,8 @@ class RecordBuilder:
             raise BuilderError("final given twice")
         if city_group > seat.quarters or (seat.quarters and city_group < 1):
             raise BuilderError("city group out of range")
+        if card_points and not seat.activated:
+            raise BuilderError("game-end card points need an activated card")
         seat.final = (card_points, city_group)
         self._emit({"type": "final", "player": colour, "card_points": card_points, "city_group": city_group})
 
@@ -507,7 +530,7 @@ class RecordBuilder:
         elif kind == "choose_dice":
             self.choose_dice(who, *action["dice"])
         elif kind == "activate":
-            self.activate(who, action["card"])
+            self.activate(who, action["card"], action.get("pay"))
         elif kind == "take_quarter":
             self.take_quarter(who, action["cost"], action["tile"])
         elif kind in ("wall", "ship"):

@@ -45,6 +45,7 @@ from tests.games.builder import RecordBuilder
 
 ONCE_A_ROUND = ("take_quarter", "wall", "buy_prestige")
 EFFECTS = ((0.05, ["no_tableau_penalty"]), (0.10, ["double_jokers"]), (0.18, ["repeatable"]))
+UNKNOWN_COSTS = 0.3  # share of cards revealed with `cost: null`
 
 
 def counted_pips(round_number: int, pips: int) -> int:
@@ -72,10 +73,11 @@ class Table:
     def card(self, kind: str) -> dict[str, Any]:
         self.serial += 1
         rng = self.rng
+        cost = [rng.choice(CUBE_COLOURS) for _ in range(rng.choice((1, 1, 1, 2, 2, 3)))]
         doc: dict[str, Any] = {
             "name": f"{kind} {self.serial}",
             "kind": kind,
-            "cost": [rng.choice(CUBE_COLOURS) for _ in range(rng.choice((1, 1, 1, 2, 2, 3)))],
+            "cost": [cost[0]] * len(cost) if kind == "office" else cost,  # an office: cubes of one colour
             "tribute": list(rng.choice(((0, 0), (1, 1), (2, 2), (0, 1), (1, 2)))),
         }
         roll = rng.random()
@@ -83,7 +85,18 @@ class Table:
             if kind != "office" and roll < limit:
                 doc["effects"] = effects
                 break
+        if rng.random() < UNKNOWN_COSTS:
+            doc["cost"] = None  # tapped at reveal by its tribute only; the payment names the cost
         return doc
+
+    def payment(self, option: Any) -> list[str]:
+        """Cubes a table might name for a card of unknown cost, within what the options allow."""
+        rng = self.rng
+        if option.one_colour:
+            colour = rng.choice(sorted(option.payable))
+            return [colour] * rng.randint(1, option.payable[colour])
+        pool = [colour for colour, n in option.payable.items() for _ in range(n)]
+        return rng.sample(pool, rng.randint(1, option.max_cubes))
 
     def supply_cubes(self, colour: str) -> list[str]:
         return [c for c, n in self.state.player(colour).supply.items() for _ in range(n)]
@@ -123,7 +136,8 @@ class Table:
         if s.phase == "final":
             p = rng.choice([p for p in s.players if p.final is None])
             group = rng.randint(1, p.quarters) if p.quarters else 0
-            return {"type": "final", "player": p.colour, "card_points": rng.randint(0, 9), "city_group": group}
+            points = rng.randint(0, 9) if p.activated else 0
+            return {"type": "final", "player": p.colour, "card_points": points, "city_group": group}
         raise AssertionError(f"nothing to do in phase {s.phase}")
 
     def turn_action(self, who: str) -> dict[str, Any]:
@@ -133,7 +147,9 @@ class Table:
         assert opts.my_turn and opts.end_turn.ok
         supply = self.supply_cubes(who)
         choices: list[dict[str, Any]] = []
-        choices += [{"type": "activate", "player": who, "card": o.index} for o in opts.activate if o.ok]
+        choices += [{"type": "activate", "player": who, "card": o.index} for o in opts.activate if o.ok and o.cost_known]
+        choices += [{"type": "activate", "player": who, "card": o.index, "pay": self.payment(o)}
+                    for o in opts.activate if o.ok and not o.cost_known]
         if opts.quarter.ok:
             tiles = [g for g in GOODS if s.tiles_left[g]] + (["joker"] if s.jokers_left else [])
             if tiles and supply:
@@ -254,7 +270,10 @@ class Table:
         opts = legal_options(s, who)
         supply = self.supply_cubes(who)
         for option in opts.activate:
-            self.agrees(option.ok, {"type": "activate", "player": who, "card": option.index})
+            plain = {"type": "activate", "player": who, "card": option.index}
+            self.agrees(option.ok and option.cost_known, plain)  # an unknown cost needs a payment
+            if not option.cost_known:
+                self.check_unknown_cost(option, plain)
         self.agrees(opts.buy_prestige.ok, {"type": "buy_prestige", "player": who})
         self.agrees(opts.joker.ok, {"type": "joker", "player": who, "take": "gold"})
         for effect in opts.card_effects:
@@ -274,6 +293,22 @@ class Table:
                 assert not (theirs.quarter.ok or theirs.wall.ok or theirs.ship.ok or theirs.buy_prestige.ok)
                 self.agrees(False, {"type": "end_turn", "player": other.colour})
 
+    def check_unknown_cost(self, option: Any, plain: dict[str, Any]) -> None:
+        """The largest payment the options allow is accepted; one cube more, or two colours for an office, not."""
+        if not option.ok:
+            self.agrees(False, {**plain, "pay": ["red"]})
+            return
+        if option.one_colour:
+            colour = max(option.payable, key=lambda c: option.payable[c])
+            most = [colour] * option.payable[colour]
+            if len(option.payable) > 1:
+                self.agrees(False, {**plain, "pay": sorted(option.payable)[:2]})
+        else:
+            most = [c for c, n in option.payable.items() for _ in range(n)][: option.max_cubes]
+        self.agrees(True, {**plain, "pay": most})
+        if len(most) < 4:  # all the supply holds of what may pay: one more is not there
+            self.agrees(False, {**plain, "pay": most + [most[0]]})
+
     def tally(self, action: dict[str, Any], before: GameState) -> None:
         """Our own count of cubes leaving and returning to the general supply."""
         kind, who = action["type"], action.get("player")
@@ -282,7 +317,7 @@ class Table:
         elif kind == "choose_dice":
             self.taken[who] += sum(counted_pips(before.round, before.rolled[d]) for d in action["dice"])
         elif kind == "activate":
-            self.returned[who] += len(before.player(who).tableau[action["card"]].cost)
+            self.returned[who] += len(before.player(who).tableau[action["card"]].cost or action["pay"])
         elif kind == "take_quarter":
             self.returned[who] += len(action["cost"])
         elif kind in ("wall", "ship"):

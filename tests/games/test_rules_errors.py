@@ -353,12 +353,10 @@ def test_a_broken_record_names_the_action_index_type_and_player() -> None:
     [
         (lambda d: d["players"][0].update(colour="purple"), "players[0].colour"),
         (lambda d: d.update(format="macao-record/9"), "format"),
-        (lambda d: d["actions"][8]["dice"].update(red=7), "actions[8].dice.red"),
-        (lambda d: d["actions"][11].pop("card"), "actions[11]"),
         (lambda d: d.update(wall=["orange"]), "wall"),
     ],
 )
-def test_a_malformed_record_says_where(change: Any, where: str) -> None:
+def test_a_malformed_document_says_where(change: Any, where: str) -> None:
     doc = record(TWO).to_json()
     change(doc)
     with pytest.raises(RecordError) as info:
@@ -366,7 +364,115 @@ def test_a_malformed_record_says_where(change: Any, where: str) -> None:
     assert str(info.value).startswith(where)
 
 
+@pytest.mark.parametrize(
+    ("change", "head", "problem"),
+    [
+        (lambda a: a["dice"].update(red=7), "action 8 (roll): ", "dice.red: expected a number from 1 to 6, found 7"),
+        (lambda a: a["dice"].pop("violet"), "action 8 (roll): ", "dice: missing the violet die"),
+        (lambda a: a.pop("card"), "action 11 (activate, Ann/orange): ", "missing field 'card'"),
+        (lambda a: a.update(player="purple"), "action 11 (activate): ", "player: expected a player colour (orange, white, yellow, brown), found 'purple'"),
+        (lambda a: a.update(type="fly"), "action 11 (Ann/orange): ", "type: unknown action type 'fly'"),
+    ],
+)
+def test_a_malformed_action_is_reported_where_the_replay_reaches_it(change: Any, head: str, problem: str) -> None:
+    doc = record(TWO).to_json()
+    index = int(head.split()[1])
+    change(doc["actions"][index])
+    rec = load_record(json.dumps(doc))  # the document around the actions is fine
+    with pytest.raises(RulesError) as info:
+        replay(rec)
+    assert info.value.action_index == index
+    assert str(info.value).startswith(head) and str(info.value).endswith(problem)
+
+
+def test_an_action_that_is_not_an_object() -> None:
+    doc = record(TWO).to_json()
+    doc["actions"][3] = 17
+    rec = load_record(json.dumps(doc))
+    with pytest.raises(RulesError, match=r"^action 3: .*expected an object, found 17$"):
+        replay(rec)
+
+
+def test_a_malformed_late_action_does_not_hide_an_illegal_earlier_one() -> None:
+    doc = record(TWO).to_json()
+    early = position(TWO, type="buy_prestige", player="orange")
+    doc["actions"].insert(early + 1, {"type": "buy_prestige", "player": "orange"})  # a second purchase
+    doc["actions"][-1]["card_points"] = "lots"  # and a broken final entry at the very end
+    with pytest.raises(RulesError) as info:
+        replay(load_record(json.dumps(doc)))
+    assert info.value.action_index == early + 1 and "already" in str(info.value)
+
+
+def test_many_cubes_gained_by_a_card_then_paid_for_a_long_wall_move() -> None:
+    state = before(TWO, type="card_effect", player="white")  # Ben may use Scribe in his own turn
+    gained = accepted(state, {"type": "card_effect", "player": "white", "card": "Scribe",
+                              "gain": {"cubes": ["red"] * 25}, "note": "a generous card"})
+    space = gained.wall_position("white")[0]
+    moved = accepted(gained, {"type": "wall", "player": "white", "spaces": 13, "pay": ["red"] * 25})
+    assert moved.wall_position("white")[0] == min(space + 13, 15)
+
+
+def test_a_quarter_may_cost_more_than_six_cubes() -> None:
+    state = before(TWO, type="card_effect", player="white")
+    rich = accepted(state, {"type": "card_effect", "player": "white", "card": "Scribe", "gain": {"cubes": ["red"] * 8}})
+    taken = accepted(rich, {"type": "take_quarter", "player": "white", "cost": ["red"] * 7, "tile": "rice"})
+    assert taken.player("white").quarters == rich.player("white").quarters + 1
+
+
 def test_text_that_is_not_json_says_where() -> None:
     with pytest.raises(RecordError) as info:
         load_record('{"format": "macao-record/1", "players": [')
     assert "line 1" in str(info.value)
+
+
+# --- rules the record spec added: quarters by id, deliveries, game-end points ------------------------
+
+
+def test_a_quarter_id_is_taken_once_a_game() -> None:
+    state = before(TWO, type="take_quarter", player="orange")  # round 3, Ann's supply: 2 blue
+    taken = accepted(state, {"type": "take_quarter", "player": "orange", "cost": ["blue"], "tile": "tea",
+                             "quarter": 7})
+    assert taken.quarter_ids == {"7"}
+    taken.player("orange").used.discard("take_quarter")  # as if a later round
+    refused(taken, {"type": "take_quarter", "player": "orange", "cost": ["blue"], "tile": "rice", "quarter": "7"},
+            "quarter 7", "already")
+    accepted(taken, {"type": "take_quarter", "player": "orange", "cost": ["blue"], "tile": "rice", "quarter": 8})
+    accepted(taken, {"type": "take_quarter", "player": "orange", "cost": ["blue"], "tile": "rice"})
+
+
+def test_a_ship_that_never_sailed_cannot_deliver() -> None:
+    state = before(TWO, type="deliver", player="orange")  # tea aboard
+    state.player("orange").ship_moves = 0
+    refused(state, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4}, "Ann", "not sailed")
+    assert legal_options(state, "orange").deliver == []
+
+
+def test_a_delivery_names_the_port_the_ship_last_sailed_to() -> None:
+    state = before(TWO, type="deliver", player="orange")  # the ship's last move went to Lisbon
+    assert state.player("orange").ship_place == "Lisbon"
+    refused(state, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4, "port": "Seville"},
+            "Ann", "Lisbon", "Seville")
+    accepted(state, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4, "port": "Lisbon"})
+    accepted(state, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4})
+    state.player("orange").windrose[0] = {"red": 1}
+    sailed_on = accepted(state, {"type": "ship", "player": "orange", "spaces": 1, "pay": ["red"]})
+    assert sailed_on.player("orange").ship_place is None  # the last move did not say where
+    accepted(sailed_on, {"type": "deliver", "player": "orange", "good": "tea", "prestige": 4, "port": "Seville"})
+
+
+def test_a_port_wants_one_good_all_game() -> None:
+    state = before(TWO, nth=1, type="deliver", player="orange")  # silk for Seville; Lisbon took tea earlier
+    assert state.port_goods == {"Lisbon": "tea"}
+    state.player("orange").ship_place = None
+    refused(state, {"type": "deliver", "player": "orange", "good": "silk", "prestige": 5, "port": "Lisbon"},
+            "Lisbon", "tea", "silk")
+    delivered = accepted(state, {"type": "deliver", "player": "orange", "good": "silk", "prestige": 5, "port": "Seville"})
+    assert delivered.port_goods == {"Lisbon": "tea", "Seville": "silk"}
+
+
+def test_game_end_card_points_need_an_activated_card() -> None:
+    state = before(TWO, type="final")
+    state.player("white").activated = []
+    refused(state, {"type": "final", "player": "white", "card_points": 3, "city_group": 1},
+            "Ben", "activated no card", "correction")
+    accepted(state, {"type": "final", "player": "white", "card_points": 0, "city_group": 1})

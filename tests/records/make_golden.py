@@ -1069,8 +1069,8 @@ def _four_player_rounds(b: RecordBuilder) -> None:
     def r12_hal(b: RecordBuilder, c: str) -> None:
         b.card_effect(c, "Fountain", gain={"cubes": ["red"]})
         b.take_quarter(c, ["green", "green", "green"], "silk")
-        b.ship(c, 1, ["green"], to="Antwerp")
-        b.deliver(c, "silk", 8, port="Antwerp")
+        b.ship(c, 1, ["green"], to="Rotterdam")
+        b.deliver(c, "silk", 8, port="Rotterdam")
         b.activate_named(c, "Spice Market")
 
     def r12_gus(b: RecordBuilder, c: str) -> None:

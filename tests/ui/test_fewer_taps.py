@@ -170,7 +170,7 @@ def test_the_quarter_goes_with_its_tile_after_the_cost(ui: UiHarness) -> None:
 
 
 def test_a_delivery_with_one_good_on_board_goes_with_the_ports_prestige(ui: UiHarness) -> None:
-    _at_action(ui, seed=1, count=12)  # orange's ship carries silk only
+    _at_action(ui, seed=1, count=25)  # white's ship has sailed and carries silk only
     who = ui.app.session.state.turn
     ui.tap(ui.tagged("action", "deliver"))
     assert _panel(ui).good == "silk"
@@ -207,7 +207,8 @@ def test_dice_corrections_move_on_from_die_to_die(ui: UiHarness, table: Table) -
     assert ui.app.session.state.dice["black"] == 2
 
 
-def test_game_end_numbers_in_one_tap_each(ui: UiHarness, table: Table) -> None:
+def test_game_end_numbers_in_one_tap_each(ui: UiHarness) -> None:
+    table = Table(ui, seed=6)  # both players activated cards (game-end points need one); the first took 3+ quarters
     table.advance(lambda s: s.phase == "final")
     first, second = (p.colour for p in ui.app.session.state.players)
     ui.tap(ui.tagged("final", 7))  # card points, then the city group lights up

@@ -1,5 +1,6 @@
 """The rules of Macao as pure data and functions: no UI, camera, disk or clock."""
 
+from .cautions import BASE_GAME_TRIBUTES, Caution, action_cautions, record_cautions
 from .model import (
     CARD_KINDS,
     CUBE_COLOURS,
@@ -13,15 +14,26 @@ from .model import (
     PlayerState,
 )
 from .options import Expect, Options, legal_options, waiting_for
-from .record import FORMAT, Record, dump_record, load_record, parse_record, replay, start_state
+from .record import (
+    FORMAT,
+    MAX_RECORD_BYTES,
+    Record,
+    dump_record,
+    load_record,
+    parse_record,
+    replay,
+    size_problem,
+    start_state,
+)
 from .report import round_report
 from .rules import apply_action, apply_in_place, effective_pips, new_game, wall_cost
 from .scoring import ScoreRow, ScoreSheet, score
 
 __all__ = [
-    "CARD_KINDS", "CUBE_COLOURS", "FORMAT", "GOODS", "PHASES", "PLAYER_COLOURS", "ROUNDS",
-    "WALL_SPACES", "Card", "Expect", "GameState", "Options", "PlayerState", "Record",
-    "ScoreRow", "ScoreSheet", "apply_action", "apply_in_place",
-    "dump_record", "effective_pips", "legal_options", "load_record", "new_game",
-    "parse_record", "replay", "round_report", "score", "start_state", "waiting_for", "wall_cost",
+    "BASE_GAME_TRIBUTES", "CARD_KINDS", "CUBE_COLOURS", "FORMAT", "GOODS", "MAX_RECORD_BYTES", "PHASES",
+    "PLAYER_COLOURS", "ROUNDS", "WALL_SPACES", "Card", "Caution", "Expect", "GameState", "Options",
+    "PlayerState", "Record", "ScoreRow", "ScoreSheet", "action_cautions",
+    "apply_action", "apply_in_place", "dump_record", "effective_pips", "legal_options",
+    "load_record", "new_game", "parse_record", "record_cautions", "replay", "round_report", "score",
+    "size_problem", "start_state", "waiting_for", "wall_cost",
 ]

@@ -22,6 +22,7 @@ from app.games.base import (
 )
 
 from .action_text import describe_action
+from .cautions import record_cautions
 from .model import CUBE_COLOURS, GameState
 from .options import Expect, Options, legal_options, waiting_for
 from .record import FORMAT, Record, dump_record, parse_record, start_state
@@ -149,9 +150,11 @@ class Macao(Game[GameState]):
         record = _record(document)
         report = round_report(record)
         state = self.replay(document)
+        warnings = [str(caution) for caution in record_cautions(record)]  # allowed, but worth a second look
         summary = f"valid: {len(record.actions)} actions; now round {state.round}, phase {state.phase}\n"
-        return CheckReport({"rounds": report, "actions": len(record.actions), "phase": state.phase},
-                           [*_report_lines(report), summary])
+        return CheckReport({"rounds": report, "actions": len(record.actions), "phase": state.phase,
+                            "warnings": warnings},
+                           [*_report_lines(report), *(f"warning: {w}\n" for w in warnings), summary])
 
     def replay(self, document: GameDocument, upto: int | None = None) -> GameState:
         """As Game.replay, applying in place: a whole game in a couple of milliseconds."""

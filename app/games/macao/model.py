@@ -48,14 +48,22 @@ PHASES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Card:
-    """A card as printed: activation cost, tribute numbers and effect tags."""
+    """A card as printed: activation cost, tribute numbers and effect tags.
+
+    `cost` is None while it is unknown (not entered at reveal); the cubes paid
+    to activate the card then become its cost.
+    """
 
     name: str
     kind: str
-    cost: tuple[str, ...]
+    cost: tuple[str, ...] | None
     tribute: tuple[int, int]
     effects: tuple[str, ...] = ()
     id: str | None = None
+
+    @property
+    def cost_known(self) -> bool:
+        return self.cost is not None
 
     @property
     def gold(self) -> int:
@@ -70,7 +78,7 @@ class Card:
         return cls(
             name=data["name"],
             kind=data["kind"],
-            cost=tuple(data["cost"]),
+            cost=tuple(data["cost"]) if data["cost"] is not None else None,
             tribute=(int(data["tribute"][0]), int(data["tribute"][1])),
             effects=tuple(data.get("effects", ())),
             id=data.get("id"),
@@ -80,7 +88,7 @@ class Card:
         data: dict[str, Any] = {
             "name": self.name,
             "kind": self.kind,
-            "cost": list(self.cost),
+            "cost": list(self.cost) if self.cost is not None else None,
             "tribute": list(self.tribute),
         }
         if self.effects:
@@ -189,6 +197,9 @@ class GameState:
     dice: dict[str, int] = field(default_factory=dict)
     tiles_left: dict[str, int] = field(default_factory=lambda: {g: TILES_PER_GOOD for g in GOODS})
     jokers_left: int = JOKER_TILES
+    quarter_ids: set[str] = field(default_factory=set)  # quarters taken by id, over the whole game
+    port_goods: dict[str, str] = field(default_factory=dict)  # the good each named port wants
+    port_prestige: dict[str, int] = field(default_factory=dict)  # what a named port's last delivery scored
     actions_applied: int = 0
 
     def player(self, colour: str) -> PlayerState:
@@ -236,6 +247,9 @@ class GameState:
             dice=dict(self.dice),
             tiles_left=dict(self.tiles_left),
             jokers_left=self.jokers_left,
+            quarter_ids=set(self.quarter_ids),
+            port_goods=dict(self.port_goods),
+            port_prestige=dict(self.port_prestige),
             actions_applied=self.actions_applied,
         )
 
@@ -254,5 +268,8 @@ class GameState:
             "dice": dict(self.dice),
             "tiles_left": dict(self.tiles_left),
             "jokers_left": self.jokers_left,
+            "quarter_ids": sorted(self.quarter_ids),
+            "port_goods": dict(sorted(self.port_goods.items())),
+            "port_prestige": dict(sorted(self.port_prestige.items())),
             "actions_applied": self.actions_applied,
         }

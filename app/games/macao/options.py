@@ -10,18 +10,24 @@ from dataclasses import dataclass, field
 
 from . import cubes
 from app.games.base import Message
-from .model import DOUBLE_JOKERS, REPEATABLE, WALL_SPACES, GameState, PlayerState
+
+from .model import DOUBLE_JOKERS, REPEATABLE, WALL_SPACES, Card, GameState, PlayerState
 from .rules import PHASE_ACTIONS, wall_cost
+from .shapes import MAX_CARD_COST
 
 
 @dataclass(frozen=True)
 class Expect:
-    """Who is to act next, and with which kinds of action (`adjust` is always allowed)."""
+    """Who is to act next, and with which kinds of action (`adjust` is always allowed).
+
+    `hints` adds what the player should know for this turn (cards whose cost is still unknown).
+    """
 
     phase: str
     player: str | None
     actions: tuple[str, ...]
     prompt: Message
+    hints: tuple[Message, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -32,11 +38,23 @@ class Allowed:
 
 @dataclass(frozen=True)
 class CardOption:
+    """Activating one tableau card.
+
+    When its cost is unknown (`cost_known` False, `cost` empty), the payment
+    names it: up to `max_cubes` cubes, at most `payable[colour]` of a colour,
+    all of one colour when `one_colour` (an office); `hint` says so in words.
+    """
+
     index: int
     name: str
     cost: dict[str, int]
     ok: bool
     reason: Message | None = None
+    cost_known: bool = True
+    one_colour: bool = False
+    payable: dict[str, int] = field(default_factory=dict)
+    max_cubes: int = 0
+    hint: Message | None = None
 
 
 @dataclass(frozen=True)
@@ -112,7 +130,36 @@ def waiting_for(state: GameState) -> Expect:
     colour = state.turn
     name = state.player(colour).name if colour else ""
     prompt = Message(_PROMPTS[state.phase], {"name": name, "round": state.round})
-    return Expect(state.phase, colour, PHASE_ACTIONS[state.phase], prompt)
+    hints: tuple[Message, ...] = ()
+    if state.phase == "actions" and colour is not None:
+        hints = tuple(_unknown_cost_hint(card) for card in state.player(colour).tableau if card.cost is None)
+    return Expect(state.phase, colour, PHASE_ACTIONS[state.phase], prompt, hints)
+
+
+def _unknown_cost_hint(card: Card) -> Message:
+    if card.kind == "office":
+        return Message("The cost of {card} is not known yet: the cubes paid to activate it become its cost "
+                       "(an office takes cubes of one colour).", {"card": card.name})
+    return Message("The cost of {card} is not known yet: the cubes paid to activate it become its cost.",
+                   {"card": card.name})
+
+
+def _unknown_cost_option(index: int, card: Card, player: PlayerState, closed: Message | None) -> CardOption:
+    """Activating a card whose cost was not entered: which payments the supply allows."""
+    supply = player.supply
+    one_colour = card.kind == "office"
+    payable = {colour: min(n, MAX_CARD_COST) for colour, n in cubes.ordered(supply).items()}
+    if one_colour:
+        most = max(payable.values(), default=0)
+    else:
+        most = min(cubes.total(supply), MAX_CARD_COST)
+    reason = closed
+    if reason is None and most == 0:
+        reason = Message("{name}'s supply is empty, and {card} takes at least 1 cube.",
+                         {"name": player.name, "card": card.name})
+    return CardOption(index, card.name, {}, reason is None, reason, cost_known=False, one_colour=one_colour,
+                      payable=payable if reason is None else {}, max_cubes=most if reason is None else 0,
+                      hint=_unknown_cost_hint(card))
 
 
 def _not_turn(state: GameState, player: PlayerState) -> Message:
@@ -132,6 +179,9 @@ def legal_options(state: GameState, colour: str) -> Options:
 
     activate = []
     for index, card in enumerate(player.tableau):
+        if card.cost is None:
+            activate.append(_unknown_cost_option(index, card, player, closed))
+            continue
         need = cubes.count(card.cost)
         short = cubes.missing(supply, need)
         reason = closed
@@ -199,7 +249,7 @@ def legal_options(state: GameState, colour: str) -> Options:
         ship=ShipOption(ship_reason is None, ship_reason, in_supply if ship_reason is None else 0),
         buy_prestige=PrestigeOption(prestige_reason is None, prestige_reason, price, gain),
         joker=JokerOption(joker_reason is None, joker_reason, player.has_effect(DOUBLE_JOKERS)),
-        deliver=list(player.ship) if my_turn else [],
+        deliver=list(player.ship) if my_turn and player.ship_moves > 0 else [],
         card_effects=effects,
         end_turn=Allowed(my_turn, closed),
     )

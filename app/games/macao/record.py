@@ -1,8 +1,10 @@
 """The game record (format macao-record/1): read, write and replay.
 
-A record is checked in two steps: its shape first (a malformed document is a
-RecordError naming the path of the bad value), then its rules, action by action
-(a RulesError naming the action's index).
+A record is checked in two steps: the document around the actions first (a
+malformed one is a RecordError naming the path of the bad value), then the
+actions in order, each one's shape and rules when the replay reaches it (a
+RulesError naming the action's index, type and player), so the first broken
+action is the one reported, whatever is wrong with it.
 """
 
 from __future__ import annotations
@@ -14,19 +16,20 @@ from typing import Any
 from app.games.base import RecordError, RulesError
 from .model import PLAYER_COLOURS, GameState
 from .rules import apply_in_place, new_game
-from .shapes import MAX_NAME_LENGTH, check_action, check_choice, check_required, check_list, check_object, check_text
+from .shapes import check_choice, check_list, check_object, check_player_name, check_required, check_text
 
 FORMAT = "macao-record/1"
 MAX_RECORD_BYTES = 5 * 1024 * 1024  # a whole game is a few hundred kB at most
 MAX_ACTIONS = 5000  # about ten times a long 4-player game
 MAX_DEPTH = 12  # records nest 5 levels deep; anything far deeper is not a record
+BYTE_ORDER_MARK = "\ufeff"  # some editors on Windows start a UTF-8 file with it
 
 
 @dataclass
 class Record:
     players: list[dict[str, str]]
     wall: list[str]
-    actions: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[Any] = field(default_factory=list)  # dicts when well formed; checked at replay
     started: str | None = None
     format: str = FORMAT
     extra: dict[str, Any] = field(default_factory=dict)  # optional fields kept as they came
@@ -38,7 +41,7 @@ class Record:
         doc["players"] = [dict(p) for p in self.players]
         doc["wall"] = list(self.wall)
         doc.update(self.extra)
-        doc["actions"] = [dict(a) for a in self.actions]
+        doc["actions"] = [dict(a) if isinstance(a, dict) else a for a in self.actions]
         return doc
 
 
@@ -58,11 +61,22 @@ def _depth(value: object, limit: int) -> int:
     return deepest
 
 
+def size_problem(size: int) -> str | None:
+    """Why a file of `size` bytes cannot be a game record (checked before reading it), or None."""
+    if size > MAX_RECORD_BYTES:
+        return f"the file is {size // 1024} kB; a game record is at most {MAX_RECORD_BYTES // (1024 * 1024)} MB"
+    return None
+
+
 def load_record(text: str | bytes) -> Record:
-    """Parse a record from JSON text; RecordError says what is wrong and where."""
-    if len(text) > MAX_RECORD_BYTES:
-        raise RecordError("", f"the file is {len(text) // 1024} kB; a game record is at most "
-                              f"{MAX_RECORD_BYTES // (1024 * 1024)} MB")
+    """Parse a record from JSON text (a leading byte-order mark is allowed); RecordError says what and where."""
+    problem = size_problem(len(text))
+    if problem is not None:
+        raise RecordError("", problem)
+    if isinstance(text, bytes) and text.startswith(BYTE_ORDER_MARK.encode("utf-8")):
+        text = text[len(BYTE_ORDER_MARK.encode("utf-8")):]
+    elif isinstance(text, str) and text.startswith(BYTE_ORDER_MARK):
+        text = text[len(BYTE_ORDER_MARK):]
     try:
         doc = json.loads(text)
     except RecursionError:
@@ -98,27 +112,26 @@ def parse_record(doc: object) -> Record:
         if colour in colours:
             raise RecordError(f"{where}.colour", f"{colour} is already taken by another player")
         colours.append(colour)
-        check_text(player["name"], f"{where}.name", MAX_NAME_LENGTH)
+        check_player_name(player["name"], f"{where}.name")
     wall = check_list(root["wall"], "wall", len(players), len(players))
     for i, colour in enumerate(wall):
         check_choice(colour, f"wall[{i}]", tuple(colours), "a colour of this game's players")
     if len(set(wall)) != len(wall):
         raise RecordError("wall", "names a player twice")
     actions = check_list(root["actions"], "actions", 0, MAX_ACTIONS)
-    for i, action in enumerate(actions):
-        check_action(action, f"actions[{i}]")
     extra = {k: v for k, v in root.items() if k not in {"format", "started", "players", "wall", "actions"}}
     return Record(
         players=[dict(p) for p in players],
         wall=list(wall),
-        actions=[dict(a) for a in actions],
+        actions=[dict(a) if isinstance(a, dict) else a for a in actions],
         started=started,
         extra=extra,
     )
 
 
-def dump_record(record: Record) -> str:
-    return json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
+def dump_record(record: Record, ascii_only: bool = False) -> str:
+    """The record as JSON text; `ascii_only` escapes every other character (for a console that shows only ASCII)."""
+    return json.dumps(record.to_json(), indent=2, ensure_ascii=ascii_only) + "\n"
 
 
 def start_state(record: Record) -> GameState:

@@ -9,6 +9,7 @@ record.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from . import cubes
@@ -26,7 +27,7 @@ from .model import (
     GameState,
     PlayerState,
 )
-from .shapes import PLAYER_ACTIONS, check_action
+from .shapes import ACTION_TYPES, PLAYER_ACTIONS, check_action
 
 
 class _Refusal(Exception):
@@ -146,6 +147,10 @@ def _reveal(state: GameState, action: dict[str, Any], _: PlayerState | None) -> 
         if card.kind == "office":
             raise _Refusal("{card} is an office, but the last four cards come from the building and person stack.",
                            card=card.name)
+    for card in offices:
+        if card.cost is not None and len(set(card.cost)) > 1:
+            raise _Refusal("{card} is an office, and an office costs cubes of one colour, not {cost_cubes}.",
+                           card=card.name, cost_cubes=cubes.count(card.cost))
     six: list[Card | None] = [*offices, *others]
     state.tribute = (sum(c.gold for c in offices + others), sum(c.prestige for c in offices + others))
     discard = {4: 0, 3: 1, 2: 2}[len(state.players)]
@@ -236,11 +241,28 @@ def _activate(state: GameState, action: dict[str, Any], player: PlayerState | No
         raise _Refusal("{name} has no card at place {index} of the tableau (it holds {count}).",
                        name=player.name, index=index, count=len(player.tableau))
     card = player.tableau[index]
-    need = cubes.count(card.cost)
+    cost = _activation_cost(card, action.get("pay"), player)
+    need = cubes.count(cost)
     _pay(state, player, need, card.name)
     _spend(player, need)
     player.tableau.pop(index)
-    player.activated.append(card)
+    player.activated.append(card if card.cost is not None else replace(card, cost=cost))
+
+
+def _activation_cost(card: Card, pay: list[str] | None, player: PlayerState) -> tuple[str, ...]:
+    """What activating `card` takes: its cost, or, while that is unknown, the cubes named as payment."""
+    if card.cost is None:
+        if pay is None:
+            raise _Refusal("The cost of {card} was not entered when it was revealed: "
+                           "say which cubes {name} pays for it.", card=card.name, name=player.name)
+        if card.kind == "office" and len(set(pay)) > 1:
+            raise _Refusal("{card} is an office, and an office costs cubes of one colour, not {cost_cubes}.",
+                           card=card.name, cost_cubes=cubes.count(pay))
+        return tuple(pay)
+    if pay is not None and cubes.count(pay) != cubes.count(card.cost):
+        raise _Refusal("{card} costs {cost_cubes}; the payment named {pay_cubes}.",
+                       card=card.name, cost_cubes=cubes.count(card.cost), pay_cubes=cubes.count(pay))
+    return card.cost
 
 
 def _once(player: PlayerState, key: str, what: str) -> None:
@@ -258,11 +280,16 @@ def _take_quarter(state: GameState, action: dict[str, Any], player: PlayerState 
     elif state.tiles_left[tile] <= 0:
         raise _Refusal("{name} cannot take a quarter with {good}: none is left in the city.",
                        name=player.name, good=tile)
+    quarter = str(action["quarter"]) if "quarter" in action else None
+    if quarter is not None and quarter in state.quarter_ids:
+        raise _Refusal("Quarter {quarter} has already been taken in this game.", quarter=quarter)
     need = cubes.count(action["cost"])
     _pay(state, player, need, "the quarter")
     _spend(player, need)
     player.used.add("take_quarter")
     player.quarters += 1
+    if quarter is not None:
+        state.quarter_ids.add(quarter)
     if tile == "joker":
         state.jokers_left -= 1
         player.jokers += 1
@@ -306,18 +333,30 @@ def _ship(state: GameState, action: dict[str, Any], player: PlayerState | None) 
     _pay(state, player, need, "the ship")
     _spend(player, need)
     player.ship_moves += spaces
-    if "to" in action:
-        player.ship_place = str(action["to"])
+    player.ship_place = str(action["to"]) if "to" in action else None  # only the last move's place counts
 
 
 def _deliver(state: GameState, action: dict[str, Any], player: PlayerState | None) -> None:
     assert player is not None
     good = action["good"]
+    port = action.get("port")
     if good not in player.ship:
         raise _Refusal("{name}'s ship carries no {good}.", name=player.name, good=good)
+    if player.ship_moves == 0:
+        raise _Refusal("{name}'s ship has not sailed yet: it must move at least once before it can deliver.",
+                       name=player.name)
+    if port is not None and player.ship_place is not None and port != player.ship_place:
+        raise _Refusal("{name}'s ship last sailed to {place}, so it cannot deliver at {port}.",
+                       name=player.name, place=player.ship_place, port=port)
+    wanted = state.port_goods.get(port) if port is not None else None
+    if wanted is not None and wanted != good:
+        raise _Refusal("{port} wants {wanted} all game, not {good}.", port=port, wanted=wanted, good=good)
     player.ship.remove(good)
     player.prestige += action["prestige"]
     player.delivered.append((good, action["prestige"]))
+    if port is not None:
+        state.port_goods[port] = good
+        state.port_prestige[port] = action["prestige"]
 
 
 def _buy_prestige(state: GameState, action: dict[str, Any], player: PlayerState | None) -> None:
@@ -407,6 +446,9 @@ def _final(state: GameState, action: dict[str, Any], player: PlayerState | None)
                        name=player.name, quarters=player.quarters, group=group)
     if player.quarters and group < 1:
         raise _Refusal("{name} owns quarters, so the largest group has at least 1.", name=player.name)
+    if action["card_points"] > 0 and not player.activated:
+        raise _Refusal("{name} activated no card, so there are no game-end card points ({points} entered); "
+                       "a table ruling goes in as a correction.", name=player.name, points=action["card_points"])
     player.final = (action["card_points"], group)
     if all(p.final is not None for p in state.players):
         _start_phase(state, "over", [])
@@ -509,12 +551,12 @@ def apply_in_place(state: GameState, action: object) -> None:
     """Apply one action to `state` itself; on a RulesError nothing has changed."""
     try:
         checked = check_action(action)
-    except RecordError as err:
+    except RecordError as err:  # named like a broken rule: "action 8 (roll): ...: dice: missing the violet die"
         fields = action if isinstance(action, dict) else {}
         kind, colour = fields.get("type"), fields.get("player")
         known = isinstance(colour, str) and state.has_player(colour)
         raise RulesError(Message("The action is not well formed: {problem}", {"problem": str(err)}),
-                         action_type=kind if isinstance(kind, str) else None,
+                         action_type=kind if isinstance(kind, str) and kind in ACTION_TYPES else None,
                          player=colour if known else None,
                          player_name=state.player(colour).name if known else None) from None
     kind = checked["type"]

@@ -1,24 +1,25 @@
 """Shape checks for records, cards and actions, before any rule is applied.
 
-A document that does not have the documented shape is refused with the path of
-the first bad value (``actions[4].dice.red``) and what was expected there, so a
-hand-edited or foreign record never reaches the rules half-understood.
+A value that does not have the documented shape is refused with the path of
+the first bad value (``players[1].name``, or ``dice.red`` inside an action) and
+what was expected there, so a hand-edited or foreign record never reaches the
+rules half-understood. An action's shape is checked when the replay reaches it,
+so its error names the action like any broken rule.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import RecordError
+from app.games.base import MAX_NAME_LENGTH, RecordError, player_name_problem, text_problem
+
 from .model import CARD_KINDS, CUBE_COLOURS, GOODS, PLAYER_COLOURS
 
-MAX_NAME_LENGTH = 40
 MAX_TEXT_LENGTH = 500
 MAX_CARD_COST = 4
 MAX_TRIBUTE = 2
 MAX_DELIVERY = 99
-MAX_QUARTER_COST = 6
-MAX_AMOUNT = 999  # bound for gold, prestige and spaces in any one action
+MAX_AMOUNT = 999  # bound for gold, prestige, spaces and cubes in any one action
 
 PLAYER_ACTIONS: frozenset[str] = frozenset(
     {
@@ -63,6 +64,11 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
     "final": ("card_points", "city_group"),
     "adjust": ("note",),
 }
+def _inside(where: str) -> str:
+    """The path prefix for a field of the value at `where` ("" when the value is the action itself)."""
+    return f"{where}." if where else ""
+
+
 def describe(value: object) -> str:
     """A short, safe rendering of a found value for an error message."""
     text = repr(value)
@@ -83,14 +89,22 @@ def check_int(value: object, where: str, low: int, high: int) -> int:
 
 
 def check_text(value: object, where: str, max_length: int, allow_empty: bool = False) -> str:
+    """Typed text (card names, notes, ports) under the project's one text rule."""
     if not isinstance(value, str):
         raise RecordError(where, f"expected text, found {describe(value)}")
-    if not allow_empty and not value.strip():
-        raise RecordError(where, "must not be empty")
-    if len(value) > max_length:
-        raise RecordError(where, f"is {len(value)} characters long; at most {max_length} are allowed")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise RecordError(where, "contains control characters")
+    problem = text_problem(value, max_length, allow_empty)
+    if problem is not None:
+        raise RecordError(where, problem)
+    return value
+
+
+def check_player_name(value: object, where: str) -> str:
+    """A player's name under the same rule as names typed on the touchscreen."""
+    if not isinstance(value, str):
+        raise RecordError(where, f"expected text, found {describe(value)}")
+    problem = player_name_problem(value)
+    if problem is not None:
+        raise RecordError(where, problem)
     return value
 
 
@@ -132,27 +146,28 @@ def check_cubes(value: object, where: str, low: int, high: int) -> list[str]:
 def check_card(value: object, where: str) -> None:
     card = check_object(value, where)
     check_required(card, where, ("name", "kind", "cost", "tribute"))
-    check_text(card["name"], f"{where}.name", MAX_NAME_LENGTH)
-    check_choice(card["kind"], f"{where}.kind", CARD_KINDS, "a card kind")
-    check_cubes(card["cost"], f"{where}.cost", 1, MAX_CARD_COST)
-    tribute = check_list(card["tribute"], f"{where}.tribute", 2, 2)
-    check_int(tribute[0], f"{where}.tribute[0]", 0, MAX_TRIBUTE)
-    check_int(tribute[1], f"{where}.tribute[1]", 0, MAX_TRIBUTE)
+    check_text(card["name"], f"{_inside(where)}name", MAX_NAME_LENGTH)
+    check_choice(card["kind"], f"{_inside(where)}kind", CARD_KINDS, "a card kind")
+    if card["cost"] is not None:  # null: not entered at reveal, named by the payment at activation
+        check_cubes(card["cost"], f"{_inside(where)}cost", 1, MAX_CARD_COST)
+    tribute = check_list(card["tribute"], f"{_inside(where)}tribute", 2, 2)
+    check_int(tribute[0], f"{_inside(where)}tribute[0]", 0, MAX_TRIBUTE)
+    check_int(tribute[1], f"{_inside(where)}tribute[1]", 0, MAX_TRIBUTE)
     if "effects" in card:
-        effects = check_list(card["effects"], f"{where}.effects", 0, 10)
+        effects = check_list(card["effects"], f"{_inside(where)}effects", 0, 10)
         for i, tag in enumerate(effects):
-            check_text(tag, f"{where}.effects[{i}]", MAX_NAME_LENGTH)
+            check_text(tag, f"{_inside(where)}effects[{i}]", MAX_NAME_LENGTH)
     if "id" in card and not (isinstance(card["id"], str) or is_int(card["id"])):
-        raise RecordError(f"{where}.id", f"expected text or a number, found {describe(card['id'])}")
+        raise RecordError(f"{_inside(where)}id", f"expected text or a number, found {describe(card['id'])}")
 
 
 def _check_bundle(value: object, where: str) -> None:
     bundle = check_object(value, where)
     if "cubes" in bundle:
-        check_cubes(bundle["cubes"], f"{where}.cubes", 0, 20)
+        check_cubes(bundle["cubes"], f"{_inside(where)}cubes", 0, MAX_AMOUNT)
     for key in ("gold", "prestige"):
         if key in bundle:
-            check_int(bundle[key], f"{where}.{key}", 0, MAX_AMOUNT)
+            check_int(bundle[key], f"{_inside(where)}{key}", 0, MAX_AMOUNT)
 
 
 def _check_joker_take(value: object, where: str) -> None:
@@ -164,12 +179,15 @@ def _check_joker_take(value: object, where: str) -> None:
             check_choice(item, f"{where}[{i}]", CUBE_COLOURS, "a cube colour or \"gold\"")
 
 
-def check_action(value: object, where: str = "action") -> dict[str, Any]:
-    """Check one action's shape (not its rules); returns it as a dict."""
+def check_action(value: object, where: str = "") -> dict[str, Any]:
+    """Check one action's shape (not its rules); returns it as a dict.
+
+    Paths in errors start at the action (`dice.red`), or at `where` when given.
+    """
     action = check_object(value, where)
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
-        raise RecordError(f"{where}.type", f"unknown action type {describe(kind)}")
+        raise RecordError(f"{_inside(where)}type", f"unknown action type {describe(kind)}")
     required = _REQUIRED[kind]
     if kind in PLAYER_ACTIONS:
         required = ("type", "player", *required)
@@ -177,67 +195,70 @@ def check_action(value: object, where: str = "action") -> dict[str, Any]:
         required = ("type", *required)
     check_required(action, where, required)
     if kind in PLAYER_ACTIONS:
-        check_choice(action["player"], f"{where}.player", PLAYER_COLOURS, "a player colour")
+        check_choice(action["player"], f"{_inside(where)}player", PLAYER_COLOURS, "a player colour")
 
     if kind == "setup_draw":
-        cards = check_list(action["cards"], f"{where}.cards", 1, 6)
+        cards = check_list(action["cards"], f"{_inside(where)}cards", 1, 6)
         for i, card in enumerate(cards):
-            check_card(card, f"{where}.cards[{i}]")
+            check_card(card, f"{_inside(where)}cards[{i}]")
     elif kind == "reveal":
         for key, count in (("office", 2), ("cards", 4)):
-            cards = check_list(action[key], f"{where}.{key}", count, count)
+            cards = check_list(action[key], f"{_inside(where)}{key}", count, count)
             for i, card in enumerate(cards):
-                check_card(card, f"{where}.{key}[{i}]")
+                check_card(card, f"{_inside(where)}{key}[{i}]")
     elif kind in ("setup_pick", "activate"):
-        check_int(action["card"], f"{where}.card", 0, 99)
+        check_int(action["card"], f"{_inside(where)}card", 0, 99)
+        if kind == "activate" and "pay" in action:
+            check_cubes(action["pay"], f"{_inside(where)}pay", 1, MAX_CARD_COST)
     elif kind == "take_card":
-        check_int(action["card"], f"{where}.card", 0, 5)
+        check_int(action["card"], f"{_inside(where)}card", 0, 5)
         if "discard" in action:
-            check_int(action["discard"], f"{where}.discard", 0, 5)
+            check_int(action["discard"], f"{_inside(where)}discard", 0, 5)
     elif kind == "setup_cubes":
-        check_choice(action["one"], f"{where}.one", CUBE_COLOURS, "a cube colour")
-        check_choice(action["two"], f"{where}.two", CUBE_COLOURS, "a cube colour")
+        check_choice(action["one"], f"{_inside(where)}one", CUBE_COLOURS, "a cube colour")
+        check_choice(action["two"], f"{_inside(where)}two", CUBE_COLOURS, "a cube colour")
     elif kind == "roll":
-        dice = check_object(action["dice"], f"{where}.dice")
+        dice = check_object(action["dice"], f"{_inside(where)}dice")
         for colour in CUBE_COLOURS:
             if colour not in dice:
-                raise RecordError(f"{where}.dice", f"missing the {colour} die")
+                raise RecordError(f"{_inside(where)}dice", f"missing the {colour} die")
         for colour, pips in dice.items():
             if colour not in CUBE_COLOURS:
-                raise RecordError(f"{where}.dice.{colour}", "not one of the six dice")
-            check_int(pips, f"{where}.dice.{colour}", 1, 6)
+                raise RecordError(f"{_inside(where)}dice.{colour}", "not one of the six dice")
+            check_int(pips, f"{_inside(where)}dice.{colour}", 1, 6)
     elif kind == "choose_dice":
-        check_cubes(action["dice"], f"{where}.dice", 2, 2)
+        check_cubes(action["dice"], f"{_inside(where)}dice", 2, 2)
     elif kind == "take_quarter":
-        check_cubes(action["cost"], f"{where}.cost", 1, MAX_QUARTER_COST)
-        check_choice(action["tile"], f"{where}.tile", (*GOODS, "joker"), "a good or \"joker\"")
+        check_cubes(action["cost"], f"{_inside(where)}cost", 1, MAX_AMOUNT)  # no rule bounds a quarter's cost
+        check_choice(action["tile"], f"{_inside(where)}tile", (*GOODS, "joker"), "a good or \"joker\"")
         if "quarter" in action and not (isinstance(action["quarter"], str) or is_int(action["quarter"])):
-            raise RecordError(f"{where}.quarter", f"expected text or a number, found {describe(action['quarter'])}")
+            raise RecordError(f"{_inside(where)}quarter", f"expected text or a number, found {describe(action['quarter'])}")
     elif kind in ("wall", "ship"):
-        check_int(action["spaces"], f"{where}.spaces", 1, MAX_AMOUNT)
-        check_cubes(action["pay"], f"{where}.pay", 0, 2 * MAX_AMOUNT)
+        check_int(action["spaces"], f"{_inside(where)}spaces", 1, MAX_AMOUNT)
+        most = 2 * MAX_AMOUNT - 1 if kind == "wall" else MAX_AMOUNT  # the wall's 2n - 1 for the most spaces
+        check_cubes(action["pay"], f"{_inside(where)}pay", 0, most)
         if "to" in action and not (isinstance(action["to"], str) or is_int(action["to"])):
-            raise RecordError(f"{where}.to", f"expected text or a number, found {describe(action['to'])}")
+            raise RecordError(f"{_inside(where)}to", f"expected text or a number, found {describe(action['to'])}")
     elif kind == "deliver":
-        check_choice(action["good"], f"{where}.good", GOODS, "a good")
-        check_int(action["prestige"], f"{where}.prestige", 0, MAX_DELIVERY)
+        check_choice(action["good"], f"{_inside(where)}good", GOODS, "a good")
+        check_int(action["prestige"], f"{_inside(where)}prestige", 0, MAX_DELIVERY)
         if "port" in action:
-            check_text(action["port"], f"{where}.port", MAX_NAME_LENGTH)
+            check_text(action["port"], f"{_inside(where)}port", MAX_NAME_LENGTH)
     elif kind == "joker":
-        _check_joker_take(action["take"], f"{where}.take")
+        _check_joker_take(action["take"], f"{_inside(where)}take")
     elif kind == "card_effect":
-        check_text(action["card"], f"{where}.card", MAX_NAME_LENGTH)
+        check_text(action["card"], f"{_inside(where)}card", MAX_NAME_LENGTH)
         for key in ("gain", "pay"):
             if key in action:
-                _check_bundle(action[key], f"{where}.{key}")
+                _check_bundle(action[key], f"{_inside(where)}{key}")
         if "note" in action:
-            check_text(action["note"], f"{where}.note", MAX_TEXT_LENGTH, allow_empty=True)
+            check_text(action["note"], f"{_inside(where)}note", MAX_TEXT_LENGTH, allow_empty=True)
     elif kind == "final":
-        check_int(action["card_points"], f"{where}.card_points", 0, MAX_AMOUNT)
-        check_int(action["city_group"], f"{where}.city_group", 0, 30)
+        check_int(action["card_points"], f"{_inside(where)}card_points", 0, MAX_AMOUNT)
+        check_int(action["city_group"], f"{_inside(where)}city_group", 0, 30)
     elif kind == "adjust":
-        check_text(action["note"], f"{where}.note", MAX_TEXT_LENGTH)
+        check_text(action["note"], f"{_inside(where)}note", MAX_TEXT_LENGTH)
         for key in ("gold", "prestige", "punish"):
             if key in action:
-                check_int(action[key], f"{where}.{key}", -MAX_AMOUNT, MAX_AMOUNT)
+                check_int(action[key], f"{_inside(where)}{key}", -MAX_AMOUNT, MAX_AMOUNT)
     return action

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from .model import CUBE_COLOURS, DOUBLE_JOKERS, GOODS, NO_TABLEAU_PENALTY, PLAYER_COLOURS, GameState
-from .options import legal_options
+from .options import CardOption, legal_options
 from .record import FORMAT, Record
 from .rules import apply_in_place, new_game
 
@@ -21,7 +21,8 @@ NAMES = ("Ann", "Ben", "Cleo", "Dara")
 def random_card(rng: random.Random, kind: str, serial: int) -> dict[str, Any]:
     size = rng.choice((1, 1, 2, 2, 3, 4))
     base = rng.choice(CUBE_COLOURS)
-    cost = [base if rng.random() < 0.6 else rng.choice(CUBE_COLOURS) for _ in range(size)]
+    mixed = [base if rng.random() < 0.6 else rng.choice(CUBE_COLOURS) for _ in range(size)]
+    cost = [base] * size if kind == "office" else mixed  # an office costs cubes of one colour
     card: dict[str, Any] = {
         "name": f"{kind.title()} {serial}",
         "kind": kind,
@@ -39,9 +40,10 @@ def random_card(rng: random.Random, kind: str, serial: int) -> dict[str, Any]:
 class RandomTable:
     """Plays a game by picking, each time, a random action the rules accept."""
 
-    def __init__(self, seed: int, players: int = 4, activity: float = 0.8) -> None:
+    def __init__(self, seed: int, players: int = 4, activity: float = 0.8, unknown_costs: float = 0.0) -> None:
         self.rng = random.Random(seed)
         self.activity = activity
+        self.unknown_costs = unknown_costs  # share of cards revealed with `cost: null`, paid by naming cubes
         colours = list(PLAYER_COLOURS[:players])
         self.rng.shuffle(colours)
         self.players = [{"colour": c, "name": NAMES[i]} for i, c in enumerate(colours)]
@@ -57,7 +59,19 @@ class RandomTable:
 
     def _card(self, kind: str) -> dict[str, Any]:
         self.serial += 1
-        return random_card(self.rng, kind, self.serial)
+        card = random_card(self.rng, kind, self.serial)
+        if self.unknown_costs and self.rng.random() < self.unknown_costs:
+            card["cost"] = None
+        return card
+
+    def _payment(self, option: CardOption) -> list[str]:
+        """Cubes a table might name for a card of unknown cost, within what the options allow."""
+        rng = self.rng
+        if option.one_colour:
+            colour = rng.choice(sorted(option.payable))
+            return [colour] * rng.randint(1, option.payable[colour])
+        pool = [colour for colour, n in option.payable.items() for _ in range(n)]
+        return rng.sample(pool, rng.randint(1, option.max_cubes))
 
     def act(self, action: dict[str, Any]) -> None:
         apply_in_place(self.state, action)
@@ -100,7 +114,9 @@ class RandomTable:
         elif s.phase == "final":
             p = next(p for p in s.players if p.final is None)
             group = rng.randint(1, p.quarters) if p.quarters else 0
-            self.act({"type": "final", "player": p.colour, "card_points": rng.randint(0, 8), "city_group": group})
+            points = rng.randint(0, 8)
+            points = points if p.activated else 0  # game-end points come only from activated cards
+            self.act({"type": "final", "player": p.colour, "card_points": points, "city_group": group})
 
     def _turn_action(self, who: str) -> None:
         s, rng = self.state, self.rng
@@ -109,8 +125,10 @@ class RandomTable:
         supply = [c for c, n in p.supply.items() for _ in range(n)]
         choices: list[dict[str, Any]] = []
         for card in opts.activate:
-            if card.ok:
+            if card.ok and card.cost_known:
                 choices.append({"type": "activate", "player": who, "card": card.index})
+            elif card.ok:
+                choices.append({"type": "activate", "player": who, "card": card.index, "pay": self._payment(card)})
         if opts.quarter.ok and supply:
             size = min(len(supply), rng.randint(1, 3))
             tiles = [g for g in GOODS if s.tiles_left[g]] + (["joker"] if s.jokers_left else [])
@@ -142,6 +160,6 @@ class RandomTable:
             self.act({"type": "end_turn", "player": who})
 
 
-def random_record(seed: int, players: int = 4) -> Record:
-    """A whole, legal, seeded game."""
-    return RandomTable(seed, players).play()
+def random_record(seed: int, players: int = 4, unknown_costs: float = 0.0) -> Record:
+    """A whole, legal, seeded game (with `unknown_costs` of its cards revealed without a cost)."""
+    return RandomTable(seed, players, unknown_costs=unknown_costs).play()

@@ -37,7 +37,7 @@ def card_tile(card: Any, on_tap: Callable[[], None] | None, lit: bool = False, n
     kind = translator.gettext(card.kind) + (f"  [color={theme.WARN_HEX}]{escape_markup(note)}[/color]" if note else "")
     tile.add_widget(TextLabel(kind, size=theme.FONT_SMALL, color=theme.TEXT_DIM, markup=True, size_hint_y=None,
                               height=20))
-    tile.add_widget(CubeRow(list(card.cost), cube_size=26))
+    tile.add_widget(CubeRow(list(card.cost or ()), cube_size=26))  # no cost yet: entered when activated
     tile.add_widget(tribute_label(*card.tribute))
     tile.add_widget(Widget())
     return tile
