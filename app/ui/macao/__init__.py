@@ -6,14 +6,15 @@ The shell reaches all of it through `UI` (registered in app.ui.games).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.widget import Widget
 
 from app.games.base import ScoreTable
 from app.ui import theme
-from app.ui.games import GameUi, PlayersView
+from app.ui.games import GameUi, PlayersView, SettingsSection
 from app.ui.i18n import _
 from app.ui.widgets import PhaseBar, TextLabel
 
@@ -74,6 +75,24 @@ class MacaoUi(GameUi):
         from app.ui.macao.score_columns import score_widgets
 
         return score_widgets(table, roomy, narrow)
+
+    def prepare(self, context: Any, home: Path) -> list[Any]:
+        """The learned card list, kept in `cards.json` beside the journal."""
+        from app.ui.macao.catalogue import CardCatalogue
+
+        context.catalogue = CardCatalogue(home / "cards.json")
+        warning = context.catalogue.load()
+        return [warning] if warning else []
+
+    def settings_sections(self, screen: Any) -> list[SettingsSection]:
+        from app.ui.macao.card_list import CardListSettings
+
+        return [CardListSettings(screen)]
+
+    def tour(self, tour: Any) -> Iterator[None]:
+        from app.ui.macao.tour import MacaoTour
+
+        return MacaoTour(tour).steps()
 
 
 UI = MacaoUi()
