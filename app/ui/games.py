@@ -74,6 +74,10 @@ class GameUi(ABC):
     game: str  # the registered game's id
     setup_screen: str  # the screen that asks who plays, reached from New game
     screens: dict[str, str]  # the game's own screens: name -> "module:Class"
+    # A table ruling the rules cannot check, logged from the History screen: the counters it
+    # may change (action field, title marked with N_) and the button that opens the form.
+    corrections: tuple[tuple[str, str], ...] = ()
+    correction_prompt: str = ""
 
     @abstractmethod
     def panel(self, host: PanelHost, state: Any) -> PhasePanel:
@@ -94,6 +98,10 @@ class GameUi(ABC):
     @abstractmethod
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
         """The final score's breakdown (table, chart, legend...) for the score and past-game screens."""
+
+    def correction(self, player: str, amounts: dict[str, int], note: str) -> dict[str, Any]:
+        """The action that logs a correction of `player`'s counters (only changed ones in `amounts`)."""
+        raise NotImplementedError
 
     def prepare(self, context: Any, home: Path) -> list[Any]:
         """Open what the game keeps beside the journal (e.g. a learned card list) into the app's
