@@ -18,17 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from app.games.macao import (
-    Record,
-    RecordError,
-    RulesError,
-    cube_phrase,
-    dump_record,
-    load_record,
-    replay,
-    round_report,
-    score,
-)
+from app.games.base import RecordError, RulesError, cube_phrase
+from app.games.macao import Record, dump_record, load_record, replay, round_report, score
 from app.journal import JournalError, JournalOpenError
 from app.paths import default_db_path
 from app.session import Session, SessionError

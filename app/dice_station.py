@@ -23,7 +23,7 @@ from gpiozero import Factory
 
 from app.config import Config
 from app.dice_service import DiceService, DiceStatus, RollTimings, TickThread
-from app.games.macao.messages import Message
+from app.games.base import Message
 from app.session import PlayerNotice
 from hardware.button import RollButton
 from hardware.camera import Camera, CameraError, CameraSettings, make_camera, to_bgr_uint8

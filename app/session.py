@@ -16,17 +16,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from app.action_text import describe_action
+from app.games.macao.action_text import describe_action
 from app.backup import BACKUP_FOLDER, highest_backup_id, write_backup
+from app.games.base import Message, RecordError, RulesError
 from app.games.macao import (
     FORMAT,
     Expect,
     GameState,
-    Message,
     Options,
     Record,
-    RecordError,
-    RulesError,
     ScoreSheet,
     apply_action,
     legal_options,

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from app.games.macao import RecordError, dump_record, load_record, replay
+from app.games.base import RecordError
+from app.games.macao import dump_record, load_record, replay
 from app.games.macao.record import MAX_DEPTH, MAX_RECORD_BYTES
 from app.games.macao.simulate import random_record
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from app.games.macao import Record, RecordError, RulesError, legal_options, load_record, replay, score, waiting_for
+from app.games.base import RecordError, RulesError
+from app.games.macao import Record, legal_options, load_record, replay, score, waiting_for
 from app.games.macao.simulate import random_record
 from app.journal import JournalError
 from app.session import PlayerNotice, Session, SessionError

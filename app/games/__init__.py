@@ -1,0 +1,78 @@
+"""The registry of games: game id -> where its `Game` object lives.
+
+Everything outside a game's own folders (`app/games/<game>/`, `app/ui/<game>/`)
+finds a game here, by the id the journal stores or by a record's "format".
+Adding a game is one line in GAMES. A game's module is imported the first time
+it is asked for, so the command line loads only the game it reads.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from functools import cache
+
+from app.games.base import Game, GameDocument, RecordError
+
+MAX_DOCUMENT_BYTES = 5 * 1024 * 1024  # a whole recorded game is a few hundred kB at most
+
+GAMES: dict[str, str] = {
+    "macao": "app.games.macao.game:GAME",
+    "marcopolo2": "app.games.marcopolo2.game:GAME",
+    "shadows": "app.games.shadows.game:GAME",
+    "columns": "app.games.columns.game:GAME",
+    "voyage": "app.games.voyage.game:GAME",
+}
+
+
+class UnknownGame(LookupError):
+    """A game id or record format that no registered game knows."""
+
+
+@cache
+def game(game_id: str) -> Game:
+    """The registered game with this id (UnknownGame if there is none)."""
+    if game_id not in GAMES:
+        raise UnknownGame(f"no game {game_id!r} is known here (known: {', '.join(GAMES)})")
+    module, _, name = GAMES[game_id].partition(":")
+    found: Game = getattr(importlib.import_module(module), name)
+    return found
+
+
+def all_games() -> list[Game]:
+    """Every registered game, in registry order."""
+    return [game(game_id) for game_id in GAMES]
+
+
+def game_for_format(document: object) -> Game:
+    """The game that reads a decoded record or sheet, by its "format" (RecordError naming it)."""
+    if not isinstance(document, dict):
+        raise RecordError("record", f"expected a JSON object, found {type(document).__name__}")
+    found = document.get("format")
+    for candidate in all_games():
+        if found in candidate.formats:
+            return candidate
+    known = ", ".join(f'"{fmt}"' for candidate in all_games() for fmt in candidate.formats)
+    if "format" not in document:
+        raise RecordError("format", f"missing; expected one of {known}")
+    raise RecordError("format", f"expected one of {known}, found {found!r}")
+
+
+def read_document(text: str | bytes) -> tuple[Game, GameDocument]:
+    """A record or sheet file's text: the game that reads it and what it holds.
+
+    RecordError says what is wrong and where: too large, not JSON, an unknown
+    format, or (from the game) the path of the first bad value.
+    """
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise RecordError("", f"the file is {len(text) // 1024} kB; a game record is at most "
+                              f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MB")
+    try:
+        document = json.loads(text)
+    except RecursionError:
+        raise RecordError("", "the document is nested far too deeply to be a game record") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        where = f"line {err.lineno}, column {err.colno}" if isinstance(err, json.JSONDecodeError) else ""
+        raise RecordError(where, f"not valid JSON ({getattr(err, 'msg', err)})") from None
+    found = game_for_format(document)
+    return found, found.read(document)

@@ -1,17 +1,22 @@
-"""What every game's rules share: the one rule for names and other typed text.
+"""What every game's rules share: the `Game` interface, its data types, and the one rule
+for names and other typed text.
 
-Game packages may import this module (and nothing else of the project), so a
-name typed on the touchscreen, stored in the journal, written to a backup and
-read back by any game's record reader is judged by the same rule everywhere.
+Game packages may import this module (and nothing else of the project). The
+session, the journal, the backups, the command line and the UI shell talk to a
+game only through `Game` (found in the registry, `app.games`), so adding a game
+touches its own folders and one registry line. The model is OpenSpiel's
+Game/State split: a game object that knows the rules, and plain state data it
+turns into new state data, refusing a bad action with a reason.
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 MAX_NAME_LENGTH = 40
 
@@ -50,6 +55,300 @@ def player_name_problem(name: str) -> str | None:
     return problem
 
 
+# -- messages ------------------------------------------------------------------------------
+
+Translate = Callable[[str], str]
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def cube_phrase(cubes: Mapping[str, int], translate: Translate = _identity) -> str:
+    """'2 red and 1 blue' (or 'no cubes') for a colour -> count mapping."""
+    parts = [f"{n} {translate(colour)}" for colour, n in cubes.items() if n > 0]
+    if not parts:
+        return translate("no cubes")
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " " + translate("and") + " " + parts[-1]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence for players: an English str.format template and its values.
+
+    The template is the gettext msgid, kept apart from its values, so the UI
+    can show the same message in the table's language while the rules know no
+    language. Parameters whose name ends in `_cubes` hold colour -> count
+    mappings and are spelled out as cube phrases when rendered.
+    """
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    def render(self, translate: Translate = _identity) -> str:
+        values: dict[str, object] = {}
+        for key, value in self.params.items():
+            if key.endswith("_cubes") and isinstance(value, Mapping):
+                values[key] = cube_phrase(value, translate)
+            else:
+                values[key] = value
+        return translate(self.template).format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+# -- the two ways a game refuses -----------------------------------------------------------
+
+
+class RulesError(Exception):
+    """An action breaks a rule; the state it was tried on is unchanged."""
+
+    def __init__(
+        self,
+        message: Message,
+        *,
+        action_type: str | None = None,
+        player: str | None = None,
+        player_name: str | None = None,
+        action_index: int | None = None,
+    ) -> None:
+        self.message = message
+        self.action_type = action_type
+        self.player = player
+        self.player_name = player_name
+        self.action_index = action_index
+        super().__init__(self._describe())
+
+    def at_index(self, index: int) -> RulesError:
+        """The same error, now naming the action's position in a record."""
+        return RulesError(
+            self.message,
+            action_type=self.action_type,
+            player=self.player,
+            player_name=self.player_name,
+            action_index=index,
+        )
+
+    def _describe(self) -> str:
+        where = []
+        if self.action_index is not None:
+            where.append(f"action {self.action_index}")
+        what = []
+        if self.action_type:
+            what.append(self.action_type)
+        if self.player:
+            what.append(f"{self.player_name}/{self.player}" if self.player_name else self.player)
+        head = " ".join(where)
+        if what:
+            head = f"{head} ({', '.join(what)})" if head else f"({', '.join(what)})"
+        return f"{head}: {self.message}" if head else str(self.message)
+
+    def __str__(self) -> str:
+        return self._describe()
+
+
+class RecordError(ValueError):
+    """A record, sheet, header or action does not have the documented shape.
+
+    The text starts with where the problem is, e.g. ``actions[4].dice.red``.
+    """
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}" if where else problem)
+
+
+# -- what a game answers -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player as the shell shows them: the id actions and scores use, the name, and the
+    player colour (None for games whose players have none)."""
+
+    id: str
+    name: str
+    colour: str | None = None
+
+
+class Waiting(Protocol):
+    """What a game waits for next: from whom (None: the whole table), which action types,
+    and the prompt in players' words."""
+
+    @property
+    def player(self) -> str | None: ...
+
+    @property
+    def actions(self) -> tuple[str, ...]: ...
+
+    @property
+    def prompt(self) -> Message: ...
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a game is, for backups and game lists.
+
+    `round` (0 before the first round) and `phase` (the game's own phase id) mark
+    the points where a backup is written; `label` says it in players' words.
+    """
+
+    round: int
+    phase: str
+    label: Message
+    finished: bool
+
+
+@dataclass(frozen=True)
+class ScoreColumn:
+    """One part of the score breakdown: a stable key (CSV column, JSON field) and its title."""
+
+    key: str
+    title: Message
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One player's result: the breakdown parts in the table's column order, total and rank
+    (tied players share a rank)."""
+
+    player: str
+    name: str
+    colour: str | None
+    parts: tuple[int, ...]
+    total: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """A finished game's result: columns, one line per player in rank order, the winner's
+    player id (None when the tie-breaks leave several first) and why a shared best total
+    was broken."""
+
+    game: str
+    columns: tuple[ScoreColumn, ...]
+    lines: tuple[ScoreLine, ...]
+    winner: str | None
+    tie_break: Message | None = None
+
+    def part(self, line: ScoreLine, key: str) -> int:
+        return line.parts[[column.key for column in self.columns].index(key)]
+
+
+@dataclass(frozen=True)
+class GameDocument:
+    """A record or score sheet split the way the session keeps a game: the header (format,
+    players and whatever else the game starts from, unknown fields kept) and the actions."""
+
+    header: dict[str, Any]
+    actions: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class DiceNeed:
+    """The dice a game reads from the tray: how many, their colours (empty: any), and
+    whether two dice may share a colour. The app turns this into the reader's DiceSpec."""
+
+    count: int
+    colours: tuple[str, ...] = ()
+    repeats: bool = False
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What `python -m app check` shows of a valid record: a JSON document and text lines."""
+
+    document: dict[str, Any]
+    lines: list[str]
+
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    """One game's rules behind the interface the rest of Windrose uses.
+
+    States are the game's own plain data; the shell never looks inside them
+    (only the game's own UI package does). `apply` is pure: it returns a new
+    state or raises RulesError and leaves the old one as it was. Reading a
+    document or a header raises RecordError naming the path of the bad value.
+    """
+
+    id: str  # the journal's stored game type and the registry key
+    title: Message
+    min_players: int
+    max_players: int
+    formats: tuple[str, ...]  # record/sheet formats read; the first is the one written
+    dice: DiceNeed | None = None  # None: the game reads no dice from the tray
+
+    @abstractmethod
+    def read(self, document: object) -> GameDocument:
+        """A decoded record or sheet (JSON) as header plus actions (RecordError with the path)."""
+
+    @abstractmethod
+    def write(self, document: GameDocument) -> str:
+        """The file text for a header plus actions (what `read` reads back)."""
+
+    @abstractmethod
+    def new_state(self, header: Mapping[str, Any]) -> S:
+        """The state before the first action (RecordError for bad players or set-up)."""
+
+    @abstractmethod
+    def seats(self, header: Mapping[str, Any]) -> list[Seat]:
+        """The players of a game from its header, in seating order."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Mapping[str, Any]) -> S:
+        """The state after one action; RulesError (carrying a Message) when it is refused."""
+
+    @abstractmethod
+    def waiting_for(self, state: S) -> Waiting:
+        """What the game expects next, and from whom."""
+
+    @abstractmethod
+    def options(self, state: S, player: str) -> Any:
+        """The game's legal options for one player now (for hints and greyed-out buttons)."""
+
+    @abstractmethod
+    def progress(self, state: S) -> Progress:
+        """Round, phase and whether the game is over."""
+
+    @abstractmethod
+    def score(self, state: S) -> ScoreTable:
+        """The final result with its breakdown (RulesError while the game is not over)."""
+
+    @abstractmethod
+    def score_document(self, state: S) -> dict[str, Any]:
+        """The JSON `python -m app score FILE` prints for a finished game."""
+
+    @abstractmethod
+    def describe(self, before: S, action: Mapping[str, Any], after: S) -> Message:
+        """One line for the history list: what `action` did to `before`."""
+
+    def check(self, document: GameDocument) -> CheckReport:
+        """What `python -m app check` shows of a valid document (RulesError naming the action)."""
+        state = self.replay(document)
+        label = self.progress(state).label.render()
+        return CheckReport({"actions": len(document.actions)}, [f"{label}\n"])
+
+    def replay(self, document: GameDocument, upto: int | None = None) -> S:
+        """The state after a document's actions (or its first `upto`); a RulesError names
+        the action's index."""
+        state = self.new_state(document.header)
+        actions = document.actions if upto is None else document.actions[:upto]
+        for index, action in enumerate(actions):
+            try:
+                state = self.apply(state, action)
+            except RulesError as err:
+                raise err.at_index(index) from None
+        return state
+
+
 # -- What the score-sheet games share -------------------------------------------
 # A score sheet is a JSON document the table fills in (spec/other-games.md): the
 # same player list, the same counting rules, the same way of naming a bad value
@@ -59,38 +358,16 @@ MAX_COUNT = 999  # every count on a sheet, unless its game says otherwise
 MAX_SHEET_BYTES = 1024 * 1024  # a filled sheet is a few kB
 MAX_SHEET_DEPTH = 32  # sheets nest 4 levels; unknown fields may add some, not this many
 
-Translate = Callable[[str], str]
-
-
-def _identity(text: str) -> str:
-    return text
-
-
-@dataclass(frozen=True)
-class Message:
-    """A sentence for players: an English str.format template (the gettext msgid) and its values."""
-
-    template: str
-    params: Mapping[str, object] = field(default_factory=dict)
-
-    def render(self, translate: Translate = _identity) -> str:
-        return translate(self.template).format(**self.params)
-
-    def __str__(self) -> str:
-        return self.render()
-
-
-class SheetError(ValueError):
+class SheetError(RecordError):
     """A sheet, or an action on it, breaks the format or a rule; nothing was changed.
 
     `where` is the path of the bad value (``players[1].columns[2]``), `message`
-    says what is wrong in words the UI can translate.
+    says what is wrong in words the UI can translate (`problem` in English).
     """
 
     def __init__(self, where: str, message: Message) -> None:
-        self.where = where
         self.message = message
-        super().__init__(f"{where}: {message}" if where else str(message))
+        super().__init__(where, str(message))
 
 
 def shown(value: object) -> str:
@@ -265,3 +542,118 @@ def player_index(sheet: dict[str, Any], action: dict[str, Any]) -> int:
 
 def dump_sheet_json(sheet: dict[str, Any]) -> str:
     return json.dumps(sheet, indent=2, ensure_ascii=False) + "\n"
+
+
+# -- A score-sheet game behind the Game interface ----------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetWaiting:
+    """What a sheet needs next: whose entry (None: nobody's, the sheet is complete), by which
+    action types, and the prompt."""
+
+    player: str | None
+    actions: tuple[str, ...]
+    prompt: Message
+
+
+class SheetGame(Game[dict[str, Any]]):
+    """A game kept as a score sheet: the state is the sheet (a JSON document) itself, and every
+    value the table enters is an action, so the journal, undo and backups work as for a record.
+
+    A sheet file is read as its header (the sheet without the entered values, unknown fields
+    kept) plus the actions that enter those values; writing replays them into the sheet.
+    """
+
+    entry_fields: tuple[str, ...] = ()  # a player's fields that actions fill in
+    lists_of_entries: tuple[str, ...] = ()  # entry fields that are lists of entries: kept in the header when empty
+    action_types: tuple[str, ...] = ()
+    score_columns: tuple[ScoreColumn, ...] = ()
+
+    @abstractmethod
+    def parse(self, document: object) -> dict[str, Any]:
+        """The checked sheet (SheetError with the path of the bad value)."""
+
+    @abstractmethod
+    def apply_entry(self, sheet: dict[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
+        """The sheet after one entry (SheetError, the sheet unchanged)."""
+
+    @abstractmethod
+    def entry_actions(self, sheet: dict[str, Any]) -> list[dict[str, Any]]:
+        """The actions that enter a sheet's values, in the order a table would enter them."""
+
+    @abstractmethod
+    def result(self, sheet: dict[str, Any]) -> ScoreResult:
+        """The scored sheet (SheetError naming the first value still missing)."""
+
+    @abstractmethod
+    def parts(self, breakdown: dict[str, Any], player: dict[str, Any]) -> tuple[int, ...]:
+        """A player's breakdown as the values of `score_columns`."""
+
+    @abstractmethod
+    def next_entry(self, sheet: dict[str, Any]) -> SheetWaiting | None:
+        """The next entry the sheet needs, or None once it can be scored."""
+
+    @abstractmethod
+    def sheet_progress(self, sheet: dict[str, Any]) -> Progress:
+        """How far the sheet is filled in."""
+
+    @abstractmethod
+    def describe_entry(self, action: Mapping[str, Any]) -> Message:
+        """One line for the history list."""
+
+    def read(self, document: object) -> GameDocument:
+        sheet = self.parse(document)
+        header = {**sheet, "players": [{k: v for k, v in p.items()
+                                        if k not in self.entry_fields or (k in self.lists_of_entries and v == [])}
+                                       for p in sheet["players"]]}
+        return GameDocument(header, self.entry_actions(sheet))
+
+    def write(self, document: GameDocument) -> str:
+        return dump_sheet_json(self.replay(document))
+
+    def new_state(self, header: Mapping[str, Any]) -> dict[str, Any]:
+        return self.parse(dict(header))
+
+    def seats(self, header: Mapping[str, Any]) -> list[Seat]:
+        return [Seat(str(p.get("name", "?")), str(p.get("name", "?")), p.get("colour"))
+                for p in header.get("players", [])]
+
+    def apply(self, state: dict[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            return self.apply_entry(state, action)
+        except SheetError as err:
+            kind, player = action.get("type"), action.get("player")
+            raise RulesError(err.message, action_type=kind if isinstance(kind, str) else None,
+                             player=player if isinstance(player, str) else None) from None
+
+    def waiting_for(self, state: dict[str, Any]) -> SheetWaiting:
+        return self.next_entry(state) or SheetWaiting(None, (), Message("Every value is in: see the result."))
+
+    def options(self, state: dict[str, Any], player: str) -> tuple[str, ...]:
+        """Any value of any player can be entered or corrected at any time."""
+        return self.action_types
+
+    def progress(self, state: dict[str, Any]) -> Progress:
+        return self.sheet_progress(state)
+
+    def score(self, state: dict[str, Any]) -> ScoreTable:
+        try:
+            result = self.result(state)
+        except SheetError as err:
+            raise RulesError(Message("The sheet is not complete yet, so it cannot be scored."),
+                             action_type="score") from err
+        players = {p["name"]: p for p in state["players"]}
+        lines = tuple(
+            ScoreLine(p.name, p.name, players[p.name].get("colour"), self.parts(p.breakdown, players[p.name]),
+                      p.total, p.rank)
+            for p in sorted(result.players, key=lambda p: p.rank)
+        )
+        return ScoreTable(self.id, self.score_columns, lines, result.winner, result.tie_break)
+
+    def score_document(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The spec's JSON; an incomplete sheet is refused with the path of the first missing value."""
+        return self.result(state).to_json()
+
+    def describe(self, before: dict[str, Any], action: Mapping[str, Any], after: dict[str, Any]) -> Message:
+        return self.describe_entry(action)

@@ -18,7 +18,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from app.games.macao import RecordError, RulesError
+from app.games.base import RecordError, RulesError
 from app.heap import give_back_free_heap
 from app.journal import local_timestamp
 from app.session import Session, SessionError

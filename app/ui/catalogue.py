@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app.games.macao import CUBE_COLOURS
-from app.games.macao.messages import Message
+from app.games.base import Message
 from app.session import PlayerNotice
 from app.ui.i18n import N_
 

@@ -47,7 +47,7 @@ def configure_kivy(ui: Any, offscreen: bool = False) -> None:
 def dice_config(config: Config, settings: Any) -> tuple[Config, str | None]:
     """The config the dice station gets, after the table's choices (camera, button, the tray
     region marked on the camera screen); the demo camera on a desktop."""
-    from app.games.macao.messages import Message
+    from app.games.base import Message
     from app.session import PlayerNotice
     from app.ui.i18n import N_
     from hardware.camera import picamera2_importable

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.games.macao import Record, RecordError, RulesError, replay, score
+from app.games.base import RecordError, RulesError
+from app.games.macao import Record, replay, score
 from app.journal import JournalError
 from app.session import Session
 from app.ui.exports import ScoreLine

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from app.games.macao.messages import Message
+from app.games.base import Message
 from app.session import PlayerNotice
 from app.ui.i18n import LANGUAGES, N_
 

@@ -24,13 +24,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.games.base import RulesError
 from app.games.macao import (
     CUBE_COLOURS,
     GOODS,
     PLAYER_COLOURS,
     GameState,
     Record,
-    RulesError,
     apply_action,
     apply_in_place,
     dump_record,

@@ -13,16 +13,8 @@ from typing import Any
 
 import pytest
 
-from app.games.macao import (
-    GameState,
-    RecordError,
-    RulesError,
-    apply_action,
-    apply_in_place,
-    legal_options,
-    load_record,
-    replay,
-)
+from app.games.base import RecordError, RulesError
+from app.games.macao import GameState, apply_action, apply_in_place, legal_options, load_record, replay
 from tests.games.golden import after, before, position, record
 
 TWO = "two_players"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 UI_DIR = ROOT / "app" / "ui"
-MESSAGE_SOURCES = [ROOT / "app" / "games" / "macao", ROOT / "app" / "action_text.py", ROOT / "app" / "session.py",
+MESSAGE_SOURCES = [ROOT / "app" / "games", ROOT / "app" / "session.py",
                    ROOT / "app" / "dice_station.py"]
 DICE_SERVICE = ROOT / "app" / "dice_service.py"
 MESSAGE_CALLS = {"Message", "_Refusal"}

@@ -1,7 +1,5 @@
 """The rules of Macao as pure data and functions: no UI, camera, disk or clock."""
 
-from .errors import RecordError, RulesError
-from .messages import Message, cube_phrase
 from .model import (
     CARD_KINDS,
     CUBE_COLOURS,
@@ -22,8 +20,8 @@ from .scoring import ScoreRow, ScoreSheet, score
 
 __all__ = [
     "CARD_KINDS", "CUBE_COLOURS", "FORMAT", "GOODS", "PHASES", "PLAYER_COLOURS", "ROUNDS",
-    "WALL_SPACES", "Card", "Expect", "GameState", "Message", "Options", "PlayerState", "Record",
-    "RecordError", "RulesError", "ScoreRow", "ScoreSheet", "apply_action", "apply_in_place",
-    "cube_phrase", "dump_record", "effective_pips", "legal_options", "load_record", "new_game",
+    "WALL_SPACES", "Card", "Expect", "GameState", "Options", "PlayerState", "Record",
+    "ScoreRow", "ScoreSheet", "apply_action", "apply_in_place",
+    "dump_record", "effective_pips", "legal_options", "load_record", "new_game",
     "parse_record", "replay", "round_report", "score", "start_state", "waiting_for", "wall_cost",
 ]

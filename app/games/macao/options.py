@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import cubes
-from .messages import Message
+from app.games.base import Message
 from .model import DOUBLE_JOKERS, REPEATABLE, WALL_SPACES, GameState, PlayerState
 from .rules import PHASE_ACTIONS, wall_cost
 

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RecordError, RulesError
+from app.games.base import RecordError, RulesError
 from .model import PLAYER_COLOURS, GameState
 from .rules import apply_in_place, new_game
 from .shapes import MAX_NAME_LENGTH, check_action, check_choice, check_required, check_list, check_object, check_text

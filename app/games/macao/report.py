@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import cubes
-from .errors import RulesError
+from app.games.base import RulesError
 from .model import GameState
 from .record import Record, start_state
 from .rules import apply_in_place

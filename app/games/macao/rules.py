@@ -12,8 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import cubes
-from .errors import RecordError, RulesError
-from .messages import Message
+from app.games.base import Message, RecordError, RulesError
 from .model import (
     CUBE_COLOURS,
     DOUBLE_JOKERS,

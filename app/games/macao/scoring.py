@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RulesError
-from .messages import Message
+from app.games.base import Message, RulesError
 from .model import CITY_POINTS_PER_QUARTER, NO_TABLEAU_PENALTY, PUNISH_PRESTIGE, GameState
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import RecordError
+from app.games.base import RecordError
 from .model import CARD_KINDS, CUBE_COLOURS, GOODS, PLAYER_COLOURS
 
 MAX_NAME_LENGTH = 40

@@ -112,7 +112,8 @@ def apply_action(sheet: Sheet, action: object) -> Sheet:
 
     - ``{"type": "roll", "player": name, "round": r, "dice": [pips]}`` enters or corrects a
       player's dice of round r (the round being rolled, or an earlier one);
-    - ``{"type": "end", "player": name, <each of END_FIELDS>: n}`` enters a player's end scoring.
+    - ``{"type": "end", "player": name, <any of END_FIELDS>: n}`` enters or corrects values of a
+      player's end scoring (a pad may send them one at a time).
     """
     act = check_action(action, ("roll", "end"))
     index = player_index(sheet, act)
@@ -131,8 +132,12 @@ def apply_action(sheet: Sheet, action: object) -> Sheet:
         else:
             rolls[number - 1] = dice
     else:
-        for name in END_FIELDS:
-            player[name] = check_count(require(act, name, "action"), f"action.{name}")
+        given = [name for name in END_FIELDS if name in act]
+        if not given:
+            raise SheetError("action", Message("an end entry needs at least one of: {fields}",
+                                               {"fields": ", ".join(END_FIELDS)}))
+        for name in given:
+            player[name] = check_count(act[name], f"action.{name}")
     return after
 
 
@@ -151,14 +156,14 @@ def missing_end(sheet: Sheet) -> list[str]:
 
 def waiting_for(sheet: Sheet) -> Message | None:
     """The next round's dice, then the end scoring; None when the sheet can be scored."""
+    missing = missing_end(sheet)
+    if not missing:
+        return None
     number = current_round(sheet)
     if number <= ROUNDS:
         behind = [p["name"] for p in sheet["players"] if len(p.get("rolls", [])) < number]
         return Message("Round {round}: the dice of {name}.", {"round": number, "name": behind[0]})
-    missing = missing_end(sheet)
-    if missing:
-        return Message("End of the game: the end scoring of {name}.", {"name": missing[0]})
-    return None
+    return Message("End of the game: the end scoring of {name}.", {"name": missing[0]})
 
 
 def progress(sheet: Sheet) -> dict[str, int]:

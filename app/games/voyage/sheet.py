@@ -89,7 +89,8 @@ def new_sheet(names: list[str]) -> Sheet:
 
 def apply_action(sheet: Sheet, action: object) -> Sheet:
     """The sheet after one action, which enters (or corrects) one voyage of a player:
-    ``{"type": "voyage", "player": name, "round": 1 | 2, "coins": n, "goods_left": n}``."""
+    ``{"type": "voyage", "player": name, "round": 1 | 2, "coins": n, "goods_left": n}``; any other
+    field is kept in the voyage as a sheet keeps fields it does not know."""
     act = check_action(action, ("voyage",))
     index = player_index(sheet, act)
     rounds = sheet["players"][index].get("rounds", [])
@@ -97,8 +98,10 @@ def apply_action(sheet: Sheet, action: object) -> Sheet:
     if number > len(rounds) + 1:
         raise SheetError("action.round", Message("Enter the first voyage of {name} before the second.",
                                                  {"name": act["player"]}))
+    require(act, "coins", "action")
+    require(act, "goods_left", "action")
     entry = dict(rounds[number - 1]) if number <= len(rounds) else {}
-    entry.update(coins=require(act, "coins", "action"), goods_left=require(act, "goods_left", "action"))
+    entry.update({k: v for k, v in act.items() if k not in ("type", "player", "round")})  # unknown fields too
     changed = [*rounds[:number - 1], entry, *rounds[number:]]
     where = f"players[{index}].rounds"
     try:

@@ -21,7 +21,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from app.games.macao import CUBE_COLOURS, GOODS, RecordError, RulesError, apply_action, cube_phrase
+from app.games.base import RecordError, RulesError, cube_phrase
+from app.games.macao import CUBE_COLOURS, GOODS, apply_action
 from app.ui import theme
 from app.ui.i18n import _, ngettext, translator
 from app.ui.panels.base import PhasePanel

@@ -17,7 +17,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from app.games.macao import CUBE_COLOURS, RecordError, RulesError, apply_action
+from app.games.base import RecordError, RulesError
+from app.games.macao import CUBE_COLOURS, apply_action
 from app.games.macao.model import DOUBLE_JOKERS, NO_TABLEAU_PENALTY
 from app.ui import theme
 from app.ui.i18n import _, translator

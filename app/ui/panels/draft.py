@@ -8,7 +8,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from app.games.macao import RecordError, RulesError, apply_action
+from app.games.base import RecordError, RulesError
+from app.games.macao import apply_action
 from app.ui import theme
 from app.ui.i18n import _
 from app.ui.panels.base import PhasePanel

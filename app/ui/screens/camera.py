@@ -24,7 +24,7 @@ from kivy.uix.widget import Widget
 
 from app.dice_service import DiceStatus, RollState
 from app.games.macao import CUBE_COLOURS
-from app.games.macao.messages import Message
+from app.games.base import Message
 from app.ui import theme
 from app.ui.camera_view import CameraView, tray_from_corners
 from app.ui.i18n import N_, _, translator

@@ -7,7 +7,8 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from app.games.macao import PLAYER_COLOURS, RulesError
+from app.games.base import RulesError
+from app.games.macao import PLAYER_COLOURS
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen

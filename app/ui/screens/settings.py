@@ -19,7 +19,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from app.games.macao.messages import Message
+from app.games.base import Message
 from app.ui import theme
 from app.ui.catalogue import CatalogueError, read_card_file
 from app.ui.i18n import LANGUAGES, N_, _, ngettext, translator

@@ -13,6 +13,9 @@ from hypothesis import strategies as st
 from app.games import columns
 from app.games.base import SheetError
 from tests.games.sheet_checks import (
+    assert_game_reads_writes_and_scores,
+    assert_game_refuses_without_changing,
+    assert_game_waits_until_complete,
     assert_action_refused,
     assert_refused,
     assert_scores_as_expected,
@@ -137,3 +140,16 @@ def test_bad_actions_are_refused_and_leave_the_sheet_as_it_was(action: Any, wher
 def test_an_action_is_described_in_words() -> None:
     text = str(columns.describe_action({"type": "columns", "player": "Ann", "columns": [3, 1, 4]}))
     assert "Ann" in text and "3 1 4" in text
+
+
+@pytest.mark.parametrize(("sheet", "expected"), golden_pairs(HERE), ids=lambda p: p.stem)
+def test_the_game_interface_reads_writes_and_scores_each_worked_example(sheet: Path, expected: Path) -> None:
+    assert_game_reads_writes_and_scores("columns", sheet, expected)
+
+
+def test_the_game_interface_refuses_a_bad_entry_with_a_message() -> None:
+    assert_game_refuses_without_changing("columns", HERE / "three_players.json", {"type": "columns", "player": "Ann", "columns": [19]})
+
+
+def test_the_game_waits_for_each_entry_until_the_sheet_is_complete() -> None:
+    assert_game_waits_until_complete("columns", HERE / "three_players.json")

@@ -11,6 +11,9 @@ import pytest
 from app.games import shadows
 from app.games.base import SheetError
 from tests.games.sheet_checks import (
+    assert_game_reads_writes_and_scores,
+    assert_game_refuses_without_changing,
+    assert_game_waits_until_complete,
     assert_action_refused,
     assert_refused,
     assert_scores_as_expected,
@@ -118,3 +121,16 @@ def test_bad_actions_are_refused_and_leave_the_sheet_as_it_was(action: Any, wher
 def test_an_action_is_described_in_words() -> None:
     assert "3 2 5" in str(shadows.describe_action({"type": "gang", "player": "Ann", "values": [3, 2, 5]}))
     assert "Ann" in str(shadows.describe_action({"type": "establishments", "player": "Ann", "values": []}))
+
+
+@pytest.mark.parametrize(("sheet", "expected"), golden_pairs(HERE), ids=lambda p: p.stem)
+def test_the_game_interface_reads_writes_and_scores_each_worked_example(sheet: Path, expected: Path) -> None:
+    assert_game_reads_writes_and_scores("shadows", sheet, expected)
+
+
+def test_the_game_interface_refuses_a_bad_entry_with_a_message() -> None:
+    assert_game_refuses_without_changing("shadows", HERE / "three_players.json", {"type": "gang", "player": "Ann", "values": [1] * 8})
+
+
+def test_the_game_waits_for_each_entry_until_the_sheet_is_complete() -> None:
+    assert_game_waits_until_complete("shadows", HERE / "three_players.json")

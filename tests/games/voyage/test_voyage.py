@@ -13,6 +13,9 @@ from hypothesis import strategies as st
 from app.games import voyage
 from app.games.base import SheetError
 from tests.games.sheet_checks import (
+    assert_game_reads_writes_and_scores,
+    assert_game_refuses_without_changing,
+    assert_game_waits_until_complete,
     assert_action_refused,
     assert_refused,
     assert_scores_as_expected,
@@ -134,3 +137,16 @@ def test_a_first_voyage_that_no_longer_leaves_room_for_the_seconds_goods_is_refu
     # Ben left 2 goods on the second voyage; 110 coins on the first would put 11 chests in the hold.
     assert_action_refused(voyage, sheet, {"type": "voyage", "player": "Ben", "round": 1, "coins": 110,
                                           "goods_left": 0}, "players[1].rounds[1].goods_left", "11 hold chests")
+
+
+@pytest.mark.parametrize(("sheet", "expected"), golden_pairs(HERE), ids=lambda p: p.stem)
+def test_the_game_interface_reads_writes_and_scores_each_worked_example(sheet: Path, expected: Path) -> None:
+    assert_game_reads_writes_and_scores("voyage", sheet, expected)
+
+
+def test_the_game_interface_refuses_a_bad_entry_with_a_message() -> None:
+    assert_game_refuses_without_changing("voyage", HERE / "three_players.json", {"type": "voyage", "player": "Ann", "round": 2, "coins": 1, "goods_left": 40})
+
+
+def test_the_game_waits_for_each_entry_until_the_sheet_is_complete() -> None:
+    assert_game_waits_until_complete("voyage", HERE / "three_players.json")

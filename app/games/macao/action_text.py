@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.macao import GameState, Message
+from app.games.base import Message
+from .model import GameState
 
 
 def describe_action(action: Mapping[str, Any], before: GameState, after: GameState) -> Message:
