@@ -1,0 +1,65 @@
+"""The guild-columns score pad: each player's column heights, left to right as they see them,
+then the ring of columns round the table with the ones that score, and the result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from app.games import game
+from app.games.base import RulesError
+from app.games.columns import ring_flags
+from app.ui import theme
+from app.ui.columns.ring import RingView
+from app.ui.i18n import N_
+from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, score_breakdown
+
+GAME_ID = "columns"
+FIELDS = (PadField("columns", N_("Columns, left to right"), 1, 18, many=6),)
+
+
+class ColumnsPad(BoxLayout):
+    """The sheet of a guild-columns game: `act(action)` records an entry (RulesError if refused)."""
+
+    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], None], portrait: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", **kwargs)
+        self.rules = game(GAME_ID)
+        self.state = state
+        self.act = act
+        seats = [PadSeat(p["name"], theme.PANEL_LIGHT) for p in state["players"]]
+        self.pad = SheetPad(seats, FIELDS, self._value, self._save, portrait)
+        self.add_widget(self.pad)
+        self.update(state)
+
+    def update(self, state: dict[str, Any]) -> None:
+        """Show a new state of the sheet (after an action, an undo or a correction)."""
+        self.state = state
+        self.pad.result = self._result()
+        self.pad.sync()
+
+    def _value(self, player: str, key: str) -> Value:
+        entry = next(p for p in self.state["players"] if p["name"] == player)
+        return list(entry[key]) if key in entry else None
+
+    def _save(self, player: str, key: str, value: Value) -> None:
+        self.act({"type": "columns", "player": player, "columns": value})
+
+    def _result(self) -> BoxLayout | None:
+        try:
+            table = self.rules.score(self.state)
+        except RulesError:
+            return None
+        heights = [list(p["columns"]) for p in self.state["players"]]
+        rows = [(p["name"], h, flags)
+                for p, h, flags in zip(self.state["players"], heights, ring_flags(heights), strict=True)]
+        box = BoxLayout(orientation="horizontal", spacing=theme.GAP)
+        box.add_widget(RingView(rows, size_hint_x=0.45))
+        column = BoxLayout(orientation="vertical")
+        column.add_widget(score_breakdown(table))
+        column.add_widget(Widget())
+        box.add_widget(column)
+        return box

@@ -1,0 +1,1 @@
+"""Shadows of Macao's screen: the score pad for gangs and establishments."""

@@ -1,0 +1,58 @@
+"""The Shadows of Macao score pad: the cash value of each gang member and each opened
+establishment per player, then the result with the tie-break."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from app.games import game
+from app.games.base import RulesError
+from app.games.shadows import end_reminder
+from app.ui import theme
+from app.ui.i18n import N_, translator
+from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, score_breakdown
+from app.ui.widgets import TextLabel
+
+GAME_ID = "shadows"
+FIELDS = (
+    PadField("gang", N_("Gang members' cash"), 0, 999, many=7),
+    PadField("establishments", N_("Establishments' cash"), 0, 999, many=10),
+)
+
+
+class ShadowsPad(BoxLayout):
+    """The sheet of a Shadows of Macao game: `act(action)` records an entry (RulesError if refused)."""
+
+    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], None], portrait: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", **kwargs)
+        self.rules = game(GAME_ID)
+        self.act = act
+        self.state = state
+        self.reminder = TextLabel("", size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=0)
+        self.add_widget(self.reminder)
+        seats = [PadSeat(p["name"], theme.PANEL_LIGHT) for p in state["players"]]
+        self.pad = SheetPad(seats, FIELDS, self._value, self._save, portrait)
+        self.add_widget(self.pad)
+        self.update(state)
+
+    def update(self, state: dict[str, Any]) -> None:
+        self.state = state
+        reminder = end_reminder(state)
+        self.reminder.text = translator.message(reminder) if reminder is not None else ""
+        self.reminder.height = 30 if reminder is not None else 0
+        try:
+            self.pad.result = score_breakdown(self.rules.score(state))
+        except RulesError:
+            self.pad.result = None
+        self.pad.sync()
+
+    def _value(self, player: str, key: str) -> Value:
+        entry = next(p for p in self.state["players"] if p["name"] == player)
+        return list(entry[key]) if key in entry else None
+
+    def _save(self, player: str, key: str, value: Value) -> None:
+        self.act({"type": key, "player": player, "values": value})

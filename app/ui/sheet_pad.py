@@ -1,0 +1,312 @@
+"""Number pads for score sheets: every player's values entered with taps, no keyboard.
+
+A sheet game's UI package describes its fields (one number, or a list of numbers
+such as a gang's cash values) and how a saved value becomes an action; this pad
+shows the players with their fields, lights one, and offers a keypad for it. The
+result (breakdown, ranks, tie-break) comes from the game's own ScoreTable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from app.games.base import RulesError, ScoreTable
+from app.ui import theme
+from app.ui.i18n import _, translator
+from app.ui.widgets import BigButton, Panel, TextLabel
+
+RGBA = tuple[float, float, float, float]
+Value = int | list[int] | None  # None: not entered yet
+NOT_ENTERED = "?"
+EMPTY_LIST = "\u2013"
+
+
+@dataclass(frozen=True)
+class PadField:
+    """One value a player enters: its key, its title (a msgid), the numbers it takes, and for a
+    list how many entries it may hold (0: a single number)."""
+
+    key: str
+    title: str
+    low: int
+    high: int
+    many: int = 0
+
+
+@dataclass(frozen=True)
+class PadSeat:
+    name: str
+    colour: RGBA
+
+
+def shown_value(value: Value) -> str:
+    if value is None:
+        return NOT_ENTERED
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value) or EMPTY_LIST
+    return str(value)
+
+
+def name_tag(seat: PadSeat, size: int = theme.FONT_NORMAL, **kwargs: Any) -> Panel:
+    """A player's name on their colour (a neutral tag for games without player colours)."""
+    tag = Panel(bg=list(seat.colour), padding=(8, 0), **kwargs)
+    light = 0.3 * seat.colour[0] + 0.59 * seat.colour[1] + 0.11 * seat.colour[2] > 0.6
+    tag.add_widget(TextLabel(seat.name, size=size, bold=True, color=(0.07, 0.07, 0.07, 1) if light else theme.TEXT))
+    return tag
+
+
+def keypad(on_key: Callable[[str], None], extra: Sequence[tuple[str, str, str]], columns: int = 3) -> GridLayout:
+    """Digits 1-9, 0 and erase, then `extra` keys (key, label, role), in `columns` columns."""
+    keys = [(str(d), str(d), "normal") for d in (*range(1, 10), 0)] + [("erase", _("Erase"), "normal"), *extra]
+    rows = -(-len(keys) // columns)
+    grid = GridLayout(cols=columns, spacing=3, size_hint_y=None, height=rows * (theme.TOUCH_MIN + 3))
+    for key, label, role in keys:
+        grid.add_widget(BigButton(label, role=role, size_hint_y=None, height=theme.TOUCH_MIN, tag=("key", key),
+                                  on_tap=lambda k=key: on_key(k)))
+    return grid
+
+
+def score_breakdown(table: ScoreTable) -> BoxLayout:
+    """The result: the winner (or that first place is shared) and why, then one row per player
+    in rank order with the breakdown columns and the total."""
+    box = BoxLayout(orientation="vertical", spacing=2, size_hint_y=None)
+    winner = next((line.name for line in table.lines if line.player == table.winner), None)
+    headline = _("{name} wins.").format(name=winner) if winner is not None else _("First place is shared.")
+    if table.tie_break is not None:
+        headline += " " + translator.message(table.tie_break)
+    row_height = 34
+    box.add_widget(TextLabel(headline, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=2 * row_height))
+    titles = [_("Player"), *(translator.message(column.title) for column in table.columns), _("Total")]
+    head_height = 2 * row_height  # titles may take two lines
+    grid = GridLayout(cols=len(titles), spacing=2, size_hint_y=None,
+                      height=head_height + row_height * len(table.lines) + 2 * len(table.lines),
+                      cols_minimum={0: 120})
+    for title in titles:
+        grid.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, halign="center", color=theme.TEXT_DIM,
+                                  size_hint_y=None, height=head_height))
+    for line in table.lines:
+        grid.add_widget(TextLabel(f"{line.rank}. {line.name}", size=theme.FONT_NORMAL, bold=True,
+                                  size_hint_y=None, height=row_height))
+        for value in (*line.parts, line.total):
+            grid.add_widget(TextLabel(str(value), size=theme.FONT_NORMAL, halign="center", size_hint_y=None,
+                                      height=row_height))
+    box.add_widget(grid)
+    box.height = grid.height + 2 * row_height + 2
+    return box
+
+
+class SheetPad(BoxLayout):
+    """Players with their fields beside a keypad for the lit field.
+
+    `values(player, key)` reads what is entered; `save(player, key, value)` turns a value into
+    an action (a refusal, RulesError, is shown on the pad). After a save the next field still
+    to be entered lights up. With more than three fields the fields are rows and the players
+    columns, so a long end-scoring pad still fits a small screen.
+    """
+
+    def __init__(self, seats: Sequence[PadSeat], fields: Sequence[PadField],
+                 values: Callable[[str, str], Value], save: Callable[[str, str, Value], None],
+                 portrait: bool = False, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical" if portrait else "horizontal", spacing=theme.GAP,
+                         padding=theme.GAP, **kwargs)
+        self.portrait = portrait
+        self.seats = list(seats)
+        self.fields = list(fields)
+        self.values = values
+        self.save = save
+        self.lit: tuple[str, str] | None = None
+        self.typed = ""
+        self.draft: list[int] = []
+        self.problem = ""
+        self.result: Widget | None = None  # shown in place of the keypad while no field is lit
+        self.typed_button: BigButton | None = None
+        self.light_next()
+
+    # -- what is lit and typed ----------------------------------------------------------
+    def field(self, key: str) -> PadField:
+        return next(f for f in self.fields if f.key == key)
+
+    def light(self, player: str, key: str) -> None:
+        self.lit = (player, key)
+        self.typed = ""
+        saved = self.values(player, key)
+        self.draft = list(saved) if isinstance(saved, list) else []
+        self.problem = ""
+        self.redraw()
+
+    def light_next(self) -> None:
+        """Light the first field, player by player, that is still to be entered (none: the result)."""
+        for seat in self.seats:
+            for field in self.fields:
+                if self.values(seat.name, field.key) is None:
+                    self.light(seat.name, field.key)
+                    return
+        self.lit = None
+        self.redraw()
+
+    def sync(self) -> None:
+        """After the sheet changed (an entry, an undo): keep the lit field while a value is being
+        typed into it, otherwise light the next field still to be entered."""
+        if self.lit is not None and (self.typed or self.values(*self.lit) is None):
+            self.redraw()
+        else:
+            self.light_next()
+
+    def press(self, key: str) -> None:
+        if self.lit is None:
+            return
+        field = self.field(self.lit[1])
+        self.problem = ""
+        if key.isdigit():
+            typed = (self.typed + key).lstrip("0") or "0"
+            self.typed = typed if int(typed) <= field.high else key
+            if self.typed_button is not None:  # only the typed number changes: no rebuild
+                self.typed_button.text = self.typed
+                return
+        elif key == "erase":
+            if self.typed:
+                self.typed = self.typed[:-1]
+            elif self.draft:
+                self.draft.pop()
+        elif key == "add":
+            self._add_typed()
+        elif key == "save":
+            self._save()
+            return
+        self.redraw()
+
+    def remove(self, index: int) -> None:
+        del self.draft[index]
+        self.redraw()
+
+    def _add_typed(self) -> None:
+        assert self.lit is not None
+        field = self.field(self.lit[1])
+        if not self.typed:
+            return
+        number = int(self.typed)
+        self.typed = ""
+        if not field.low <= number <= field.high:
+            self.problem = _("Only {low} to {high} can be entered here.").format(low=field.low, high=field.high)
+        elif len(self.draft) >= field.many:
+            self.problem = _("At most {count} values can be entered here.").format(count=field.many)
+        else:
+            self.draft.append(number)
+
+    def _save(self) -> None:
+        assert self.lit is not None
+        player, key = self.lit
+        field = self.field(key)
+        if field.many:
+            self._add_typed()
+            if self.problem:
+                self.redraw()
+                return
+            value: Value = list(self.draft)
+        else:
+            saved = self.values(player, key)
+            value = int(self.typed) if self.typed else saved if isinstance(saved, int) else None
+            if value is None:
+                self.problem = _("Type a number first.")
+                self.redraw()
+                return
+        try:
+            self.save(player, key, value)
+        except RulesError as err:
+            self.problem = translator.message(err.message)
+            self.redraw()
+            return
+        self.light_next()
+
+    # -- drawing ---------------------------------------------------------------------------
+    def redraw(self) -> None:
+        """The sheet beside the lit field's keypad; once every value is in, the result across
+        the whole pad, with a button back to the sheet for a correction."""
+        self.clear_widgets()
+        self.typed_button = None
+        if self.lit is None and self.result is not None:
+            self.orientation = "vertical"
+            self.add_widget(self.result)
+            self.add_widget(BigButton(_("Correct a value"), tag=("correct", ""), size_hint=(None, None), width=260,
+                                      on_tap=lambda: self.light(self.seats[0].name, self.fields[0].key)))
+            if self.result.size_hint_y is None:
+                self.add_widget(Widget())
+            return
+        self.orientation = "vertical" if self.portrait else "horizontal"
+        self.add_widget(self._sheet())
+        self.add_widget(self._editor() if self.lit is not None else Widget())
+
+    def _field_button(self, seat: PadSeat, field: PadField) -> BigButton:
+        value = self.values(seat.name, field.key)
+        lit = self.lit == (seat.name, field.key)
+        return BigButton(shown_value(value), role="selected" if lit else "normal", size=theme.FONT_NORMAL,
+                         size_hint_y=None, height=theme.TOUCH_MIN, tag=(f"{seat.name}:{field.key}", "field"),
+                         on_tap=lambda n=seat.name, k=field.key: self.light(n, k))
+
+    def _sheet(self) -> GridLayout:
+        players_across = len(self.fields) > 3
+        row = theme.TOUCH_MIN + 2
+        if players_across:
+            grid = GridLayout(cols=len(self.seats) + 1, spacing=2, size_hint_y=None,
+                              height=row * (len(self.fields) + 1))
+            grid.add_widget(Widget())
+            for seat in self.seats:
+                grid.add_widget(name_tag(seat, size=theme.FONT_SMALL))
+            for field in self.fields:
+                grid.add_widget(TextLabel(_(field.title), size=theme.FONT_SMALL, color=theme.TEXT_DIM))
+                for seat in self.seats:
+                    grid.add_widget(self._field_button(seat, field))
+        else:
+            grid = GridLayout(cols=len(self.fields) + 1, spacing=2, size_hint_y=None,
+                              height=row * (len(self.seats) + 1))
+            grid.add_widget(Widget())
+            for field in self.fields:
+                grid.add_widget(TextLabel(_(field.title), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
+                                          halign="center"))
+            for seat in self.seats:
+                grid.add_widget(name_tag(seat))
+                for field in self.fields:
+                    grid.add_widget(self._field_button(seat, field))
+        for cell in grid.children:
+            cell.size_hint_y, cell.height = None, theme.TOUCH_MIN
+        holder = GridLayout(cols=1)
+        holder.add_widget(grid)
+        holder.add_widget(Widget())
+        return holder
+
+    def _editor(self) -> BoxLayout:
+        assert self.lit is not None
+        player, key = self.lit
+        field = self.field(key)
+        box = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.8)
+        box.add_widget(TextLabel(f"{player}: {_(field.title)}", size=theme.FONT_NORMAL, bold=True,
+                                 size_hint_y=None, height=32))
+        if field.many:
+            chips = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH_MIN)
+            for index, number in enumerate(self.draft):
+                chips.add_widget(BigButton(str(number), size_hint_y=1, tag=("remove", index),
+                                           on_tap=lambda i=index: self.remove(i)))
+            self.typed_button = BigButton(self.typed or "_", role="accent", size_hint_y=1, tag=("typed", ""))
+            chips.add_widget(self.typed_button)
+            for _free in range(len(self.draft) + 1, field.many):
+                chips.add_widget(Widget())
+            box.add_widget(chips)
+        else:
+            saved = self.values(player, key)
+            self.typed_button = BigButton(self.typed or (str(saved) if saved is not None else "_"), role="accent",
+                                          size=theme.FONT_LARGE, tag=("typed", ""))
+            box.add_widget(self.typed_button)
+        if self.problem:
+            box.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER, size_hint_y=None,
+                                     height=40))
+        extra = [("add", _("Add"), "normal"), ("save", _("Save"), "ok")] if field.many else [
+            ("save", _("Save"), "ok")]
+        box.add_widget(keypad(self.press, extra))
+        box.add_widget(Widget())
+        return box

@@ -1,0 +1,1 @@
+"""The ship voyage's screen: the score pad for the two voyages."""
