@@ -2,7 +2,7 @@
 
 The journal is the truth, but a damaged database file would take every game
 with it. So after each round, and when a game ends, the session writes the game
-as a plain record (`python -m app import` reads it back) to
+as its game's plain record or sheet file (`python -m app import` reads it back) to
 `<data dir>/backups/<game id>-<started>.json`. Each write goes to a temporary
 file that is synced and then renamed over the old copy: a power cut leaves the
 previous copy or the new one, never half a file.
@@ -13,8 +13,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-
-from app.games.macao import Record, dump_record
 
 BACKUP_FOLDER = "backups"
 MAX_NAME_PART = 40  # characters of user text kept in a file name
@@ -55,11 +53,11 @@ def write_atomically(path: Path, text: str) -> None:
         os.close(descriptor)
 
 
-def write_backup(folder: Path, game_id: int, record: Record) -> Path:
+def write_backup(folder: Path, game_id: int, started: str | None, record_text: str) -> Path:
     """Write (or replace) one game's backup record; returns its path."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = backup_path(folder, game_id, record.started)
-    write_atomically(path, dump_record(record))
+    path = backup_path(folder, game_id, started)
+    write_atomically(path, record_text)
     return path
 
 

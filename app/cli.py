@@ -1,4 +1,5 @@
-"""The `python -m app` command line: score, check, import and export game records.
+"""The `python -m app` command line: score, check, import and export game records and score
+sheets, each read by the registered game whose format it names.
 
 These paths never import Kivy or OpenCV, so they start fast and run on a
 machine without a screen. With no subcommand the touchscreen UI starts, and
@@ -18,8 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from app.games.base import RecordError, RulesError, cube_phrase
-from app.games.macao import Record, dump_record, load_record, replay, round_report, score
+from app.games import read_document
+from app.games.base import Game, GameDocument, RecordError, RulesError
 from app.journal import JournalError, JournalOpenError
 from app.paths import default_db_path
 from app.session import Session, SessionError
@@ -49,7 +50,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m app",
-        description="Windrose, the Macao table companion. Without a command it starts the touchscreen app.",
+        description="Windrose, the board-game table companion. Without a command it starts the touchscreen app.",
     )
     parser.add_argument("--config", metavar="PATH", help="settings file overriding config.toml")
     common = argparse.ArgumentParser(add_help=False)
@@ -59,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     score_cmd = commands.add_parser("score", parents=[common], help="print the final scores of a record as JSON")
-    score_cmd.add_argument("record", metavar="RECORD", help="a complete game record (JSON)")
+    score_cmd.add_argument("record", metavar="RECORD", help="a complete game record or score sheet (JSON)")
     check_cmd = commands.add_parser("check", parents=[common], help="validate a record and show each round")
     check_cmd.add_argument("record", metavar="RECORD", help="a game record (JSON)")
     check_cmd.add_argument("--json", action="store_true", help="print the round report as JSON")
@@ -119,40 +120,38 @@ def _start_ui(argv: list[str]) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    record = _read_record(args.record)
-    state = _replay(record, args.record)
-    if state.phase != "over":
+    rules, document = _read_record(args.record)
+    state = _replay(rules, document, args.record)
+    progress = rules.progress(state)
+    if not progress.finished:
         raise CliError(
-            f"{args.record}: the game is not finished (round {state.round}, phase {state.phase}); "
-            "scores need a final entry for every player"
+            f"{args.record}: the game is not finished (round {progress.round}, phase {progress.phase}); "
+            "scores need every player's end-of-game entries"
         )
-    _print_json(score(state).to_json())
+    _print_json(rules.score_document(state))
     return 0
 
 
 def _check(args: argparse.Namespace) -> int:
-    record = _read_record(args.record)
+    rules, document = _read_record(args.record)
     try:
-        report = round_report(record)
+        report = rules.check(document)
     except RulesError as err:
         raise CliError(f"{args.record}: {err}") from None
-    state = _replay(record, args.record)
     if args.json:
-        _print_json({"rounds": report, "actions": len(record.actions), "phase": state.phase})
+        _print_json(report.document)
         return 0
-    sys.stdout.writelines(_report_lines(report))
-    print(f"valid: {len(record.actions)} actions; now round {state.round}, phase {state.phase}")
+    sys.stdout.writelines(report.lines)
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
-    record = _read_record(args.record)
-    _replay(record, args.record)  # refuse an invalid record before storing anything
+    rules, document = _read_record(args.record)
+    _replay(rules, document, args.record)  # refuse an invalid record before storing anything
     with _open_session(args) as session:
-        players = [(p["colour"], p["name"]) for p in record.players]
         try:
-            game_id = session.new_game(players, list(record.wall), record.started, extra=record.extra)
-            for index, action in enumerate(record.actions):
+            game_id = session.new_game(rules.id, document.header)
+            for index, action in enumerate(document.actions):
                 session.act(action)  # one committed transaction per action, as at the table
                 if args.verbose:
                     print(f"committed action {index}", file=sys.stderr, flush=True)
@@ -169,7 +168,7 @@ def _export(args: argparse.Namespace) -> int:
             session.load(game_id)
         except (SessionError, JournalError) as err:
             raise CliError(str(err)) from None
-        text = dump_record(session.record())
+        text = session.record_text()
     if args.out:
         _write_file(Path(args.out), text)
     else:
@@ -180,7 +179,7 @@ def _export(args: argparse.Namespace) -> int:
 # -- helpers ----------------------------------------------------------------------
 
 
-def _read_record(path_text: str) -> Record:
+def _read_record(path_text: str) -> tuple[Game, GameDocument]:
     path = Path(path_text)
     try:
         text = path.read_text(encoding="utf-8")
@@ -193,14 +192,14 @@ def _read_record(path_text: str) -> Record:
     except OSError as err:
         raise CliError(f"{path}: cannot be read ({err.strerror or err})") from None
     try:
-        return load_record(text)
+        return read_document(text)
     except (RecordError, ValueError) as err:
         raise CliError(f"{path}: not a valid game record: {err}") from None
 
 
-def _replay(record: Record, source: str) -> Any:
+def _replay(rules: Game, document: GameDocument, source: str) -> Any:
     try:
-        return replay(record)
+        return rules.replay(document)
     except RulesError as err:
         raise CliError(f"{source}: {err}") from None
 
@@ -256,24 +255,3 @@ def _write_file(path: Path, text: str) -> None:
 
 def _print_json(document: Any) -> None:
     print(json.dumps(document, indent=2, ensure_ascii=False))
-
-
-def _report_lines(report: list[dict[str, Any]]) -> list[str]:
-    """The round report as text: one block per round, one line per player, windrose below."""
-    lines = []
-    for entry in report:
-        dice = ", ".join(f"{colour} {pips}" for colour, pips in entry["dice"].items()) or "none"
-        gold, prestige = entry["tribute"]
-        lines.append(f"round {entry['round']}: dice {dice}; prestige {prestige} for {gold} gold\n")
-        for player in entry["players"]:
-            wall = player["wall"]
-            lines.append(
-                f"  {player['name']} ({player['colour']}): gold {player['gold']}, prestige {player['prestige']}, "
-                f"punish {player['punish']}, wall space {wall['space']} (place {wall['depth']} from the top); "
-                f"supply {cube_phrase(player['supply'])}\n"
-            )
-            sectors = " | ".join(
-                f"{sector}: {cube_phrase(pile) if pile else '-'}" for sector, pile in player["windrose"].items()
-            )
-            lines.append(f"      windrose {sectors}\n")
-    return lines

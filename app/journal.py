@@ -274,7 +274,7 @@ class Journal:
         synchronous = self._db.execute("PRAGMA synchronous").fetchone()[0]
         return {"journal_mode": mode, "synchronous": synchronous}
 
-    def create_game(self, header: dict[str, Any], game_type: str = "macao", id_above: int = 0) -> int:
+    def create_game(self, header: dict[str, Any], game_type: str, id_above: int = 0) -> int:
         """Store a new game's header; returns its id (ids only grow).
 
         `id_above` keeps the id past ids used elsewhere (backup files of a journal

@@ -6,7 +6,8 @@ disk), then committed to the journal, and only then becomes the current state.
 Undo, redo and going back are journal events too, so the table's whole history
 stays visible. After each round, when a game ends and when the session leaves a
 game, the game is also written as a backup record file. A damaged database is
-set aside at start and the player is told in `notices`. Nothing here knows about Kivy.
+set aside at start and the player is told in `notices`. Nothing here knows about Kivy,
+nor about any one game: the rules come from the registered `Game` the journal names.
 """
 
 from __future__ import annotations
@@ -16,23 +17,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from app.games.macao.action_text import describe_action
 from app.backup import BACKUP_FOLDER, highest_backup_id, write_backup
-from app.games.base import Message, RecordError, RulesError
-from app.games.macao import (
-    FORMAT,
-    Expect,
-    GameState,
-    Options,
-    Record,
-    ScoreSheet,
-    apply_action,
-    legal_options,
-    new_game,
-    replay,
-    score,
-    waiting_for,
-)
+from app.games import UnknownGame
+from app.games import game as find_game
+from app.games.base import Game, GameDocument, Message, Progress, RecordError, RulesError, ScoreTable, Waiting
 from app.journal import (
     Clock,
     Connect,
@@ -46,9 +34,6 @@ from app.journal import (
     open_or_set_aside,
 )
 
-GAME_TYPE = "macao"
-HEADER_KEYS = ("format", "started", "players", "wall")
-
 
 class SessionError(Exception):
     """A session request that cannot be met (no game loaded, nothing to undo, damaged game)."""
@@ -59,11 +44,12 @@ class GameSummary:
     """One stored game, as a game list shows it."""
 
     id: int
+    game: str  # the registered game's id
     started: str
-    players: list[tuple[str, str]]
+    players: list[tuple[str, str]]  # (player id, name)
     finished: bool
     round: int
-    winner: str | None
+    winner: str | None  # the winner's player id, once over
     problem: str | None = None  # why the stored game no longer replays, if it does not
 
 
@@ -117,11 +103,12 @@ class Session:
         self.backup_dir = backup_dir  # None: no backup files (a bare session in tests)
         self.notices: list[PlayerNotice] = []
         self.game_id: int | None = None
+        self._game: Game | None = None  # the rules of the current game
         self._backup_due = False  # the current game has events its backup file lacks
         self._backed_up_at: tuple[int, bool] | None = None  # (round, game over) the backup file shows
         self._header: dict[str, Any] = {}
         self._timeline = Timeline()
-        self._states: list[GameState] = []  # _states[i]: the state after i live actions
+        self._states: list[Any] = []  # _states[i]: the state after i live actions
         self._steps: list[HistoryEntry] = []  # `live` is filled in by history()
         self._messages: dict[int, Message] = {}  # origin seq of an action -> its summary
         self._summaries: dict[int, tuple[int, GameSummary]] = {}  # game id -> (last seq, summary)
@@ -180,63 +167,62 @@ class Session:
 
     def _summarise(self, row: GameRow) -> GameSummary:
         header = row.header
-        players = [(p.get("colour", "?"), p.get("name", "?")) for p in header.get("players", [])]
+        players: list[tuple[str, str]] = []
         round_number, winner, problem = 0, None, None
         try:
-            state = replay(_record(header, self.journal.timeline(row.id).actions))
-            round_number = state.round
-            if state.phase == "over":
-                winner = score(state).winner
-        except (RulesError, RecordError, JournalError, KeyError, TypeError) as err:
+            rules = _rules_of(row)
+            players = [(seat.id, seat.name) for seat in rules.seats(header)]
+            state = rules.replay(GameDocument(header, self.journal.timeline(row.id).actions))
+            progress = rules.progress(state)
+            round_number = progress.round
+            if progress.finished:
+                winner = rules.score(state).winner
+        except (RulesError, RecordError, JournalError, SessionError, KeyError, TypeError, AttributeError) as err:
             problem = str(err)
-        return GameSummary(row.id, str(header.get("started", "")), players, row.finished, round_number, winner, problem)
+        return GameSummary(row.id, row.game_type, str(header.get("started", "")), players, row.finished,
+                           round_number, winner, problem)
 
-    def new_game(
-        self,
-        players: list[tuple[str, str]],
-        wall: list[str],
-        started: str | None,
-        extra: dict[str, Any] | None = None,
-    ) -> int:
-        """Start and load a new game (RecordError, with nothing stored, for bad players or wall).
+    def new_game(self, game: str, header: dict[str, Any]) -> int:
+        """Start and load a new game of the registered game `game` from its header (players,
+        set-up, start time; the game's first format unless the header names one of its own).
 
-        `extra` keeps a record's optional top-level fields so an export gives them back.
+        RecordError, with nothing stored, for bad players or set-up. A record's optional
+        top-level fields may ride along in the header, so an export gives them back.
         """
-        state = new_game(players, wall)
-        header: dict[str, Any] = {
-            "format": FORMAT,
-            "started": started,
-            "players": [{"colour": colour, "name": name} for colour, name in players],
-            "wall": list(wall),
-        }
-        header.update({k: v for k, v in (extra or {}).items() if k not in HEADER_KEYS and k != "actions"})
+        try:
+            rules = find_game(game)
+        except UnknownGame as err:
+            raise SessionError(str(err)) from None
+        header = {"format": rules.formats[0], **{k: v for k, v in header.items() if k != "actions"}}
+        state = rules.new_state(header)
         id_above = highest_backup_id(self.backup_dir) if self.backup_dir is not None else 0
-        game_id = self.journal.create_game(header, game_type=GAME_TYPE, id_above=id_above)
+        new_id = self.journal.create_game(header, game_type=rules.id, id_above=id_above)
         self._write_backup_if_due()
-        self._reset(game_id, header, state)
+        self._reset(new_id, rules, header, state)
         self._backup_due = True
-        return game_id
+        return new_id
 
     def load(self, game_id: int) -> None:
         """Make a stored game current, replaying its journal (SessionError if it no longer replays)."""
         row = self.journal.game(game_id)
-        if row.game_type != GAME_TYPE:
-            raise SessionError(f"game {game_id} is a {row.game_type} game, not {GAME_TYPE}")
+        rules = _rules_of(row)
         header = row.header
         try:
-            start = _start_state(header)
-        except (RecordError, KeyError, TypeError) as err:
+            start = rules.new_state(header)
+        except (RecordError, KeyError, TypeError, AttributeError) as err:
             raise SessionError(f"game {game_id} has a damaged header: {err}") from None
         events = self.journal.events(game_id)
         self._write_backup_if_due()
-        current = (self.game_id, self._header, self._timeline, self._states, self._steps, self._messages)
-        self._reset(game_id, header, start)
+        current = (self.game_id, self._game, self._header, self._timeline, self._states, self._steps,
+                   self._messages)
+        self._reset(game_id, rules, header, start)
         for event in events:
             try:
                 self._follow(event)
             except (RulesError, JournalError) as err:
                 # Keep whatever game was loaded before; the damaged one stays on disk untouched.
-                (self.game_id, self._header, self._timeline, self._states, self._steps, self._messages) = current
+                (self.game_id, self._game, self._header, self._timeline, self._states, self._steps,
+                 self._messages) = current
                 self._backed_up_at = self._backup_mark() if self.game_id is not None else None
                 raise SessionError(f"game {game_id}, journal event {event.seq}: {err}") from None
         self._backed_up_at = self._backup_mark()
@@ -252,8 +238,15 @@ class Session:
     # -- the current game --------------------------------------------------------
 
     @property
-    def state(self) -> GameState:
-        """The current state (read only: the session keeps it for undo)."""
+    def game(self) -> Game:
+        """The rules of the current game (SessionError when none is loaded)."""
+        self._require_game()
+        assert self._game is not None
+        return self._game
+
+    @property
+    def state(self) -> Any:
+        """The current state, the game's own data (read only: the session keeps it for undo)."""
         self._require_game()
         return self._states[-1]
 
@@ -279,14 +272,22 @@ class Session:
 
     @property
     def is_over(self) -> bool:
-        return self.state.phase == "over"
+        return self.progress().finished
 
-    def record(self) -> Record:
-        """The current game as a game record (header plus live actions)."""
+    def progress(self) -> Progress:
+        """How far the current game is (round, phase, over or not)."""
+        return self.game.progress(self.state)
+
+    def document(self) -> GameDocument:
+        """The current game as its header plus the live actions."""
         self._require_game()
-        return _record(self._header, self.actions)
+        return GameDocument(dict(self._header), self.actions)
 
-    def act(self, action: dict[str, Any]) -> GameState:
+    def record_text(self) -> str:
+        """The current game as its game's record or sheet file."""
+        return self.game.write(self.document())
+
+    def act(self, action: dict[str, Any]) -> Any:
         """Check an action with the rules, commit it, and return the new state.
 
         A RulesError (also raised for a malformed action) leaves the state and
@@ -300,21 +301,21 @@ class Session:
         except (TypeError, ValueError) as err:
             raise SessionError(f"an action must be plain JSON data: {err}") from None
         before = self._states[-1]
-        after = _apply(before, action, len(self._states) - 1)
-        event = self.journal.append(self._game(), "action", action, finished=after.phase == "over")
+        after = self._apply(before, action, len(self._states) - 1)
+        event = self.journal.append(self._current(), "action", action, finished=self.game.progress(after).finished)
         self._follow(event, after)
         self._after_commit()
         return after
 
-    def undo(self) -> GameState:
+    def undo(self) -> Any:
         """Take back the last action (it can be redone until a new action is taken)."""
         return self._commit("undo", {"index": len(self._states) - 2}, "nothing to undo")
 
-    def redo(self) -> GameState:
+    def redo(self) -> Any:
         """Put back the last undone action."""
         return self._commit("redo", {"index": len(self._states) - 1}, "nothing to redo")
 
-    def go_back(self, keep: int) -> GameState:
+    def go_back(self, keep: int) -> Any:
         """Keep the first `keep` actions; the rest can be redone one by one.
 
         Also goes forward (up to every redoable action) when `keep` is larger
@@ -328,23 +329,23 @@ class Session:
         live = {entry.origin_seq for entry in self._timeline.live}
         return [replace(step, live=step.kind == "action" and step.seq in live) for step in self._steps]
 
-    def options(self, colour: str) -> Options:
-        """The rules core's legal options for one player now."""
-        return legal_options(self.state, colour)
+    def options(self, player: str) -> Any:
+        """The game's legal options for one player now."""
+        return self.game.options(self.state, player)
 
-    def waiting_for(self) -> Expect:
+    def waiting_for(self) -> Waiting:
         """What the game expects next, and from whom."""
-        return waiting_for(self.state)
+        return self.game.waiting_for(self.state)
 
-    def score(self) -> ScoreSheet:
-        """The final score sheet (SessionError until the game is over)."""
+    def score(self) -> ScoreTable:
+        """The final result with its breakdown (SessionError until the game is over)."""
         if not self.is_over:
             raise SessionError("the game is not over yet: every player needs a final entry first")
-        return score(self.state)
+        return self.game.score(self.state)
 
     # -- internals ---------------------------------------------------------------
 
-    def _commit(self, kind: str, payload: dict[str, Any], refusal: str) -> GameState:
+    def _commit(self, kind: str, payload: dict[str, Any], refusal: str) -> Any:
         self._require_game()
         try:
             self._timeline.check(kind, payload)
@@ -352,8 +353,8 @@ class Session:
             raise SessionError(refusal or str(err)) from None
         preview = Timeline(list(self._timeline.live), list(self._timeline.redo_stack))
         preview.apply(0, kind, payload)
-        finished = self._state_for(preview).phase == "over"
-        event = self.journal.append(self._game(), kind, payload, finished=finished)
+        finished = self.game.progress(self._state_for(preview)).finished
+        event = self.journal.append(self._current(), kind, payload, finished=finished)
         self._follow(event)
         self._after_commit()
         return self._states[-1]
@@ -365,8 +366,8 @@ class Session:
             self._write_backup_if_due()
 
     def _backup_mark(self) -> tuple[int, bool]:
-        state = self._states[-1]
-        return state.round, state.phase == "over"
+        progress = self.game.progress(self._states[-1])
+        return progress.round, progress.finished
 
     def _write_backup_if_due(self) -> None:
         """Write the current game's record file; a failure becomes a notice, never an error.
@@ -377,7 +378,7 @@ class Session:
         if self.game_id is None or not self._backup_due or self.backup_dir is None:
             return
         try:
-            write_backup(self.backup_dir, self.game_id, self.record())
+            write_backup(self.backup_dir, self.game_id, self._header.get("started"), self.record_text())
         except OSError as err:
             notice = PlayerNotice(Message(
                 "The backup copy of game {game} could not be written ({reason}); the game itself is saved.",
@@ -388,17 +389,17 @@ class Session:
         self._backup_due = False
         self._backed_up_at = self._backup_mark()
 
-    def _state_for(self, timeline: Timeline) -> GameState:
+    def _state_for(self, timeline: Timeline) -> Any:
         """The state a changed timeline would give, without touching the session."""
         keep = len(timeline.live)
         if keep < len(self._states):
             return self._states[keep]
         state = self._states[-1]
         for entry in timeline.live[len(self._states) - 1 :]:
-            state = apply_action(state, entry.action)
+            state = self.game.apply(state, entry.action)
         return state
 
-    def _follow(self, event: Event, after: GameState | None = None) -> None:
+    def _follow(self, event: Event, after: Any = None) -> None:
         """Bring timeline, states and history up to date with one committed event.
 
         `after` is the state an action event gives, when the caller already has it.
@@ -408,9 +409,9 @@ class Session:
         if event.kind == "action":
             before = self._states[-1]
             if after is None:
-                after = _apply(before, event.payload, len(self._states) - 1)
+                after = self._apply(before, event.payload, len(self._states) - 1)
             self._states.append(after)
-            summary = describe_action(event.payload, before, after)
+            summary = self.game.describe(before, event.payload, after)
             self._messages[event.seq] = summary
             self._add_step(event, len(self._states) - 2, event.payload, summary, summary)
         elif event.kind == "undo":
@@ -421,7 +422,7 @@ class Session:
                            summary)
         elif event.kind == "redo":
             redone = self._timeline.live[-1]
-            self._states.append(_apply(self._states[-1], redone.action, len(self._states) - 1))
+            self._states.append(self._apply(self._states[-1], redone.action, len(self._states) - 1))
             summary = self._messages[redone.origin_seq]
             self._add_step(event, len(self._states) - 2, redone.action, Message("Redo: {action}", {"action": summary}),
                            summary)
@@ -429,7 +430,7 @@ class Session:
             keep = len(self._timeline.live)
             del self._states[keep + 1 :]
             for entry in self._timeline.live[len(self._states) - 1 :]:
-                self._states.append(_apply(self._states[-1], entry.action, len(self._states) - 1))
+                self._states.append(self._apply(self._states[-1], entry.action, len(self._states) - 1))
             template = "Went back to action {keep}" if keep < len(live_before) else "Went forward to action {keep}"
             self._add_step(event, keep, None, Message(template, {"keep": keep}), None)
 
@@ -438,8 +439,16 @@ class Session:
     ) -> None:
         self._steps.append(HistoryEntry(event.seq, event.kind, index, action, message, summary, event.created_at))
 
-    def _reset(self, game_id: int, header: dict[str, Any], start: GameState) -> None:
+    def _apply(self, state: Any, action: dict[str, Any], index: int) -> Any:
+        """The state after one action; a RulesError names the action's index in the game."""
+        try:
+            return self.game.apply(state, action)
+        except RulesError as err:
+            raise err.at_index(index) from None
+
+    def _reset(self, game_id: int, rules: Game, header: dict[str, Any], start: Any) -> None:
         self.game_id = game_id
+        self._game = rules
         self._header = header
         self._timeline = Timeline()
         self._states = [start]
@@ -452,7 +461,7 @@ class Session:
         if self.game_id is None:
             raise SessionError("no game is loaded: start a new game or load one")
 
-    def _game(self) -> int:
+    def _current(self) -> int:
         assert self.game_id is not None
         return self.game_id
 
@@ -466,26 +475,9 @@ def _set_aside_notice(damage: JournalDamagedError, moved_to: Path, backup_dir: P
     ))
 
 
-def _apply(state: GameState, action: dict[str, Any], index: int) -> GameState:
-    """The state after one action; a RulesError names the action's index in the game."""
+def _rules_of(row: GameRow) -> Game:
+    """The registered game a stored game belongs to (SessionError for one this Windrose lacks)."""
     try:
-        return apply_action(state, action)
-    except RulesError as err:
-        raise err.at_index(index) from None
-
-
-def _start_state(header: dict[str, Any]) -> GameState:
-    players = [(p["colour"], p["name"]) for p in header["players"]]
-    return new_game(players, list(header["wall"]))
-
-
-def _record(header: dict[str, Any], actions: list[dict[str, Any]]) -> Record:
-    return Record(
-        players=[{"colour": p["colour"], "name": p["name"]} for p in header["players"]],
-        wall=list(header["wall"]),
-        actions=[dict(a) for a in actions],
-        started=header.get("started"),
-        format=header.get("format", FORMAT),
-        extra={k: v for k, v in header.items() if k not in HEADER_KEYS},
-    )
-
+        return find_game(row.game_type)
+    except UnknownGame:
+        raise SessionError(f"game {row.id} is a {row.game_type!r} game, which this Windrose does not know") from None

@@ -64,7 +64,7 @@ def journal_append_rates(folder: Path, count: int, batches: int = 5) -> list[flo
     """
     with Journal.open(folder / "bench-append.db") as journal:
         assert journal.durability() == {"journal_mode": "wal", "synchronous": 2}
-        game = journal.create_game({"players": [], "wall": []})
+        game = journal.create_game({"players": [], "wall": []}, "macao")
         action = {"type": "adjust", "player": "orange", "gold": 1, "note": "benchmark"}
         rates = []
         for _ in range(batches):
@@ -78,7 +78,7 @@ def journal_append_rates(folder: Path, count: int, batches: int = 5) -> list[flo
 def session_act_rate(folder: Path, record: Record) -> float:
     """Actions per second through Session.act: rules check, commit, state update."""
     with Session.open(folder / "bench-session.db") as session:
-        session.new_game([(p["colour"], p["name"]) for p in record.players], record.wall, record.started)
+        session.new_game("macao", {"started": record.started, "players": record.players, "wall": record.wall})
         start = time.perf_counter()
         for action in record.actions:
             session.act(action)
@@ -108,7 +108,8 @@ def main() -> None:
               f"(goal < {GOALS['score']:.1f} s)")
 
         with Session.open(folder / "bench-load.db") as session:
-            game = session.new_game([(p["colour"], p["name"]) for p in record.players], record.wall, record.started)
+            game = session.new_game("macao", {"started": record.started, "players": record.players,
+                                              "wall": record.wall})
             for action in record.actions:
                 session.act(action)
             median, best = median_seconds(lambda: session.load(game), max(10, args.runs // 10))

@@ -148,7 +148,7 @@ def play_game(session: Any, seed: int, players: int, roll: Callable[[dict[str, i
     from app.games.macao.simulate import RandomTable  # noqa: PLC0415
 
     table = RandomTable(seed=seed, players=players)
-    session.new_game([(p["colour"], p["name"]) for p in table.players], table.wall, f"soak game {seed}")
+    session.new_game("macao", {"started": f"soak game {seed}", "players": table.players, "wall": table.wall})
     hand = random.Random(seed)
     while table.state.phase != "over":
         if roll is not None and table.state.phase == "roll":

@@ -46,7 +46,7 @@ def test_durability_settings_are_wal_and_full_sync(journal: Journal) -> None:
 
 
 def test_events_fold_into_live_actions_with_undo_redo_and_goto(journal: Journal) -> None:
-    game = journal.create_game(HEADER)
+    game = journal.create_game(HEADER, "macao")
     timeline = Timeline()
 
     def record(kind: str, payload: dict[str, object]) -> None:
@@ -100,8 +100,8 @@ def test_fold_names_the_event_of_a_damaged_history() -> None:
 
 def test_several_games_and_the_last_unfinished_one_ignore_the_clock(journal: Journal) -> None:
     assert journal.last_unfinished() is None
-    first = journal.create_game(HEADER)
-    second = journal.create_game(HEADER)
+    first = journal.create_game(HEADER, "macao")
+    second = journal.create_game(HEADER, "macao")
     journal.append(first, "action", act(1))  # first played after second was created
     assert journal.last_unfinished() == first
     journal.append(first, "action", act(2), finished=True)
@@ -126,7 +126,7 @@ def test_unknown_game_is_refused_and_writes_nothing(journal: Journal) -> None:
 def test_reopen_after_close_keeps_every_game(tmp_path: Path) -> None:
     path = tmp_path / "windrose.db"
     with Journal.open(path) as journal:
-        game = journal.create_game(HEADER)
+        game = journal.create_game(HEADER, "macao")
         for n in range(3):
             journal.append(game, "action", act(n))
         journal.append(game, "undo", {"index": 2})
@@ -166,7 +166,7 @@ def test_default_database_lives_in_the_xdg_data_dir(tmp_path: Path) -> None:
 
 
 def test_a_failed_write_is_a_journal_error_and_leaves_nothing_behind(journal: Journal) -> None:
-    game = journal.create_game(HEADER)
+    game = journal.create_game(HEADER, "macao")
     journal.append(game, "action", act(0))
     with sqlite3.connect(journal.path) as other:
         other.execute("CREATE TRIGGER refuse BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk says no'); END")

@@ -330,6 +330,10 @@ class Game(ABC, Generic[S]):
     def describe(self, before: S, action: Mapping[str, Any], after: S) -> Message:
         """One line for the history list: what `action` did to `before`."""
 
+    def start_player(self, header: Mapping[str, Any]) -> str | None:
+        """Who begins, for exports that mark the start player (None: the game does not say)."""
+        return None
+
     def check(self, document: GameDocument) -> CheckReport:
         """What `python -m app check` shows of a valid document (RulesError naming the action)."""
         state = self.replay(document)

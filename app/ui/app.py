@@ -176,16 +176,18 @@ class WindroseApp(App):
     # exports -----------------------------------------------------------------------
     def export_game(self, game_id: int) -> list[Path]:
         """Write a stored game's record (and, once scored, CSV and BG Stats files); say where."""
-        from app.games.macao import dump_record
         from app.ui.exports import export_game
         from app.ui.past import past_game
 
         game = past_game(self.session, game_id)
+        if game.game is None:
+            self.say(_("Export failed: {reason}").format(reason=game.problem), "error")
+            self.refresh()
+            return []
         try:
             written = export_game(
-                self.context.exports_dir, game_id, game.record.started, dump_record(game.record),
-                game.lines, game.sheet.winner if game.sheet is not None else None,
-                game.record.wall[0] if game.record.wall else None,
+                self.context.exports_dir, game.game.id, game.game.title.render(), game_id, game.started,
+                game.game.write(game.document), game.table, game.game.start_player(game.document.header),
             )
         except OSError as err:
             self.say(_("Export failed: {reason}").format(reason=err), "error")

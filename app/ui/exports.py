@@ -1,6 +1,6 @@
 """Exports of a finished game: the record file, a CSV of the scores, and BG Stats' import JSON.
 
-Scores come from the rules core's ScoreSheet; nothing here scores anything.
+Scores come from the game's ScoreTable; nothing here scores anything.
 CSV cells that a spreadsheet would run as a formula are made inert.
 """
 
@@ -10,13 +10,11 @@ import csv
 import io
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from app.games.base import ScoreTable
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-GAME_NAME = "Macao"
 SOURCE_NAME = "Windrose"
 
 
@@ -28,41 +26,17 @@ def inert_cell(value: object) -> str:
     return text
 
 
-@dataclass(frozen=True)
-class ScoreLine:
-    """One player's result as the exports need it (copied from the core's ScoreRow)."""
-
-    colour: str
-    name: str
-    prestige: int
-    card_points: int
-    city_points: int
-    punish_markers: int
-    total: int
-    rank: int
-
-    @classmethod
-    def from_row(cls, row: Any) -> ScoreLine:
-        return cls(
-            row.colour, row.name, row.prestige, row.card_points, row.city_points,
-            row.punish_markers, row.total, row.rank,
-        )
-
-
-CSV_COLUMNS = ("started", "colour", "name", "prestige", "card_points", "city_points", "punish_markers", "total", "rank", "winner")
-
-
-def scores_csv(started: str, lines: Sequence[ScoreLine], winner: str) -> str:
+def scores_csv(started: str, table: ScoreTable) -> str:
+    """One row per player: who, each part of the game's breakdown, total, rank, winner or not."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for line in lines:
+    writer.writerow(("started", "colour", "name", *(column.key for column in table.columns), "total", "rank",
+                     "winner"))
+    for line in table.lines:
         writer.writerow(
             inert_cell(v)
-            for v in (
-                started, line.colour, line.name, line.prestige, line.card_points, line.city_points,
-                line.punish_markers, line.total, line.rank, "yes" if line.colour == winner else "no",
-            )
+            for v in (started, line.colour or "", line.name, *line.parts, line.total, line.rank,
+                      "yes" if line.player == table.winner else "no")
         )
     return out.getvalue()
 
@@ -76,23 +50,24 @@ def _play_date(started: str) -> str:
     return f"{match.group(1)} {clock}"
 
 
-def bgstats_json(started: str, lines: Sequence[ScoreLine], winner: str, start_player: str | None) -> str:
+def bgstats_json(game_name: str, started: str, table: ScoreTable, start_player: str | None) -> str:
     """One play in the JSON layout BG Stats imports (games, players, plays with playerScores)."""
-    players = [{"id": i + 1, "name": line.name} for i, line in enumerate(lines)]
-    scores = [
-        {
+    players = [{"id": i + 1, "name": line.name} for i, line in enumerate(table.lines)]
+    scores = []
+    for i, line in enumerate(table.lines):
+        score: dict[str, object] = {
             "playerRefId": i + 1,
             "score": str(line.total),
-            "winner": line.colour == winner,
+            "winner": line.player == table.winner,
             "rank": line.rank,
-            "startPlayer": line.colour == start_player,
-            "role": line.colour,
+            "startPlayer": line.player == start_player,
         }
-        for i, line in enumerate(lines)
-    ]
+        if line.colour:
+            score["role"] = line.colour
+        scores.append(score)
     document = {
         "sourceName": SOURCE_NAME,
-        "games": [{"id": 1, "name": GAME_NAME}],
+        "games": [{"id": 1, "name": game_name}],
         "players": players,
         "locations": [],
         "plays": [{"gameRefId": 1, "playDate": _play_date(started), "playerScores": scores}],
@@ -101,18 +76,21 @@ def bgstats_json(started: str, lines: Sequence[ScoreLine], winner: str, start_pl
 
 
 def export_game(
-    folder: Path, game_id: int, started: str, record_text: str,
-    lines: Sequence[ScoreLine] | None, winner: str | None, start_player: str | None,
+    folder: Path, kind: str, game_name: str, game_id: int, started: str, record_text: str,
+    table: ScoreTable | None, start_player: str | None,
 ) -> list[Path]:
-    """Write the record (always) and, for a scored game, the CSV and BG Stats files; returns the paths."""
+    """Write the record (always) and, for a scored game, the CSV and BG Stats files; returns the paths.
+
+    `kind` (the registered game's id) starts the file names, `game_name` is the title BG Stats shows.
+    """
     folder.mkdir(parents=True, exist_ok=True)
-    stem = f"macao-{game_id}-" + re.sub(r"[^0-9]", "", started)[:12]
+    stem = f"{kind}-{game_id}-" + re.sub(r"[^0-9]", "", started)[:12]
     written = [folder / f"{stem}.json"]
     written[0].write_text(record_text, encoding="utf-8")
-    if lines is not None and winner is not None:
+    if table is not None:
         csv_path = folder / f"{stem}.csv"
-        csv_path.write_text(scores_csv(started, lines, winner), encoding="utf-8")
+        csv_path.write_text(scores_csv(started, table), encoding="utf-8")
         bgstats_path = folder / f"{stem}.bgstats.json"
-        bgstats_path.write_text(bgstats_json(started, lines, winner, start_player), encoding="utf-8")
+        bgstats_path.write_text(bgstats_json(game_name, started, table, start_player), encoding="utf-8")
         written += [csv_path, bgstats_path]
     return written

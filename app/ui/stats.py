@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.ui.exports import ScoreLine
+from app.games.base import ScoreTable
 
 
 @dataclass(frozen=True)
@@ -17,14 +17,14 @@ class PlayerStats:
     best: int
 
 
-def player_stats(games: Iterable[tuple[Sequence[ScoreLine], str]]) -> list[PlayerStats]:
-    """Per player name over (score lines, winner colour) of each game, most wins first."""
+def player_stats(tables: Iterable[ScoreTable]) -> list[PlayerStats]:
+    """Per player name over the score tables of finished games, most wins first."""
     totals: dict[str, list[int]] = {}
     wins: dict[str, int] = {}
-    for lines, winner in games:
-        for line in lines:
+    for table in tables:
+        for line in table.lines:
             totals.setdefault(line.name, []).append(line.total)
-            wins[line.name] = wins.get(line.name, 0) + (line.colour == winner)
+            wins[line.name] = wins.get(line.name, 0) + (line.player == table.winner)
     stats = [
         PlayerStats(name, len(scores), wins.get(name, 0), sum(scores) / len(scores), max(scores))
         for name, scores in totals.items()

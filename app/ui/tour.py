@@ -88,8 +88,7 @@ class Tour:
         yield
         screen.refresh()
         yield from self.shot("new-game", all_sizes=True)
-        players = [(p["colour"], p["name"]) for p in self.table.players]
-        app.session.new_game(players, list(self.table.wall), STARTED)
+        app.session.new_game("macao", {"started": STARTED, "players": self.table.players, "wall": self.table.wall})
         app.go("game")
         panel = app.manager.get_screen("game").current_panel()
         panel.slots[0].cost[:] = ["red", "red", "blue"]

@@ -17,7 +17,7 @@ def seeded_game(seed: int, players: int = 2, started: str | None = None) -> Reco
 
 
 def start(session: Session, record: Record) -> int:
-    return session.new_game([(p["colour"], p["name"]) for p in record.players], record.wall, record.started)
+    return session.new_game("macao", {"started": record.started, "players": record.players, "wall": record.wall})
 
 
 def clock_from(times: Iterator[str]) -> Callable[[], str]:

@@ -47,7 +47,7 @@ def play(db_path: Path) -> None:
         if last is None or session.journal.game(last).finished:
             game = 0 if last is None else game_number(session.journal.game(last).header["started"]) + 1
             record = scripted_game(game)
-            session.new_game([(p["colour"], p["name"]) for p in record.players], record.wall, record.started)
+            session.new_game("macao", {"started": record.started, "players": record.players, "wall": record.wall})
         else:
             session.load(last)
             game = game_number(session.journal.game(last).header["started"])

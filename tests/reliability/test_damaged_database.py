@@ -20,6 +20,7 @@ import pytest
 
 from app.backup import BACKUP_FOLDER, backup_path, safe_name_part
 from app.cli import main
+from app.games.base import RecordError
 from app.games.macao import Record, load_record, replay
 from app.journal import SCHEMA_VERSION, Journal
 from app.session import Session
@@ -41,7 +42,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, Re
             game_id = start(session, record)
             for action in record.actions[:upto]:
                 session.act(action)
-            games[game_id] = session.record()
+            games[game_id] = load_record(session.record_text())
     return folder, games
 
 
@@ -213,12 +214,14 @@ def test_backup_names_from_user_text_stay_inside_the_folder(tmp_path: Path) -> N
     assert set(name[:-5]) <= set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+-_")
     assert safe_name_part("...") == "undated"
     assert safe_name_part("2026-11-29T19:30:00+01:00") == "2026-11-29T19-30-00+01-00"
-    record = seeded_game(9, started=hostile)
     with Session.open(tmp_path / "data" / "windrose.db") as session:
+        with pytest.raises(RecordError, match="started"):  # control characters never reach the journal
+            start(session, seeded_game(9, started=hostile))
+        record = seeded_game(9, started="../../etc/passwd" + "x" * 40)
         start(session, record)
         session.act(record.actions[0])
     [written] = (tmp_path / "data" / BACKUP_FOLDER).iterdir()
-    assert written.parent == tmp_path / "data" / BACKUP_FOLDER and written.name.startswith("1-etc-passwd-31m")
+    assert written.parent == tmp_path / "data" / BACKUP_FOLDER and written.name.startswith("1-etc-passwdxxx")
 
 
 def test_a_damaged_database_and_its_backups_give_every_game_back_by_import(
@@ -241,9 +244,9 @@ def test_a_damaged_database_and_its_backups_give_every_game_back_by_import(
         assert session.notices == []
         for new_id, (old_id, record) in zip(new_ids, sorted(games.items()), strict=True):
             session.load(new_id)
-            assert session.record().to_json() == record.to_json()
+            assert json.loads(session.record_text()) == record.to_json()
             assert session.state.to_json() == replay(record).to_json()
-        assert session.resume_last() and session.record().to_json() == games[max(games)].to_json()
+        assert session.resume_last() and json.loads(session.record_text()) == games[max(games)].to_json()
     for name, content in originals.items():  # the old backups are untouched
         assert (tmp_path / BACKUP_FOLDER / name).read_bytes() == content
         json.loads(content)

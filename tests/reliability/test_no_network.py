@@ -143,7 +143,7 @@ from app.cli import main
 from app.session import Session
 assert main(["score", {str(path)!r}]) == 0
 session = Session.open({str(tmp_path / "windrose.db")!r})
-session.new_game([("orange", "Ann"), ("white", "Ben")], ["white", "orange"], "now")
+session.new_game("macao", {{"started": "now", "players": [{{"colour": "orange", "name": "Ann"}}, {{"colour": "white", "name": "Ben"}}], "wall": ["white", "orange"]}})
 print("ready", flush=True)
 sys.stdin.readline()
 session.close()

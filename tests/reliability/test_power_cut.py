@@ -129,10 +129,11 @@ def test_sigkill_while_playing_through_the_session_loses_nothing_shown(tmp_path:
     with Session.open(db) as session:
         assert session.notices == []
         if not session.resume_last():
-            session.new_game([(p["colour"], p["name"]) for p in scripted_game(max(done) + 1).players],
-                             scripted_game(max(done) + 1).wall, f"scripted game {max(done) + 1}")
-        record = scripted_game(game_number(session.record().started or ""))
+            script = scripted_game(max(done) + 1)
+            session.new_game("macao", {"started": f"scripted game {max(done) + 1}", "players": script.players,
+                                       "wall": script.wall})
+        record = scripted_game(game_number(session.document().header.get("started") or ""))
         for action in record.actions[len(session.actions):]:
             session.act(action)
         assert session.is_over
-        assert session.score().to_json() == score(replay(record)).to_json()
+        assert session.game.score_document(session.state) == score(replay(record)).to_json()

@@ -26,8 +26,8 @@ class Table:
         self.ui = ui
         self.random = RandomTable(seed, players=players, activity=0.7)
         session = ui.app.session
-        session.new_game([(p["colour"], p["name"]) for p in self.random.players], list(self.random.wall),
-                         "2026-11-29T19:30:00+01:00")
+        session.new_game("macao", {"started": "2026-11-29T19:30:00+01:00", "players": self.random.players,
+                                   "wall": list(self.random.wall)})
 
     def advance(self, until: Callable[[Any], bool]) -> None:
         while not until(self.random.state):

@@ -9,15 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from app.games.base import Message, ScoreColumn, ScoreLine, ScoreTable
 from app.ui.catalogue import CardCatalogue, CatalogueError
-from app.ui.exports import ScoreLine, bgstats_json, export_game, inert_cell, scores_csv
+from app.ui.exports import bgstats_json, export_game, inert_cell, scores_csv
 from app.ui.settings_store import SettingsStore, UiSettings
 from app.ui.stats import player_stats
 
-LINES = [
-    ScoreLine("white", "=HYPERLINK(\"x\")", 30, 6, 6, 10, 12, 1),
-    ScoreLine("orange", "-Ann", 19, 1, 4, 6, 5, 2),
-]
+COLUMNS = (ScoreColumn("card_points", Message("Cards")), ScoreColumn("city_points", Message("City")))
+TABLE = ScoreTable("macao", COLUMNS, (
+    ScoreLine("white", "=HYPERLINK(\"x\")", "white", (6, 6), 12, 1),
+    ScoreLine("orange", "-Ann", "orange", (1, 4), 5, 2),
+), "white")
 
 
 @pytest.mark.parametrize("text", ["=1+1", "+1", "-1", "@SUM(A1)", "\tx"])
@@ -26,8 +28,8 @@ def test_formula_like_cells_are_made_inert(text: str) -> None:
 
 
 def test_csv_has_a_row_per_player_and_no_live_formula() -> None:
-    rows = list(csv.reader(io.StringIO(scores_csv("2026-11-29T19:30:00+01:00", LINES, "white"))))
-    assert rows[0][:3] == ["started", "colour", "name"]
+    rows = list(csv.reader(io.StringIO(scores_csv("2026-11-29T19:30:00+01:00", TABLE))))
+    assert rows[0] == ["started", "colour", "name", "card_points", "city_points", "total", "rank", "winner"]
     assert rows[1][2] == "'=HYPERLINK(\"x\")"
     assert rows[2][2] == "'-Ann"
     assert rows[1][-3:] == ["12", "1", "yes"]
@@ -35,7 +37,7 @@ def test_csv_has_a_row_per_player_and_no_live_formula() -> None:
 
 
 def test_bgstats_play_names_players_scores_and_winner() -> None:
-    document = json.loads(bgstats_json("2026-11-29T19:30:00+01:00", LINES, "white", "orange"))
+    document = json.loads(bgstats_json("Macao", "2026-11-29T19:30:00+01:00", TABLE, "orange"))
     play = document["plays"][0]
     assert play["playDate"] == "2026-11-29 19:30:00"
     assert document["games"][0]["name"] == "Macao"
@@ -45,17 +47,18 @@ def test_bgstats_play_names_players_scores_and_winner() -> None:
 
 
 def test_export_writes_record_csv_and_bgstats(tmp_path: Path) -> None:
-    written = export_game(tmp_path, 7, "2026-11-29T19:30:00+01:00", '{"format": "macao-record/1"}', LINES,
-                          "white", "orange")
+    written = export_game(tmp_path, "macao", "Macao", 7, "2026-11-29T19:30:00+01:00",
+                          '{"format": "macao-record/1"}', TABLE, "orange")
     assert [p.name for p in written] == ["macao-7-202611291930.json", "macao-7-202611291930.csv",
                                          "macao-7-202611291930.bgstats.json"]
-    unfinished = export_game(tmp_path / "b", 8, "2026-11-29T19:30:00+01:00", "{}", None, None, None)
+    unfinished = export_game(tmp_path / "b", "macao", "Macao", 8, "2026-11-29T19:30:00+01:00", "{}", None, None)
     assert [p.suffix for p in unfinished] == [".json"]
 
 
 def test_statistics_per_player() -> None:
-    second = [ScoreLine("white", "Ben", 0, 0, 0, 0, 20, 1), ScoreLine("orange", "-Ann", 0, 0, 0, 0, 9, 2)]
-    stats = {s.name: s for s in player_stats([(LINES, "white"), (second, "white")])}
+    second = ScoreTable("macao", COLUMNS, (ScoreLine("white", "Ben", "white", (0, 0), 20, 1),
+                                           ScoreLine("orange", "-Ann", "orange", (0, 0), 9, 2)), "white")
+    stats = {s.name: s for s in player_stats([TABLE, second])}
     assert (stats["-Ann"].games, stats["-Ann"].wins, stats["-Ann"].average, stats["-Ann"].best) == (2, 0, 7.0, 9)
     assert stats["Ben"].wins == 1
 

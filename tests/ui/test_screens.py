@@ -6,7 +6,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
-from app.games.macao import CUBE_COLOURS, apply_action
+from app.games.macao import CUBE_COLOURS, apply_action, score
 from app.ui.charts import BarChart
 from app.ui.i18n import translator
 from app.ui.widgets import DieWidget
@@ -198,7 +198,7 @@ def test_every_button_is_finger_sized_at_three_screen_sizes(ui: UiHarness, table
 def test_score_screen_shows_the_cores_sheet_and_exports(ui: UiHarness, table: Table) -> None:
     table.advance(lambda s: s.phase == "over")
     assert ui.app.manager.current == "score"
-    sheet = ui.app.session.score()
+    sheet = score(ui.app.session.state)
     labels = ui.labels()
     winner = next(row for row in sheet.rows if row.colour == sheet.winner)
     assert any(text.startswith(f"{winner.name} wins.") for text in labels)

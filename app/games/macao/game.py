@@ -112,6 +112,11 @@ class Macao(Game[GameState]):
         return [Seat(str(p.get("colour", "?")), str(p.get("name", "?")), p.get("colour"))
                 for p in header.get("players", [])]
 
+    def start_player(self, header: Mapping[str, Any]) -> str | None:
+        """The player on top of the starting stack on the wall."""
+        wall = header.get("wall") or []
+        return str(wall[0]) if wall else None
+
     def apply(self, state: GameState, action: Mapping[str, Any]) -> GameState:
         return apply_action(state, dict(action))
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from app.games.base import RulesError
+from app.games.base import RecordError, RulesError
 from app.games.macao import PLAYER_COLOURS
 from app.ui import theme
 from app.ui.i18n import _, translator
@@ -93,11 +93,17 @@ class NewGameScreen(BaseScreen):
         self.refresh()
 
     def _start(self) -> None:
-        players = [(colour, self.name_of(colour)) for colour in PLAYER_COLOURS if colour in self.seated]
+        players = [{"colour": colour, "name": self.name_of(colour)} for colour in PLAYER_COLOURS
+                   if colour in self.seated]
+        header = {"started": self.app.context.clock(), "players": players, "wall": list(self.seated)}
         try:
-            self.app.session.new_game(players, list(self.seated), self.app.context.clock())
+            self.app.session.new_game("macao", header)
         except RulesError as err:
             self.problem = translator.message(err.message)
+            self.refresh()
+            return
+        except RecordError as err:
+            self.problem = str(err)
             self.refresh()
             return
         self.app.say("")

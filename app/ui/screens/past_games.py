@@ -63,12 +63,12 @@ class PastGamesScreen(BaseScreen):
         box.add_widget(TextLabel(ngettext("Statistics over {n} finished game", "Statistics over {n} finished games",
                                           len(game_ids)).format(n=len(game_ids)),
                                  size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
-        results = []
+        tables = []
         for game_id in game_ids:
-            game = past_game(self.app.session, game_id)
-            if game.lines is not None:
-                results.append((game.lines, game.sheet.winner))
-        stats = player_stats(results)
+            table = past_game(self.app.session, game_id).table
+            if table is not None:
+                tables.append(table)
+        stats = player_stats(tables)
         table = GridLayout(cols=5, spacing=2, size_hint_y=None, height=28 * (len(stats) + 1))
         for title in (_("Player"), _("Games"), _("Wins"), _("Average"), _("Best")):
             table.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, color=theme.TEXT_DIM))
@@ -100,17 +100,17 @@ class PastGameScreen(BaseScreen):
         root.add_widget(self.title_bar(_("Game {n}").format(n=self.game_id), back_to="past_games"))
         game = past_game(self.app.session, self.game_id)
         body = BoxLayout(orientation="vertical", padding=theme.GAP * 2, spacing=theme.GAP)
-        names = ", ".join(p.get("name", "?") for p in game.record.players)
-        body.add_widget(TextLabel(f"{game.record.started[:16].replace('T', ' ')}  {names}", size=theme.FONT_NORMAL,
+        names = ", ".join(seat.name for seat in game.seats)
+        body.add_widget(TextLabel(f"{game.started[:16].replace('T', ' ')}  {names}", size=theme.FONT_NORMAL,
                                   size_hint_y=None, height=30))
         if game.problem:
             body.add_widget(TextLabel(_("This game cannot be replayed: {problem}").format(problem=game.problem),
                                       size=theme.FONT_SMALL, color=theme.DANGER))
-        elif game.sheet is not None:
-            body.add_widget(TextLabel(winner_text(game.sheet), size=theme.FONT_LARGE, bold=True,
+        elif game.table is not None:
+            body.add_widget(TextLabel(winner_text(game.table), size=theme.FONT_LARGE, bold=True,
                                       size_hint_y=None, height=44))
-            body.add_widget(breakdown_table(game.sheet))
-            body.add_widget(BarChart(score_bars(game.sheet)))
+            body.add_widget(breakdown_table(game.table))
+            body.add_widget(BarChart(score_bars(game.table)))
             body.add_widget(score_legend(self.narrow()))  # the colours read as on the final score
         else:
             body.add_widget(TextLabel(_("Not finished yet."), size=theme.FONT_NORMAL))
@@ -118,7 +118,7 @@ class PastGameScreen(BaseScreen):
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=44))
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         row.add_widget(BigButton(_("Export"), on_tap=lambda: self.app.export_game(self.game_id)))
-        if game.sheet is None and not game.problem:
+        if game.table is None and not game.problem:
             row.add_widget(BigButton(_("Continue this game"), role="ok", on_tap=self._continue))
         body.add_widget(row)
         root.add_widget(body)

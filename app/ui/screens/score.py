@@ -1,5 +1,5 @@
 """The end of the game: a breakdown per player (track, cards, city, punish), a bar chart,
-the winner and why. Every number is the rules core's ScoreSheet."""
+the winner and why. Every number is the game's ScoreTable."""
 
 from __future__ import annotations
 
@@ -20,39 +20,39 @@ CARDS_COLOUR = theme.WARN
 CITY_COLOUR = theme.OK
 
 
-def breakdown_table(sheet: Any, roomy: bool = False) -> GridLayout:
+def breakdown_table(table: Any, roomy: bool = False) -> GridLayout:
     """The score per player and part; `roomy` (a tall window): taller rows, larger numbers."""
     columns = (_("Player"), _("Track"), _("Punish"), _("Cards"), _("City"), _("Total"))
     row_height = 52 if roomy else 34
-    grid = GridLayout(cols=len(columns), spacing=2, size_hint_y=None, height=row_height * (len(sheet.rows) + 1))
+    grid = GridLayout(cols=len(columns), spacing=2, size_hint_y=None, height=row_height * (len(table.lines) + 1))
     for title in columns:
         grid.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, halign="center", color=theme.TEXT_DIM))
-    for row in sheet.rows:
-        grid.add_widget(PlayerBadge(row.colour, f"{row.rank}. {row.name}",
+    for line in table.lines:
+        grid.add_widget(PlayerBadge(line.colour, f"{line.rank}. {line.name}",
                                     size=theme.FONT_NORMAL if roomy else theme.FONT_SMALL))
-        for value in (row.prestige, -row.punish_points, row.card_points, row.city_points, row.total):
+        values = (table.part(line, "prestige"), -table.part(line, "punish_points"), table.part(line, "card_points"),
+                  table.part(line, "city_points"), line.total)
+        for value in values:
             grid.add_widget(TextLabel(str(value), size=theme.FONT_LARGE if roomy else theme.FONT_NORMAL,
                                       halign="center"))
     return grid
 
 
-def score_bars(sheet: Any) -> list[Bar]:
-    """Each total split into what the track kept, the cards and the city (all from the sheet)."""
-    return [
-        Bar(row.name, theme.player_colour(row.colour), (
-            (row.total - row.card_points - row.city_points, TRACK_COLOUR),
-            (row.card_points, CARDS_COLOUR),
-            (row.city_points, CITY_COLOUR),
-        ))
-        for row in sheet.rows
-    ]
+def score_bars(table: Any) -> list[Bar]:
+    """Each total split into what the track kept, the cards and the city (all from the table)."""
+    bars = []
+    for line in table.lines:
+        cards, city = table.part(line, "card_points"), table.part(line, "city_points")
+        bars.append(Bar(line.name, theme.player_colour(line.colour),
+                        ((line.total - cards - city, TRACK_COLOUR), (cards, CARDS_COLOUR), (city, CITY_COLOUR))))
+    return bars
 
 
-def winner_text(sheet: Any) -> str:
-    name = next(row.name for row in sheet.rows if row.colour == sheet.winner)
-    text = _("{name} wins.").format(name=name)
-    if sheet.tie_break is not None:
-        text += " " + translator.message(sheet.tie_break)
+def winner_text(table: Any) -> str:
+    name = next((line.name for line in table.lines if line.player == table.winner), None)
+    text = _("{name} wins.").format(name=name) if name is not None else ""
+    if table.tie_break is not None:
+        text = (text + " " + translator.message(table.tie_break)).strip()
     return text
 
 
@@ -78,14 +78,14 @@ class ScoreScreen(BaseScreen):
         bar.add_widget(BigButton(_("Undo"), role="danger", on_tap=self.app.undo, disabled=not session.can_undo,
                                  size_hint=(None, 1), width=124))
         root.add_widget(bar)
-        sheet = session.score()
+        table = session.score()
         body = BoxLayout(orientation="vertical", padding=theme.GAP * 2, spacing=theme.GAP)
-        body.add_widget(TextLabel(winner_text(sheet), size=theme.FONT_LARGE, bold=True,
+        body.add_widget(TextLabel(winner_text(table), size=theme.FONT_LARGE, bold=True,
                                   size_hint_y=None, height=64, halign="center"))
-        body.add_widget(breakdown_table(sheet, self.roomy()))
-        chart = BarChart(score_bars(sheet))
+        body.add_widget(breakdown_table(table, self.roomy()))
+        chart = BarChart(score_bars(table))
         if self.roomy():  # rows about a bar and a half high, not the whole of a tall window
-            chart.size_hint_max_y = 120 * len(sheet.rows)
+            chart.size_hint_max_y = 120 * len(table.lines)
         body.add_widget(chart)
         body.add_widget(score_legend(self.narrow()))
         if self.roomy():
