@@ -359,8 +359,7 @@ class Game(ABC, Generic[S]):
 # by its path, and the same ranking with shared places.
 
 MAX_COUNT = 999  # every count on a sheet, unless its game says otherwise
-MAX_SHEET_BYTES = 1024 * 1024  # a filled sheet is a few kB
-MAX_SHEET_DEPTH = 32  # sheets nest 4 levels; unknown fields may add some, not this many
+
 
 class SheetError(RecordError):
     """A sheet, or an action on it, breaks the format or a rule; nothing was changed.
@@ -378,43 +377,6 @@ def shown(value: object) -> str:
     """A short, safe rendering of a found value for a message."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _depth(value: object, limit: int) -> int:
-    """Nesting depth of a JSON value, stopping once it passes `limit`."""
-    stack: list[tuple[object, int]] = [(value, 1)]
-    deepest = 0
-    while stack and deepest <= limit:
-        item, level = stack.pop()
-        deepest = max(deepest, level)
-        if isinstance(item, dict):
-            stack.extend((v, level + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, level + 1) for v in item)
-    return deepest
-
-
-def read_sheet_json(text: str | bytes) -> object:
-    """Decode a sheet's JSON text, refusing what cannot be a sheet (too big, too deep, not JSON)."""
-    if len(text) > MAX_SHEET_BYTES:
-        raise SheetError("", Message("The file is {size} kB; a score sheet is at most {limit} kB.",
-                                     {"size": len(text) // 1024, "limit": MAX_SHEET_BYTES // 1024}))
-    try:
-        doc = json.loads(text)
-    except RecursionError:
-        doc = None
-        deep = True
-    except json.JSONDecodeError as err:
-        raise SheetError(f"line {err.lineno}, column {err.colno}",
-                         Message("not valid JSON ({problem})", {"problem": err.msg})) from None
-    except UnicodeDecodeError:
-        raise SheetError("", Message("The file is not UTF-8 text.")) from None
-    else:
-        deep = _depth(doc, MAX_SHEET_DEPTH) > MAX_SHEET_DEPTH
-    if deep:
-        raise SheetError("", Message("The document is nested more than {limit} levels deep.",
-                                     {"limit": MAX_SHEET_DEPTH}))
-    return doc
 
 
 def check_object(value: object, where: str) -> dict[str, Any]:

@@ -31,7 +31,8 @@ def test_a_finished_sheet_exports_its_file_scores_and_bg_stats_play(tmp_path: Pa
     rules, document = read_document(text)
     table = rules.score(rules.replay(document))
     written = export_game(tmp_path, rules.id, rules.title.render(), 7, STARTED, rules.write(document), table, None)
-    assert [p.name for p in written] == [f"{rules.id}-7-202612052015{ext}" for ext in (".json", ".csv", ".bgstats.json")]
+    stem = f"{rules.id}-7-202612052015"
+    assert [p.name for p in written] == [stem + ext for ext in (".json", ".csv", ".bgstats.json")]
     assert json.loads(written[0].read_text(encoding="utf-8")) == json.loads(text)
     rows = list(csv.DictReader(written[1].read_text(encoding="utf-8").splitlines()))
     assert list(rows[0])[3:-3] == columns

@@ -141,7 +141,8 @@ def test_a_voyage_is_recorded_once_coins_and_goods_are_in(tables: list[PadTable]
 
 def test_marco_polo_round_dice_show_sum_and_compensation(tables: list[PadTable]) -> None:
     header = {"format": "marcopolo2-score/1",
-              "players": [{"name": "Ann", "colour": "red", "rolls": []}, {"name": "Ben", "colour": "blue", "rolls": []}]}
+              "players": [{"name": "Ann", "colour": "red", "rolls": []},
+                          {"name": "Ben", "colour": "blue", "rolls": []}]}
     table = PadTable("marcopolo2", MarcoPolo2Pad, header=header)
     tables.append(table)
     for pips in (3, 1, 2, 6, 6):

@@ -7,7 +7,6 @@ from .sheet import (
     apply_action,
     describe_action,
     dump_sheet,
-    load_sheet,
     missing_players,
     new_sheet,
     parse_sheet,
@@ -16,6 +15,6 @@ from .sheet import (
 )
 
 __all__ = [
-    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "load_sheet", "missing_players",
+    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "missing_players",
     "new_sheet", "parse_sheet", "progress", "ring_flags", "score", "waiting_for",
 ]

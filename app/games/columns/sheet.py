@@ -21,7 +21,6 @@ from app.games.base import (
     check_players,
     dump_sheet_json,
     player_index,
-    read_sheet_json,
     require,
 )
 
@@ -61,10 +60,6 @@ def parse_sheet(doc: object) -> Sheet:
             check_columns(player["columns"], f"players[{i}].columns")
     _check_deck(players, "players")
     return copy.deepcopy(root)
-
-
-def load_sheet(text: str | bytes) -> Sheet:
-    return parse_sheet(read_sheet_json(text))
 
 
 def dump_sheet(sheet: Sheet) -> str:

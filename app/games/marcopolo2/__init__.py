@@ -12,7 +12,6 @@ from .sheet import (
     current_round,
     describe_action,
     dump_sheet,
-    load_sheet,
     new_sheet,
     parse_sheet,
     progress,
@@ -21,6 +20,6 @@ from .sheet import (
 
 __all__ = [
     "DIE_COLOURS", "END_FIELDS", "FORMAT", "GAME_ID", "PLAYER_COLOURS", "ROUNDS", "apply_action", "compensation",
-    "contract_awards", "current_round", "describe_action", "dump_sheet", "load_sheet", "new_sheet", "parse_sheet",
+    "contract_awards", "current_round", "describe_action", "dump_sheet", "new_sheet", "parse_sheet",
     "progress", "score", "waiting_for",
 ]

@@ -23,7 +23,6 @@ from app.games.base import (
     check_players,
     dump_sheet_json,
     player_index,
-    read_sheet_json,
     require,
     shown,
 )
@@ -86,10 +85,6 @@ def parse_sheet(doc: object) -> Sheet:
                 check_count(player[name], f"{where}.{name}")
     _check_rounds_together(players, "players")
     return copy.deepcopy(root)
-
-
-def load_sheet(text: str | bytes) -> Sheet:
-    return parse_sheet(read_sheet_json(text))
 
 
 def dump_sheet(sheet: Sheet) -> str:

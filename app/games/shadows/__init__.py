@@ -8,7 +8,6 @@ from .sheet import (
     describe_action,
     dump_sheet,
     end_reminder,
-    load_sheet,
     missing_entries,
     new_sheet,
     parse_sheet,
@@ -17,6 +16,6 @@ from .sheet import (
 )
 
 __all__ = [
-    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "end_reminder", "load_sheet",
+    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "end_reminder",
     "missing_entries", "new_sheet", "parse_sheet", "progress", "score", "waiting_for",
 ]

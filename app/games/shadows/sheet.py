@@ -20,7 +20,6 @@ from app.games.base import (
     check_players,
     dump_sheet_json,
     player_index,
-    read_sheet_json,
     require,
 )
 
@@ -53,10 +52,6 @@ def parse_sheet(doc: object) -> Sheet:
             if part in player:
                 check_part(part, player[part], f"players[{i}].{part}")
     return copy.deepcopy(root)
-
-
-def load_sheet(text: str | bytes) -> Sheet:
-    return parse_sheet(read_sheet_json(text))
 
 
 def dump_sheet(sheet: Sheet) -> str:

@@ -7,7 +7,6 @@ from .sheet import (
     apply_action,
     describe_action,
     dump_sheet,
-    load_sheet,
     missing_entries,
     new_sheet,
     parse_sheet,
@@ -16,6 +15,6 @@ from .sheet import (
 )
 
 __all__ = [
-    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "load_sheet", "missing_entries",
+    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "missing_entries",
     "money", "new_sheet", "parse_sheet", "progress", "score", "waiting_for",
 ]

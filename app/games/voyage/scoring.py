@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from app.games.base import Message, ScoreResult, SheetError, rank_scores
 
-from .sheet import GAME_ID, ROUNDS, Sheet
-
-CHEST_VALUE = 10
+from .sheet import CHEST_VALUE, GAME_ID, ROUNDS, Sheet
 
 
 def money(rounds: list[dict[str, int]]) -> tuple[int, int]:
@@ -27,7 +25,8 @@ def score(sheet: Sheet) -> ScoreResult:
         rounds = player.get("rounds", [])
         if len(rounds) < ROUNDS:
             raise SheetError(f"players[{i}].rounds", Message(
-                "{count} of {rounds} voyages entered; both are needed to score", {"count": len(rounds), "rounds": ROUNDS}))
+                "{count} of {rounds} voyages entered; both are needed to score",
+                {"count": len(rounds), "rounds": ROUNDS}))
         chests, coins = money(rounds)
         names.append(player["name"])
         totals.append(CHEST_VALUE * chests + coins)

@@ -22,7 +22,6 @@ from app.games.base import (
     check_players,
     dump_sheet_json,
     player_index,
-    read_sheet_json,
     require,
 )
 
@@ -73,10 +72,6 @@ def parse_sheet(doc: object) -> Sheet:
         if "rounds" in player:
             check_rounds(player["rounds"], f"players[{i}].rounds")
     return copy.deepcopy(root)
-
-
-def load_sheet(text: str | bytes) -> Sheet:
-    return parse_sheet(read_sheet_json(text))
 
 
 def dump_sheet(sheet: Sheet) -> str:

@@ -40,7 +40,7 @@ def test_unknown_fields_are_written_back_unchanged() -> None:
 
 
 def test_a_shared_win_says_so() -> None:
-    result = columns.score(columns.load_sheet((HERE / "shared_win.json").read_text()))
+    result = columns.score(columns.parse_sheet(sheet_doc("shared_win")))
     assert result.winner is None
     assert result.tie_break is not None and "Ann, Ben" in str(result.tie_break)
 
@@ -148,7 +148,8 @@ def test_the_game_interface_reads_writes_and_scores_each_worked_example(sheet: P
 
 
 def test_the_game_interface_refuses_a_bad_entry_with_a_message() -> None:
-    assert_game_refuses_without_changing("columns", HERE / "three_players.json", {"type": "columns", "player": "Ann", "columns": [19]})
+    assert_game_refuses_without_changing("columns", HERE / "three_players.json",
+                                         {"type": "columns", "player": "Ann", "columns": [19]})
 
 
 def test_the_game_waits_for_each_entry_until_the_sheet_is_complete() -> None:

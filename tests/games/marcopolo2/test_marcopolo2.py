@@ -108,7 +108,7 @@ def test_bad_sheets_are_refused_with_the_path_of_the_value(change: Any, where: s
 
 
 def test_a_running_game_is_read_but_not_scored() -> None:
-    sheet = marcopolo2.load_sheet((HERE / "running.json").read_text())
+    sheet = marcopolo2.parse_sheet(sheet_doc("running"))
     assert marcopolo2.current_round(sheet) == 2
     assert "Round 2: the dice of Ben" in str(marcopolo2.waiting_for(sheet))
     with pytest.raises(SheetError) as caught:
@@ -179,7 +179,8 @@ def test_the_game_interface_reads_writes_and_scores_each_worked_example(sheet: P
 
 
 def test_the_game_interface_refuses_a_bad_entry_with_a_message() -> None:
-    assert_game_refuses_without_changing("marcopolo2", HERE / "three_players.json", {"type": "roll", "player": "Ann", "round": 1, "dice": [7]})
+    assert_game_refuses_without_changing("marcopolo2", HERE / "three_players.json",
+                                         {"type": "roll", "player": "Ann", "round": 1, "dice": [7]})
 
 
 def test_the_game_waits_for_each_entry_until_the_sheet_is_complete() -> None:

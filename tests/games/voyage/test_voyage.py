@@ -145,7 +145,8 @@ def test_the_game_interface_reads_writes_and_scores_each_worked_example(sheet: P
 
 
 def test_the_game_interface_refuses_a_bad_entry_with_a_message() -> None:
-    assert_game_refuses_without_changing("voyage", HERE / "three_players.json", {"type": "voyage", "player": "Ann", "round": 2, "coins": 1, "goods_left": 40})
+    assert_game_refuses_without_changing("voyage", HERE / "three_players.json",
+                                         {"type": "voyage", "player": "Ann", "round": 2, "coins": 1, "goods_left": 40})
 
 
 def test_the_game_waits_for_each_entry_until_the_sheet_is_complete() -> None:
