@@ -6,7 +6,6 @@ from .sheet import (
     GAME_ID,
     apply_action,
     describe_action,
-    dump_sheet,
     missing_players,
     new_sheet,
     parse_sheet,
@@ -15,6 +14,6 @@ from .sheet import (
 )
 
 __all__ = [
-    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "missing_players",
+    "FORMAT", "GAME_ID", "apply_action", "describe_action", "missing_players",
     "new_sheet", "parse_sheet", "progress", "ring_flags", "score", "waiting_for",
 ]

@@ -19,7 +19,6 @@ from app.games.base import (
     check_format,
     check_object,
     check_players,
-    dump_sheet_json,
     player_index,
     require,
 )
@@ -60,10 +59,6 @@ def parse_sheet(doc: object) -> Sheet:
             check_columns(player["columns"], f"players[{i}].columns")
     _check_deck(players, "players")
     return copy.deepcopy(root)
-
-
-def dump_sheet(sheet: Sheet) -> str:
-    return dump_sheet_json(sheet)
 
 
 def new_sheet(names: list[str]) -> Sheet:

@@ -11,7 +11,6 @@ from .sheet import (
     apply_action,
     current_round,
     describe_action,
-    dump_sheet,
     new_sheet,
     parse_sheet,
     progress,
@@ -20,6 +19,6 @@ from .sheet import (
 
 __all__ = [
     "DIE_COLOURS", "END_FIELDS", "FORMAT", "GAME_ID", "PLAYER_COLOURS", "ROUNDS", "apply_action", "compensation",
-    "contract_awards", "current_round", "describe_action", "dump_sheet", "new_sheet", "parse_sheet",
+    "contract_awards", "current_round", "describe_action", "new_sheet", "parse_sheet",
     "progress", "score", "waiting_for",
 ]

@@ -21,7 +21,6 @@ from app.games.base import (
     check_list,
     check_object,
     check_players,
-    dump_sheet_json,
     player_index,
     require,
     shown,
@@ -85,10 +84,6 @@ def parse_sheet(doc: object) -> Sheet:
                 check_count(player[name], f"{where}.{name}")
     _check_rounds_together(players, "players")
     return copy.deepcopy(root)
-
-
-def dump_sheet(sheet: Sheet) -> str:
-    return dump_sheet_json(sheet)
 
 
 def new_sheet(players: list[tuple[str, str]]) -> Sheet:

@@ -6,7 +6,6 @@ from .sheet import (
     GAME_ID,
     apply_action,
     describe_action,
-    dump_sheet,
     end_reminder,
     missing_entries,
     new_sheet,
@@ -16,6 +15,6 @@ from .sheet import (
 )
 
 __all__ = [
-    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "end_reminder",
+    "FORMAT", "GAME_ID", "apply_action", "describe_action", "end_reminder",
     "missing_entries", "new_sheet", "parse_sheet", "progress", "score", "waiting_for",
 ]

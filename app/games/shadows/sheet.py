@@ -18,7 +18,6 @@ from app.games.base import (
     check_format,
     check_object,
     check_players,
-    dump_sheet_json,
     player_index,
     require,
 )
@@ -52,10 +51,6 @@ def parse_sheet(doc: object) -> Sheet:
             if part in player:
                 check_part(part, player[part], f"players[{i}].{part}")
     return copy.deepcopy(root)
-
-
-def dump_sheet(sheet: Sheet) -> str:
-    return dump_sheet_json(sheet)
 
 
 def new_sheet(names: list[str]) -> Sheet:

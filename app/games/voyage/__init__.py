@@ -6,7 +6,6 @@ from .sheet import (
     GAME_ID,
     apply_action,
     describe_action,
-    dump_sheet,
     missing_entries,
     new_sheet,
     parse_sheet,
@@ -15,6 +14,6 @@ from .sheet import (
 )
 
 __all__ = [
-    "FORMAT", "GAME_ID", "apply_action", "describe_action", "dump_sheet", "missing_entries",
+    "FORMAT", "GAME_ID", "apply_action", "describe_action", "missing_entries",
     "money", "new_sheet", "parse_sheet", "progress", "score", "waiting_for",
 ]

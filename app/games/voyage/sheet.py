@@ -20,7 +20,6 @@ from app.games.base import (
     check_list,
     check_object,
     check_players,
-    dump_sheet_json,
     player_index,
     require,
 )
@@ -72,10 +71,6 @@ def parse_sheet(doc: object) -> Sheet:
         if "rounds" in player:
             check_rounds(player["rounds"], f"players[{i}].rounds")
     return copy.deepcopy(root)
-
-
-def dump_sheet(sheet: Sheet) -> str:
-    return dump_sheet_json(sheet)
 
 
 def new_sheet(names: list[str]) -> Sheet:
