@@ -579,7 +579,8 @@ class SheetGame(Game[dict[str, Any]]):
         return dump_sheet_json(self.replay(document))
 
     def new_state(self, header: Mapping[str, Any]) -> dict[str, Any]:
-        return self.parse(dict(header))
+        """The empty sheet of a header (a header made by the app may leave the format out)."""
+        return self.parse({**header, "format": header.get("format", self.formats[0])})
 
     def seats(self, header: Mapping[str, Any]) -> list[Seat]:
         return [Seat(str(p.get("name", "?")), str(p.get("name", "?")), p.get("colour"))
