@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from app.games.base import RulesError, ScoreTable
+from app.games.base import ScoreTable
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.widgets import BigButton, Panel, TextLabel
@@ -105,13 +105,13 @@ class SheetPad(BoxLayout):
     """Players with their fields beside a keypad for the lit field.
 
     `values(player, key)` reads what is entered; `save(player, key, value)` turns a value into
-    an action (a refusal, RulesError, is shown on the pad). After a save the next field still
+    an action and says whether it was taken (the host shows why not). After a save the next field still
     to be entered lights up. With more than three fields the fields are rows and the players
     columns, so a long end-scoring pad still fits a small screen.
     """
 
     def __init__(self, seats: Sequence[PadSeat], fields: Sequence[PadField],
-                 values: Callable[[str, str], Value], save: Callable[[str, str, Value], None],
+                 values: Callable[[str, str], Value], save: Callable[[str, str, Value], bool],
                  portrait: bool = False, **kwargs: Any) -> None:
         super().__init__(orientation="vertical" if portrait else "horizontal", spacing=theme.GAP,
                          padding=theme.GAP, **kwargs)
@@ -216,13 +216,8 @@ class SheetPad(BoxLayout):
                 self.problem = _("Type a number first.")
                 self.redraw()
                 return
-        try:
-            self.save(player, key, value)
-        except RulesError as err:
-            self.problem = translator.message(err.message)
-            self.redraw()
-            return
-        self.light_next()
+        if self.save(player, key, value):
+            self.light_next()
 
     # -- drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:

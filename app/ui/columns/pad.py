@@ -10,7 +10,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from app.games import game
-from app.games.base import RulesError
 from app.games.columns import ring_flags
 from app.ui import theme
 from app.ui.columns.ring import RingView
@@ -22,9 +21,9 @@ FIELDS = (PadField("columns", N_("Columns, left to right"), 1, 18, many=6),)
 
 
 class ColumnsPad(BoxLayout):
-    """The sheet of a guild-columns game: `act(action)` records an entry (RulesError if refused)."""
+    """The sheet of a guild-columns game: `act(action)` records an entry (False: refused)."""
 
-    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], None], portrait: bool = False,
+    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(orientation="vertical", **kwargs)
         self.rules = game(GAME_ID)
@@ -45,14 +44,13 @@ class ColumnsPad(BoxLayout):
         entry = next(p for p in self.state["players"] if p["name"] == player)
         return list(entry[key]) if key in entry else None
 
-    def _save(self, player: str, key: str, value: Value) -> None:
-        self.act({"type": "columns", "player": player, "columns": value})
+    def _save(self, player: str, key: str, value: Value) -> bool:
+        return self.act({"type": "columns", "player": player, "columns": value})
 
     def _result(self) -> BoxLayout | None:
-        try:
-            table = self.rules.score(self.state)
-        except RulesError:
+        if not self.rules.progress(self.state).finished:
             return None
+        table = self.rules.score(self.state)
         heights = [list(p["columns"]) for p in self.state["players"]]
         rows = [(p["name"], h, flags)
                 for p, h, flags in zip(self.state["players"], heights, ring_flags(heights), strict=True)]

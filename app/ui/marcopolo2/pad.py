@@ -12,10 +12,9 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from app.games import game
-from app.games.base import RulesError
 from app.games.marcopolo2 import ROUNDS, compensation, current_round
 from app.ui import theme
-from app.ui.i18n import N_, _, translator
+from app.ui.i18n import N_, _
 from app.ui.marcopolo2.dice import ColouredDie, fill_of
 from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, score_breakdown
 from app.ui.widgets import BigButton, Panel, TextLabel
@@ -34,9 +33,9 @@ END_FIELDS = (
 
 
 class MarcoPolo2Pad(BoxLayout):
-    """The rounds' dice, then the end scoring: `act(action)` records an entry (RulesError if refused)."""
+    """The rounds' dice, then the end scoring: `act(action)` records an entry (False: refused)."""
 
-    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], None], portrait: bool = False,
+    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(orientation="vertical", spacing=theme.GAP, padding=theme.GAP, **kwargs)
         self.rules = game(GAME_ID)
@@ -45,7 +44,6 @@ class MarcoPolo2Pad(BoxLayout):
         self.state = state
         self.lit: str | None = None
         self.drafts: dict[str, list[int]] = {}
-        self.problem = ""
         self.end_pad: SheetPad | None = None
         self.shown_round = 0
         self.update(state)
@@ -73,7 +71,6 @@ class MarcoPolo2Pad(BoxLayout):
     # -- taps ----------------------------------------------------------------------------
     def light(self, name: str) -> None:
         self.lit = name
-        self.problem = ""
         self.redraw()
 
     def add_die(self, value: int) -> None:
@@ -93,13 +90,7 @@ class MarcoPolo2Pad(BoxLayout):
         if self.lit is None:
             return
         dice = self.drafts.get(self.lit, [])
-        try:
-            self.act({"type": "roll", "player": self.lit, "round": self.round, "dice": list(dice)})
-        except RulesError as err:
-            self.problem = translator.message(err.message)
-            self.redraw()
-            return
-        self.problem = ""
+        self.act({"type": "roll", "player": self.lit, "round": self.round, "dice": list(dice)})
 
     # -- drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -159,19 +150,13 @@ class MarcoPolo2Pad(BoxLayout):
             grid.add_widget(BigButton(str(value), size=theme.FONT_LARGE, size_hint_y=None, height=theme.TOUCH_MIN,
                                       tag=("pips", value), on_tap=lambda v=value: self.add_die(v)))
         box.add_widget(grid)
-        if self.problem:
-            box.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER, size_hint_y=None,
-                                     height=44))
         box.add_widget(BigButton(_("Dice are right"), role="ok", tag=("confirm", self.lit),
                                  disabled=not self.drafts.get(self.lit), on_tap=self.confirm))
         box.add_widget(Widget())
         return box
 
     def _draw_end(self) -> None:
-        try:
-            result = score_breakdown(self.rules.score(self.state))
-        except RulesError:
-            result = None
+        result = score_breakdown(self.rules.score(self.state)) if self.rules.progress(self.state).finished else None
         if self.end_pad is None:
             seats = [PadSeat(p["name"], fill_of(p["colour"])) for p in self.state["players"]]
             self.end_pad = SheetPad(seats, END_FIELDS, self._end_value, self._save_end, self.portrait)
@@ -185,6 +170,6 @@ class MarcoPolo2Pad(BoxLayout):
         value = entry.get(key)
         return value if isinstance(value, int) else None
 
-    def _save_end(self, player: str, key: str, value: Value) -> None:
-        self.act({"type": "end", "player": player, key: value})
+    def _save_end(self, player: str, key: str, value: Value) -> bool:
+        return self.act({"type": "end", "player": player, key: value})
 

@@ -9,7 +9,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from app.games import game
-from app.games.base import RulesError
 from app.games.shadows import end_reminder
 from app.ui import theme
 from app.ui.i18n import N_, translator
@@ -24,9 +23,9 @@ FIELDS = (
 
 
 class ShadowsPad(BoxLayout):
-    """The sheet of a Shadows of Macao game: `act(action)` records an entry (RulesError if refused)."""
+    """The sheet of a Shadows of Macao game: `act(action)` records an entry (False: refused)."""
 
-    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], None], portrait: bool = False,
+    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(orientation="vertical", **kwargs)
         self.rules = game(GAME_ID)
@@ -44,15 +43,12 @@ class ShadowsPad(BoxLayout):
         reminder = end_reminder(state)
         self.reminder.text = translator.message(reminder) if reminder is not None else ""
         self.reminder.height = 30 if reminder is not None else 0
-        try:
-            self.pad.result = score_breakdown(self.rules.score(state))
-        except RulesError:
-            self.pad.result = None
+        self.pad.result = score_breakdown(self.rules.score(state)) if self.rules.progress(state).finished else None
         self.pad.sync()
 
     def _value(self, player: str, key: str) -> Value:
         entry = next(p for p in self.state["players"] if p["name"] == player)
         return list(entry[key]) if key in entry else None
 
-    def _save(self, player: str, key: str, value: Value) -> None:
-        self.act({"type": key, "player": player, "values": value})
+    def _save(self, player: str, key: str, value: Value) -> bool:
+        return self.act({"type": key, "player": player, "values": value})

@@ -9,7 +9,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from app.games import game
-from app.games.base import RulesError
 from app.ui import theme
 from app.ui.i18n import N_
 from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, score_breakdown
@@ -25,10 +24,10 @@ SHEET_KEYS = {"coins": "coins", "goods": "goods_left"}
 
 
 class VoyagePad(BoxLayout):
-    """The sheet of a ship-voyage game: `act(action)` records an entry (RulesError if refused).
+    """The sheet of a ship-voyage game: `act(action)` records an entry (False: refused).
     A typed half of a voyage waits on the pad until the other half is typed."""
 
-    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], None], portrait: bool = False,
+    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(orientation="vertical", **kwargs)
         self.rules = game(GAME_ID)
@@ -42,10 +41,7 @@ class VoyagePad(BoxLayout):
 
     def update(self, state: dict[str, Any]) -> None:
         self.state = state
-        try:
-            self.pad.result = score_breakdown(self.rules.score(state))
-        except RulesError:
-            self.pad.result = None
+        self.pad.result = score_breakdown(self.rules.score(state)) if self.rules.progress(state).finished else None
         self.pad.sync()
 
     def _value(self, player: str, key: str) -> Value:
@@ -56,13 +52,16 @@ class VoyagePad(BoxLayout):
         rounds = next(p for p in self.state["players"] if p["name"] == player).get("rounds", [])
         return rounds[int(number) - 1][SHEET_KEYS[part]] if len(rounds) >= int(number) else None
 
-    def _save(self, player: str, key: str, value: Value) -> None:
+    def _save(self, player: str, key: str, value: Value) -> bool:
         part, number = key.split("_")
         assert isinstance(value, int)
         voyage = {SHEET_KEYS[other]: self._value(player, f"{other}_{number}") for other in SHEET_KEYS}
         voyage[SHEET_KEYS[part]] = value
         if any(v is None for v in voyage.values()):
             self.pending[(player, int(number))] = {k: v for k, v in voyage.items() if v is not None}
-            return
-        self.act({"type": "voyage", "player": player, "round": int(number), **voyage})
+            return True
         self.pending.pop((player, int(number)), None)
+        if self.act({"type": "voyage", "player": player, "round": int(number), **voyage}):
+            return True
+        self.pending[(player, int(number))] = voyage  # refused: both halves stay typed for a fix
+        return False
