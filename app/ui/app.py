@@ -24,7 +24,7 @@ from app.journal import local_timestamp
 from app.session import Session, SessionError
 from app.watchdog import announce_ready
 from app.ui import theme
-from app.ui.catalogue import CardCatalogue
+from app.ui.macao.catalogue import CardCatalogue
 from app.ui.i18n import _, translator
 from app.ui.settings_store import SettingsStore, UiSettings
 

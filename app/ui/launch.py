@@ -99,7 +99,7 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     from app.journal import JournalError
     from app.session import Session
     from app.ui.app import UiContext, WindroseApp
-    from app.ui.catalogue import CardCatalogue
+    from app.ui.macao.catalogue import CardCatalogue
     from app.ui.settings_store import SettingsStore, UiSettings
 
     keep_heap_trimmed()

@@ -24,7 +24,7 @@ STARTED = "2026-11-29T19:30:00+01:00"
 def settle_roses(root: Any) -> None:
     """Finish every rose's turning: the tour's frames follow each other faster than the 0.6 s
     animation, which would leave cubes drawn between sectors in the pictures."""
-    from app.ui.windrose import WindroseWidget
+    from app.ui.macao.windrose import WindroseWidget
 
     for widget in root.walk():
         if isinstance(widget, WindroseWidget):
@@ -82,7 +82,9 @@ class Tour:
         app = self.app
         yield from self.shot("start-empty", all_sizes=True)
         app.go("new_game")
-        screen = app.manager.get_screen("new_game")
+        yield from self.shot("choose-game", all_sizes=True)
+        app.go("macao_setup")
+        screen = app.manager.get_screen("macao_setup")
         screen.seated = list(self.table.wall)
         screen.names = {p["colour"]: p["name"] for p in self.table.players}
         yield
@@ -241,7 +243,7 @@ def run_tour(out: Path) -> int:
 
     from app.session import Session
     from app.ui.app import UiContext, WindroseApp
-    from app.ui.catalogue import CardCatalogue
+    from app.ui.macao.catalogue import CardCatalogue
     from app.ui.settings_store import SettingsStore, UiSettings
 
     out.mkdir(parents=True, exist_ok=True)

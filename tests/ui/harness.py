@@ -34,7 +34,7 @@ from kivy.uix.widget import Widget  # noqa: E402
 
 from app.session import Session  # noqa: E402
 from app.ui.app import UiContext, WindroseApp  # noqa: E402
-from app.ui.catalogue import CardCatalogue  # noqa: E402
+from app.ui.macao.catalogue import CardCatalogue  # noqa: E402
 from app.ui.i18n import translator  # noqa: E402
 from app.ui.settings_store import SettingsStore, UiSettings  # noqa: E402
 from app.ui.widgets import TextLabel  # noqa: E402

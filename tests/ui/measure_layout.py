@@ -33,7 +33,7 @@ def measure(size: tuple[int, int], folder: Path) -> dict[str, float]:
         table.advance(lambda s: s.phase == "actions")
         figures["action button h"] = ui.tagged("action", "take_quarter").height
         figures["end of turn h"] = ui.tagged("action", "end_turn").height
-        figures["rose side"] = min(min(r.size) for r in ui.app.manager.get_screen("game").roses.values())
+        figures["rose side"] = min(min(r.size) for r in ui.app.manager.get_screen("game").players_view.roses.values())
         return figures
     finally:
         ui.close()

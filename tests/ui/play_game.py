@@ -48,7 +48,7 @@ def screen_report(ui: UiHarness) -> dict[str, Any]:
 def learn_every_card(folder: Path, seed: int) -> None:
     """A table that has met every card of this game before: its catalogue knows them all."""
     from app.games.macao.simulate import RandomTable
-    from app.ui.catalogue import CardCatalogue
+    from app.ui.macao.catalogue import CardCatalogue
 
     actions = RandomTable(seed, players=2, activity=0.7).play().actions
     cards = [c for a in actions if a["type"] == "setup_draw" for c in a["cards"]]

@@ -68,8 +68,9 @@ class TapPlayer:
 
     # -- set-up --------------------------------------------------------------------
     def seat_players(self) -> None:
-        """Start screen -> New game -> seat the colours in wall order (top first) -> start."""
+        """Start screen -> New game -> Macao -> seat the colours in wall order (top first) -> start."""
         self.tap_text("New game")
+        self.tap("game", "macao", part=OVERHEAD)
         for colour in self.table.wall:
             self.tap("seat", colour, part=FACTS)
         self.tap_text("Start the game")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.ui.catalogue import CardCatalogue
+from app.ui.macao.catalogue import CardCatalogue
 from app.ui.i18n import translator
 from app.ui.settings_store import UiSettings
 from tests.ui.conftest import Table

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.games.base import Message, ScoreColumn, ScoreLine, ScoreTable
-from app.ui.catalogue import CardCatalogue, CatalogueError
+from app.ui.macao.catalogue import CardCatalogue, CatalogueError
 from app.ui.exports import bgstats_json, export_game, inert_cell, scores_csv
 from app.ui.settings_store import SettingsStore, UiSettings
 from app.ui.stats import player_stats

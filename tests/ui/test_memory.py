@@ -160,7 +160,7 @@ def test_a_screen_that_was_left_lets_go_of_its_widgets(ui: UiHarness) -> None:
 def test_a_screen_with_a_text_input_lets_go_of_its_widgets(ui: UiHarness) -> None:
     """Kivy's TextInput keeps its last call's arguments for the class (kivy.clock.triggered):
     the last field shown, and through its parents its whole screen, outlived the screen."""
-    ui.app.go("new_game")
+    ui.app.go("macao_setup")
     ui.idle()
     field = ui.find(TextField)[0]
     row = weakref.ref(field.parent)

@@ -50,7 +50,7 @@ def _pairs_on_pad(ui: UiHarness) -> set[tuple[int, int]]:
 
 def _rose_sides(ui: UiHarness) -> list[float]:
     """The diameter each player's rose is drawn at (the smaller side of its widget)."""
-    return [min(rose.size) for rose in ui.app.manager.get_screen("game").roses.values()]
+    return [min(rose.size) for rose in ui.app.manager.get_screen("game").players_view.roses.values()]
 
 
 # -- the tribute pad ------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ def test_two_players_in_portrait_get_roses_far_bigger_than_at_the_baseline(ui: U
     assert ui.tagged("action", "take_quarter").height >= 1.5 * baseline_action
     assert ui.tagged("action", "end_turn").height > baseline_end
     # Every action button stays inside the screen, above the players' cells.
-    lowest_cell = max(rose.top for rose in ui.app.manager.get_screen("game").roses.values())
+    lowest_cell = max(rose.top for rose in ui.app.manager.get_screen("game").players_view.roses.values())
     for button in ui.find(Button):
         assert 0 <= button.y and button.top <= PORTRAIT[1]
         if (getattr(button, "tag", None) or ("",))[0] in ("action", "activate"):
@@ -120,7 +120,7 @@ def test_four_players_in_portrait_sit_in_a_two_by_two_grid(ui: UiHarness) -> Non
     table = Table(ui, players=4)
     table.advance(lambda s: s.phase == "actions")
     _at_size(ui, PORTRAIT)
-    roses = list(ui.app.manager.get_screen("game").roses.values())
+    roses = list(ui.app.manager.get_screen("game").players_view.roses.values())
     assert len({round(rose.x) for rose in roses}) == 2 and len({round(rose.y) for rose in roses}) == 2
     assert min(_rose_sides(ui)) >= 170
 

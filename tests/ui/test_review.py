@@ -108,7 +108,7 @@ def test_the_tour_pictures_each_rose_at_rest(ui: UiHarness, table: Table) -> Non
     who = ui.app.session.state.turn
     for colour in CUBE_COLOURS[:2]:
         ui.tap(next(d for d in ui.find(DieWidget) if d.colour == colour))
-    roses = ui.app.manager.get_screen("game").roses
+    roses = ui.app.manager.get_screen("game").players_view.roses
     assert ui.app.session.state.phase == "actions"
     assert roses[who].angle != 0  # the turn has only begun: cubes still between sectors
     settle_roses(ui.root)
@@ -128,9 +128,10 @@ def test_no_text_of_a_game_is_cut_at_800x480(ui: UiHarness, language: str) -> No
     """German runs longer: 'Bestwert' over the past games' column and the card list's hint were cut."""
     translator.set_language(language)
     seen = []
-    ui.app.go("new_game")
-    ui.idle()
-    seen.append(("new_game", ui.cut_texts()))
+    for screen in ("new_game", "macao_setup"):
+        ui.app.go(screen)
+        ui.idle()
+        seen.append((screen, ui.cut_texts()))
     table = Table(ui, seed=11)
     for phase in ("setup_draw", "reveal", "take_card", "roll", "choose_dice", "actions", "final"):
         table.advance(lambda s, p=phase: s.phase == p)
@@ -200,7 +201,7 @@ def test_the_colour_chosen_for_sector_1_is_rimmed(ui: UiHarness) -> None:
 def _count_heights(ui: UiHarness) -> list[float]:
     """Heights of the cube counts drawn on the roses (after each rose's six sector numbers)."""
     heights: list[float] = []
-    for rose in ui.app.manager.get_screen("game").roses.values():
+    for rose in ui.app.manager.get_screen("game").players_view.roses.values():
         drawn = [i for i in rose.canvas.children if isinstance(i, Rectangle) and i.texture is not None]
         heights += [r.size[1] for r in drawn[6:]]
     return heights
@@ -395,7 +396,7 @@ def test_the_other_screens_at_140_percent_text_cut_nothing_at_800x480(ui: UiHarn
     theme.text_scale.factor = 1.4
     try:
         seen = []
-        for screen in ("start", "new_game", "settings"):
+        for screen in ("start", "new_game", "macao_setup", "settings"):
             ui.app.go(screen)
             ui.idle()
             seen.append((screen, _overflowing(ui) + ui.cut_texts()))

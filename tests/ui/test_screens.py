@@ -18,6 +18,7 @@ from tests.ui.tap_player import TapPlayer
 def test_new_game_is_set_up_by_taps(ui: UiHarness) -> None:
     assert ui.app.manager.current == "start"
     ui.tap_text("New game")
+    ui.tap(ui.tagged("game", "macao"))
     assert ui.button(prefix="Seat 2 to 4").disabled
     ui.tap(ui.tagged("seat", "yellow"))
     ui.tap(ui.tagged("seat", "brown"))
@@ -151,7 +152,7 @@ def test_choosing_two_dice_fills_the_windrose(ui: UiHarness, table: Table) -> No
     first, second = CUBE_COLOURS[0], CUBE_COLOURS[1]
     for colour in (first, second):
         ui.tap(next(d for d in ui.find(DieWidget) if d.colour == colour))
-    rose = screen.roses[who]
+    rose = screen.players_view.roses[who]
     for colour in (first, second):
         assert rose.cubes_in(dice[colour]).get(colour, 0) >= dice[colour]
 

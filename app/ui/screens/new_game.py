@@ -1,110 +1,34 @@
-"""New game: who plays (2-4 colours, names) and the starting wall stack."""
+"""New game: which game the table plays; its own set-up screen then asks who plays."""
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
-from app.games.base import RecordError, RulesError
-from app.games.macao import PLAYER_COLOURS
+from app.games import game
 from app.ui import theme
+from app.ui.games import game_ui, playable_games
 from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen
-from app.ui.widgets import BigButton, Panel, TextField, TextLabel, player_button
+from app.ui.widgets import BigButton, TextLabel
 
 
 class NewGameScreen(BaseScreen):
     screen_name = "new_game"
 
-    def __init__(self, app: Any, **kwargs: Any) -> None:
-        super().__init__(app, **kwargs)
-        self.prepare()
-
-    def prepare(self, **_params: Any) -> None:
-        """Start from an empty table: nobody seated, default names."""
-        self.seated: list[str] = []  # colours in wall order, top of the stack first
-        self.names: dict[str, str] = {}
-        self.problem = ""
-
-    def name_of(self, colour: str) -> str:
-        return self.names.get(colour) or translator.gettext(colour).capitalize()
-
     def build(self, root: BoxLayout) -> None:
         root.add_widget(self.title_bar(_("New game")))
-        body = BoxLayout(orientation="vertical" if self.portrait() else "horizontal",
-                         padding=theme.GAP * 2, spacing=theme.GAP * 2)
-        roomy = self.roomy()  # a tall window: taller seat rows and buttons
-        seats = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        seats.add_widget(TextLabel(_("Tap a colour to seat a player; type a name if you like."),
-                                   size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=44))
-        for colour in PLAYER_COLOURS:
-            row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=72 if roomy else theme.BUTTON_HEIGHT)
-            seated = colour in self.seated
-            label = (_("Seated") if seated else _("Add")) + ": " + translator.gettext(colour)
-            toggle = player_button(colour, label, on_tap=lambda c=colour: self._toggle(c), size_hint_x=0.45,
-                                   size_hint_y=1, tag=("seat", colour))
-            toggle.opacity = 1.0 if seated else 0.55
-            row.add_widget(toggle)
-            entry = TextField(text=self.names.get(colour, ""), hint_text=self.name_of(colour), multiline=False,
-                              font_size=theme.font(theme.FONT_NORMAL), disabled=not seated,
-                              write_tab=False, padding=(10, 24 if roomy else 14))
-            entry.bind(text=lambda _w, text, c=colour: self.names.__setitem__(c, text.strip()))
-            row.add_widget(entry)
-            seats.add_widget(row)
-        seats.add_widget(BoxLayout())
-        body.add_widget(seats)
-
-        wall = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
-        # Three lines of room: two at 140 % text.
-        wall.add_widget(TextLabel(_("Starting wall stack, top first (tap to move to the top)"),
-                                  size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=60))
-        for colour in self.seated:
-            wall.add_widget(player_button(colour, self.name_of(colour), height=64 if roomy else 44,
-                                          on_tap=lambda c=colour: self._to_top(c)))
-        wall.add_widget(BoxLayout())
-        wall.add_widget(BigButton(_("Shuffle the stack"), on_tap=self._shuffle, disabled=len(self.seated) < 2,
-                                  height=72 if roomy else theme.BUTTON_HEIGHT))
-        if self.problem:
-            wall.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER,
-                                      size_hint_y=None, height=48))
-        ready = 2 <= len(self.seated) <= 4
-        wall.add_widget(BigButton(_("Start the game") if ready else _("Seat 2 to 4 players"),
-                                  role="ok", disabled=not ready, on_tap=self._start,
-                                  height=80 if roomy else theme.BUTTON_HEIGHT))
-        body.add_widget(wall)
+        body = BoxLayout(orientation="vertical", padding=theme.GAP * 2, spacing=theme.GAP * 2)
+        body.add_widget(TextLabel(_("Which game does the table play?"), size=theme.FONT_NORMAL,
+                                  size_hint_y=None, height=36))
+        grid = GridLayout(cols=1 if self.portrait() else 2, spacing=theme.GAP * 2, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        tall = 104 if self.roomy() else 72
+        for game_id in playable_games():
+            grid.add_widget(BigButton(translator.message(game(game_id).title), role="accent",
+                                      size=theme.FONT_LARGE, height=tall, tag=("game", game_id),
+                                      on_tap=lambda chosen=game_id: self.app.go(game_ui(chosen).setup_screen)))
+        body.add_widget(grid)
+        body.add_widget(Widget())
         root.add_widget(body)
-
-    def _toggle(self, colour: str) -> None:
-        if colour in self.seated:
-            self.seated.remove(colour)
-        else:
-            self.seated.append(colour)
-        self.refresh()
-
-    def _to_top(self, colour: str) -> None:
-        self.seated.remove(colour)
-        self.seated.insert(0, colour)
-        self.refresh()
-
-    def _shuffle(self) -> None:
-        random.shuffle(self.seated)
-        self.refresh()
-
-    def _start(self) -> None:
-        players = [{"colour": colour, "name": self.name_of(colour)} for colour in PLAYER_COLOURS
-                   if colour in self.seated]
-        header = {"started": self.app.context.clock(), "players": players, "wall": list(self.seated)}
-        try:
-            self.app.session.new_game("macao", header)
-        except RulesError as err:
-            self.problem = translator.message(err.message)
-            self.refresh()
-            return
-        except RecordError as err:
-            self.problem = str(err)
-            self.refresh()
-            return
-        self.app.say("")
-        self.app.go("game")

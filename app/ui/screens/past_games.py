@@ -13,9 +13,10 @@ from kivy.uix.widget import Widget
 from app.ui import theme
 from app.ui.charts import Bar, BarChart
 from app.ui.i18n import _, ngettext
+from app.ui.games import game_ui
 from app.ui.past import past_game
 from app.ui.screens.base import BaseScreen
-from app.ui.screens.score import breakdown_table, score_bars, score_legend, winner_text
+from app.ui.screens.score import winner_text
 from app.ui.stats import player_stats
 from app.ui.widgets import BigButton, Panel, TextLabel, Tile
 
@@ -109,9 +110,8 @@ class PastGameScreen(BaseScreen):
         elif game.table is not None:
             body.add_widget(TextLabel(winner_text(game.table), size=theme.FONT_LARGE, bold=True,
                                       size_hint_y=None, height=44))
-            body.add_widget(breakdown_table(game.table))
-            body.add_widget(BarChart(score_bars(game.table)))
-            body.add_widget(score_legend(self.narrow()))  # the colours read as on the final score
+            for part in game_ui(game.table.game).score_widgets(game.table, False, self.narrow()):
+                body.add_widget(part)  # as on the final score
         else:
             body.add_widget(TextLabel(_("Not finished yet."), size=theme.FONT_NORMAL))
         if self.app.notice.text:

@@ -21,7 +21,7 @@ from kivy.uix.widget import Widget
 
 from app.games.base import Message
 from app.ui import theme
-from app.ui.catalogue import CatalogueError, read_card_file
+from app.ui.macao.catalogue import CatalogueError, read_card_file
 from app.ui.i18n import LANGUAGES, N_, _, ngettext, translator
 from app.ui.screens.base import BaseScreen, Paragraph
 from app.ui.settings_store import BUTTON_CHOICES, CAMERA_CHOICES, TEXT_SCALES

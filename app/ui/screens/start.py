@@ -19,7 +19,7 @@ class StartScreen(BaseScreen):
         root.spacing = theme.GAP * 2
         root.add_widget(TextLabel("Windrose", size=theme.FONT_HUGE, bold=True, halign="center",
                                   size_hint_y=None, height=64))
-        root.add_widget(TextLabel(_("Table companion for Macao"), size=theme.FONT_NORMAL, halign="center",
+        root.add_widget(TextLabel(_("Table companion for board games"), size=theme.FONT_NORMAL, halign="center",
                                   color=theme.TEXT_DIM, size_hint_y=None, height=32))
         notice = self.app.notice
         if notice.text:  # e.g. the start-up notices: whole, however many lines they take
@@ -52,8 +52,8 @@ class StartScreen(BaseScreen):
         """The game on the table (loaded or last unfinished), as a Resume button label."""
         session = self.app.session
         if session.game_id is not None and not session.is_over:
-            names = ", ".join(p.name for p in session.state.players)
-            return session.game_id, _("Resume: round {n}, {names}").format(n=session.state.round, names=names)
+            names = ", ".join(seat.name for seat in session.game.seats(session.document().header))
+            return session.game_id, _("Resume: round {n}, {names}").format(n=session.progress().round, names=names)
         for game in reversed(session.games()):
             if not game.finished and game.problem is None:
                 names = ", ".join(name for _colour, name in game.players)

@@ -12,8 +12,8 @@ from app.games.base import RecordError, RulesError
 from app.games.macao import apply_action
 from app.ui import theme
 from app.ui.i18n import _
-from app.ui.panels.base import PhasePanel
-from app.ui.panels.card_tile import card_tile
+from app.ui.panel import PhasePanel
+from app.ui.macao.card_tile import card_tile
 from app.ui.widgets import BigButton, TextLabel
 
 

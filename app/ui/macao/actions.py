@@ -25,8 +25,8 @@ from app.games.base import RecordError, RulesError, cube_phrase
 from app.games.macao import CUBE_COLOURS, GOODS, apply_action
 from app.ui import theme
 from app.ui.i18n import _, ngettext, translator
-from app.ui.panels.base import PhasePanel
-from app.ui.panels.pads import number_pad
+from app.ui.panel import PhasePanel
+from app.ui.pads import number_pad
 from app.ui.widgets import (
     BigButton,
     CubeRow,

@@ -16,7 +16,7 @@ from kivy.uix.widget import Widget
 from app.games.macao import CUBE_COLOURS, effective_pips
 from app.ui import theme
 from app.ui.i18n import _, translator
-from app.ui.panels.base import PhasePanel
+from app.ui.panel import PhasePanel
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
 
 if TYPE_CHECKING:

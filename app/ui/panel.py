@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kivy.uix.widget import Widget
 
 from app.ui import theme
 from app.ui.i18n import translator
 
-if TYPE_CHECKING:
-    from app.games.macao import GameState
-    from app.ui.screens.game import GameScreen
+
+class PanelHost(Protocol):
+    """The screen a panel sits in: the app, and a way to redraw just the panel."""
+
+    app: Any
+
+    def redraw_panel(self) -> None: ...
 
 
 class PhasePanel:
@@ -28,7 +32,7 @@ class PhasePanel:
     # (the game end: one player's saved scores must not wipe another's half-typed ones).
     spans_phase = False
 
-    def __init__(self, screen: GameScreen) -> None:
+    def __init__(self, screen: PanelHost) -> None:
         self.screen = screen
         self.app = screen.app
         self._memo: dict[str, tuple[Hashable, Widget]] = {}
@@ -51,7 +55,7 @@ class PhasePanel:
         return widget
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> Any:
         return self.app.session.state
 
     def redraw(self) -> None:

@@ -9,8 +9,8 @@ from kivy.uix.widget import Widget
 
 from app.ui import theme
 from app.ui.i18n import _
-from app.ui.panels.base import PhasePanel
-from app.ui.panels.pads import number_pad
+from app.ui.panel import PhasePanel
+from app.ui.pads import number_pad
 from app.ui.widgets import BigButton, Panel, PlayerBadge, TextLabel
 
 FIELDS = ("card_points", "city_group")

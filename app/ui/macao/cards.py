@@ -22,8 +22,8 @@ from app.games.macao import CUBE_COLOURS, apply_action
 from app.games.macao.model import DOUBLE_JOKERS, NO_TABLEAU_PENALTY
 from app.ui import theme
 from app.ui.i18n import _, translator
-from app.ui.panels.base import PhasePanel
-from app.ui.panels.card_tile import GOLD_HEX, PRESTIGE_HEX, tribute_label
+from app.ui.panel import PhasePanel
+from app.ui.macao.card_tile import GOLD_HEX, PRESTIGE_HEX, tribute_label
 from app.ui.widgets import BigButton, CubeRow, Panel, TextField, TextLabel, Tile, cube_button, fit_stack, segmented
 
 MAX_COST = 4

@@ -1,1 +1,0 @@
-"""The body of the game screen for each phase of a round (cards, dice, actions, end)."""
