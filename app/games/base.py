@@ -553,8 +553,8 @@ class SheetGame(Game[dict[str, Any]]):
         """The scored sheet (SheetError naming the first value still missing)."""
 
     @abstractmethod
-    def parts(self, breakdown: dict[str, Any], player: dict[str, Any]) -> tuple[int, ...]:
-        """A player's breakdown as the values of `score_columns`."""
+    def parts(self, breakdown: dict[str, Any], player: dict[str, Any], seat: int) -> tuple[int, ...]:
+        """A player's breakdown as the values of `score_columns` (`seat`: 1 for the sheet's first player)."""
 
     @abstractmethod
     def next_entry(self, sheet: dict[str, Any]) -> SheetWaiting | None:
@@ -610,10 +610,10 @@ class SheetGame(Game[dict[str, Any]]):
         except SheetError as err:
             raise RulesError(Message("The sheet is not complete yet, so it cannot be scored."),
                              action_type="score") from err
-        players = {p["name"]: p for p in state["players"]}
+        seats = {p["name"]: (seat, p) for seat, p in enumerate(state["players"], start=1)}
         lines = tuple(
-            ScoreLine(p.name, p.name, players[p.name].get("colour"), self.parts(p.breakdown, players[p.name]),
-                      p.total, p.rank)
+            ScoreLine(p.name, p.name, seats[p.name][1].get("colour"),
+                      self.parts(p.breakdown, seats[p.name][1], seats[p.name][0]), p.total, p.rank)
             for p in sorted(result.players, key=lambda p: p.rank)
         )
         return ScoreTable(self.id, self.score_columns, lines, result.winner, result.tie_break)

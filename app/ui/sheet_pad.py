@@ -3,7 +3,7 @@
 A sheet game's UI package describes its fields (one number, or a list of numbers
 such as a gang's cash values) and how a saved value becomes an action; this pad
 shows the players with their fields, lights one, and offers a keypad for it. The
-result (breakdown, ranks, tie-break) comes from the game's own ScoreTable.
+score breakdown (ranks, parts, totals) is drawn from the game's own ScoreTable.
 """
 
 from __future__ import annotations
@@ -72,33 +72,24 @@ def keypad(on_key: Callable[[str], None], extra: Sequence[tuple[str, str, str]],
     return grid
 
 
-def score_breakdown(table: ScoreTable) -> BoxLayout:
-    """The result: the winner (or that first place is shared) and why, then one row per player
-    in rank order with the breakdown columns and the total."""
-    box = BoxLayout(orientation="vertical", spacing=2, size_hint_y=None)
-    winner = next((line.name for line in table.lines if line.player == table.winner), None)
-    headline = _("{name} wins.").format(name=winner) if winner is not None else _("First place is shared.")
-    if table.tie_break is not None:
-        headline += " " + translator.message(table.tie_break)
-    row_height = 34
-    box.add_widget(TextLabel(headline, size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=2 * row_height))
-    titles = [_("Player"), *(translator.message(column.title) for column in table.columns), _("Total")]
-    head_height = 2 * row_height  # titles may take two lines
-    grid = GridLayout(cols=len(titles), spacing=2, size_hint_y=None,
-                      height=head_height + row_height * len(table.lines) + 2 * len(table.lines),
-                      cols_minimum={0: 120})
+def breakdown_grid(table: ScoreTable, keys: tuple[str, ...] | None = None, roomy: bool = False) -> GridLayout:
+    """One row per player in rank order: place and name, the breakdown columns (those named by
+    `keys`, else all) and the total; titles may take two lines."""
+    columns = [c for c in table.columns if keys is None or c.key in keys]
+    titles = [_("Player"), *(translator.message(c.title) for c in columns), _("Total")]
+    row = 44 if roomy else 34
+    grid = GridLayout(cols=len(titles), spacing=2, size_hint_y=None, cols_minimum={0: 120},
+                      height=2 * row + (row + 2) * len(table.lines))
     for title in titles:
         grid.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, halign="center", color=theme.TEXT_DIM,
-                                  size_hint_y=None, height=head_height))
+                                  size_hint_y=None, height=2 * row))
     for line in table.lines:
         grid.add_widget(TextLabel(f"{line.rank}. {line.name}", size=theme.FONT_NORMAL, bold=True,
-                                  size_hint_y=None, height=row_height))
-        for value in (*line.parts, line.total):
+                                  size_hint_y=None, height=row))
+        for value in (*(table.part(line, c.key) for c in columns), line.total):
             grid.add_widget(TextLabel(str(value), size=theme.FONT_NORMAL, halign="center", size_hint_y=None,
-                                      height=row_height))
-    box.add_widget(grid)
-    box.height = grid.height + 2 * row_height + 2
-    return box
+                                      height=row))
+    return grid
 
 
 class SheetPad(BoxLayout):
@@ -124,7 +115,6 @@ class SheetPad(BoxLayout):
         self.typed = ""
         self.draft: list[int] = []
         self.problem = ""
-        self.result: Widget | None = None  # shown in place of the keypad while no field is lit
         self.typed_button: BigButton | None = None
         self.light_next()
 
@@ -141,7 +131,7 @@ class SheetPad(BoxLayout):
         self.redraw()
 
     def light_next(self) -> None:
-        """Light the first field, player by player, that is still to be entered (none: the result)."""
+        """Light the first field, player by player, that is still to be entered (if any)."""
         for seat in self.seats:
             for field in self.fields:
                 if self.values(seat.name, field.key) is None:
@@ -221,19 +211,9 @@ class SheetPad(BoxLayout):
 
     # -- drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
-        """The sheet beside the lit field's keypad; once every value is in, the result across
-        the whole pad, with a button back to the sheet for a correction."""
+        """The sheet beside the lit field's keypad (nothing lit: every value is in)."""
         self.clear_widgets()
         self.typed_button = None
-        if self.lit is None and self.result is not None:
-            self.orientation = "vertical"
-            self.add_widget(self.result)
-            self.add_widget(BigButton(_("Correct a value"), tag=("correct", ""), size_hint=(None, None), width=260,
-                                      on_tap=lambda: self.light(self.seats[0].name, self.fields[0].key)))
-            if self.result.size_hint_y is None:
-                self.add_widget(Widget())
-            return
-        self.orientation = "vertical" if self.portrait else "horizontal"
         self.add_widget(self._sheet())
         self.add_widget(self._editor() if self.lit is not None else Widget())
 

@@ -11,6 +11,7 @@ from .scoring import score
 from .sheet import (
     FORMAT,
     GAME_ID,
+    MAX_COLUMNS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     apply_action,
@@ -32,7 +33,13 @@ class Columns(SheetGame):
     formats = (FORMAT,)
     entry_fields = ("columns",)
     action_types = ("columns",)
-    score_columns = (ScoreColumn("scoring_columns", Message("Columns that score")),)
+    # Besides the count that scored, each player's seat and column heights (0: no such column), so
+    # a result (a past game's too) can show the ring of columns round the table.
+    score_columns = (
+        ScoreColumn("scoring_columns", Message("Columns that score")),
+        ScoreColumn("seat", Message("Seat")),
+        *(ScoreColumn(f"column_{n}", Message("Column {n}", {"n": n})) for n in range(1, MAX_COLUMNS + 1)),
+    )
 
     def parse(self, document: object) -> dict[str, Any]:
         return parse_sheet(document)
@@ -47,8 +54,9 @@ class Columns(SheetGame):
     def result(self, sheet: dict[str, Any]) -> ScoreResult:
         return score(sheet)
 
-    def parts(self, breakdown: dict[str, Any], player: dict[str, Any]) -> tuple[int, ...]:
-        return (len(breakdown["scoring_columns"]),)
+    def parts(self, breakdown: dict[str, Any], player: dict[str, Any], seat: int) -> tuple[int, ...]:
+        heights = list(player["columns"])
+        return (len(breakdown["scoring_columns"]), seat, *heights, *[0] * (MAX_COLUMNS - len(heights)))
 
     def next_entry(self, sheet: dict[str, Any]) -> SheetWaiting | None:
         prompt = waiting_for(sheet)

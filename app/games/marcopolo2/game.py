@@ -71,7 +71,7 @@ class MarcoPolo2(SheetGame):
     def result(self, sheet: dict[str, Any]) -> ScoreResult:
         return score(sheet)
 
-    def parts(self, breakdown: dict[str, Any], player: dict[str, Any]) -> tuple[int, ...]:
+    def parts(self, breakdown: dict[str, Any], player: dict[str, Any], seat: int) -> tuple[int, ...]:
         return (*(breakdown[column.key] for column in self.score_columns[:-1]), player["camels"])
 
     def next_entry(self, sheet: dict[str, Any]) -> SheetWaiting | None:

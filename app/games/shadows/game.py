@@ -53,7 +53,7 @@ class Shadows(SheetGame):
     def result(self, sheet: dict[str, Any]) -> ScoreResult:
         return score(sheet)
 
-    def parts(self, breakdown: dict[str, Any], player: dict[str, Any]) -> tuple[int, ...]:
+    def parts(self, breakdown: dict[str, Any], player: dict[str, Any], seat: int) -> tuple[int, ...]:
         return (breakdown["gang"], breakdown["establishments"], len(player["establishments"]), len(player["gang"]))
 
     def next_entry(self, sheet: dict[str, Any]) -> SheetWaiting | None:

@@ -49,7 +49,7 @@ class Voyage(SheetGame):
     def result(self, sheet: dict[str, Any]) -> ScoreResult:
         return score(sheet)
 
-    def parts(self, breakdown: dict[str, Any], player: dict[str, Any]) -> tuple[int, ...]:
+    def parts(self, breakdown: dict[str, Any], player: dict[str, Any], seat: int) -> tuple[int, ...]:
         return (breakdown["chests"], breakdown["coins"])
 
     def next_entry(self, sheet: dict[str, Any]) -> SheetWaiting | None:

@@ -1,6 +1,5 @@
-"""Marco Polo II at the table: every round each player's own dice (tapped in, or corrected after
-the camera), their sum and the compensation owed below 15; after round 5 the end-scoring pad
-and the result with the camels tie-break."""
+"""Marco Polo II at the table: every round each player's own dice (tapped in), their sum and the
+compensation owed below 15; after round 5 the end-scoring pad."""
 
 from __future__ import annotations
 
@@ -11,15 +10,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from app.games import game
 from app.games.marcopolo2 import ROUNDS, compensation, current_round
 from app.ui import theme
 from app.ui.i18n import N_, _
 from app.ui.marcopolo2.dice import ColouredDie, fill_of
-from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, score_breakdown
+from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value
 from app.ui.widgets import BigButton, Panel, TextLabel
 
-GAME_ID = "marcopolo2"
 MAX_DICE = 6
 END_FIELDS = (
     PadField("vp_track", N_("Score track"), 0, 999),
@@ -38,7 +35,6 @@ class MarcoPolo2Pad(BoxLayout):
     def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(orientation="vertical", spacing=theme.GAP, padding=theme.GAP, **kwargs)
-        self.rules = game(GAME_ID)
         self.act = act
         self.portrait = portrait
         self.state = state
@@ -156,11 +152,9 @@ class MarcoPolo2Pad(BoxLayout):
         return box
 
     def _draw_end(self) -> None:
-        result = score_breakdown(self.rules.score(self.state)) if self.rules.progress(self.state).finished else None
         if self.end_pad is None:
             seats = [PadSeat(p["name"], fill_of(p["colour"])) for p in self.state["players"]]
             self.end_pad = SheetPad(seats, END_FIELDS, self._end_value, self._save_end, self.portrait)
-        self.end_pad.result = result
         self.end_pad.sync()
         self.add_widget(TextLabel(_("End scoring"), size=theme.FONT_LARGE, bold=True, size_hint_y=None, height=36))
         self.add_widget(self.end_pad)

@@ -1,5 +1,5 @@
 """The Shadows of Macao score pad: the cash value of each gang member and each opened
-establishment per player, then the result with the tie-break."""
+establishment per player, and a reminder to play the round out once a gang is full."""
 
 from __future__ import annotations
 
@@ -8,14 +8,12 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from app.games import game
 from app.games.shadows import end_reminder
 from app.ui import theme
 from app.ui.i18n import N_, translator
-from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, score_breakdown
+from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value
 from app.ui.widgets import TextLabel
 
-GAME_ID = "shadows"
 FIELDS = (
     PadField("gang", N_("Gang members' cash"), 0, 999, many=7),
     PadField("establishments", N_("Establishments' cash"), 0, 999, many=10),
@@ -28,7 +26,6 @@ class ShadowsPad(BoxLayout):
     def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(orientation="vertical", **kwargs)
-        self.rules = game(GAME_ID)
         self.act = act
         self.state = state
         self.reminder = TextLabel("", size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=0)
@@ -43,7 +40,6 @@ class ShadowsPad(BoxLayout):
         reminder = end_reminder(state)
         self.reminder.text = translator.message(reminder) if reminder is not None else ""
         self.reminder.height = 30 if reminder is not None else 0
-        self.pad.result = score_breakdown(self.rules.score(state)) if self.rules.progress(state).finished else None
         self.pad.sync()
 
     def _value(self, player: str, key: str) -> Value:

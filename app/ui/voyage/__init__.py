@@ -1,1 +1,25 @@
-"""The ship voyage's screen: the score pad for the two voyages."""
+"""The ship voyage's part of the touchscreen app: its set-up and the score pad for the two
+voyages. The shell reaches it through `UI` (registered in app.ui.games)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.uix.widget import Widget
+
+from app.ui.sheet_game import SheetGameUi
+
+
+class VoyageUi(SheetGameUi):
+    game = "voyage"
+    setup_screen = "voyage_setup"
+    screens = {"voyage_setup": "app.ui.voyage.setup:VoyageSetupScreen"}
+
+    def make_pad(self, state: Any, act: Callable[[dict[str, Any]], bool], portrait: bool) -> Widget:
+        from app.ui.voyage.pad import VoyagePad
+
+        return VoyagePad(state, act, portrait)
+
+
+UI = VoyageUi()

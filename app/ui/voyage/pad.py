@@ -1,5 +1,5 @@
 """The ship-voyage score pad: coins earned and goods left for each player and voyage; a
-voyage is recorded once both are typed. Then the result in chests and coins."""
+voyage is recorded once both are typed."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from app.games import game
 from app.ui import theme
 from app.ui.i18n import N_
-from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, score_breakdown
+from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value
 
-GAME_ID = "voyage"
 FIELDS = (
     PadField("coins_1", N_("Voyage 1: coins"), 0, 999),
     PadField("goods_1", N_("Voyage 1: goods left"), 0, 12),
@@ -30,7 +28,6 @@ class VoyagePad(BoxLayout):
     def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(orientation="vertical", **kwargs)
-        self.rules = game(GAME_ID)
         self.act = act
         self.state = state
         self.pending: dict[tuple[str, int], dict[str, int]] = {}
@@ -41,7 +38,6 @@ class VoyagePad(BoxLayout):
 
     def update(self, state: dict[str, Any]) -> None:
         self.state = state
-        self.pad.result = score_breakdown(self.rules.score(state)) if self.rules.progress(state).finished else None
         self.pad.sync()
 
     def _value(self, player: str, key: str) -> Value:
