@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,10 @@ class GameUi(ABC):
     @abstractmethod
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
         """The final score's breakdown (table, chart, legend...) for the score and past-game screens."""
+
+    def tour(self, tour: Any) -> Iterator[None]:
+        """The game's own pages of the screenshot tour (`tour.shot(name)`), one frame per step."""
+        return iter(())
 
 
 @cache

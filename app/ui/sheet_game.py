@@ -3,7 +3,7 @@ game screen for the whole game, the top bar's progress line, and the score break
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
 
 from kivy.uix.widget import Widget
@@ -51,7 +51,13 @@ class NoPlayersView(PlayersView):
 
 
 class SheetGameUi(GameUi):
-    """A sheet game's UI: its set-up screen, its pad on the game screen, the breakdown at the end."""
+    """A sheet game's UI: its set-up screen, its pad on the game screen, the breakdown at the end.
+
+    `demo` is a small game for the screenshot tour: the players' names (in seating order) and
+    the actions that fill the sheet in.
+    """
+
+    demo: tuple[tuple[str, ...], tuple[dict[str, Any], ...]] = ((), ())
 
     def make_pad(self, state: Any, act: Callable[[dict[str, Any]], bool], portrait: bool) -> Widget:
         raise NotImplementedError
@@ -71,3 +77,28 @@ class SheetGameUi(GameUi):
 
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
         return [breakdown_grid(table, roomy=roomy)]
+
+    def tour(self, tour: Any) -> Iterator[None]:
+        """The set-up with the demo's names, the pad half filled in, the final score."""
+        names, actions = self.demo
+        app = tour.app
+        app.go(self.setup_screen)
+        setup = app.manager.get_screen(self.setup_screen)
+        setup.names[:len(names)] = list(names)
+        setup.refresh()
+        yield from tour.shot(f"{self.game}-setup")
+        setup.start()
+        half = len(actions) // 2
+        yield from self.tour_play(tour, actions[:half])
+        yield from tour.shot(f"{self.game}-entry")
+        yield from self.tour_play(tour, actions[half:])
+        app.go("score")
+        yield from tour.shot(f"{self.game}-score", all_sizes=True)
+
+    @staticmethod
+    def tour_play(tour: Any, actions: Sequence[dict[str, Any]]) -> Iterator[None]:
+        for action in actions:
+            if not tour.app.act(dict(action)):
+                raise RuntimeError(f"the app refused the demo's action: {tour.app.notice.text}")
+        tour.app.go("game")
+        yield

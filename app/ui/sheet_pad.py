@@ -24,6 +24,9 @@ from app.ui.widgets import BigButton, Panel, TextLabel
 RGBA = tuple[float, float, float, float]
 Value = int | list[int] | None  # None: not entered yet
 NOT_ENTERED = "?"
+NAME_WIDTH = 150  # a breakdown's first column: place and name
+SIDE_FIELDS = 3  # up to this many fields: players down the side, fields across
+WIDE_FIELDS = 4  # beyond this many: the wide layout, keys in one row below the sheet
 EMPTY_LIST = "\u2013"
 
 
@@ -78,14 +81,15 @@ def breakdown_grid(table: ScoreTable, keys: tuple[str, ...] | None = None, roomy
     columns = [c for c in table.columns if keys is None or c.key in keys]
     titles = [_("Player"), *(translator.message(c.title) for c in columns), _("Total")]
     row = 44 if roomy else 34
-    grid = GridLayout(cols=len(titles), spacing=2, size_hint_y=None, cols_minimum={0: 120},
+    grid = GridLayout(cols=len(titles), spacing=2, size_hint_y=None,
                       height=2 * row + (row + 2) * len(table.lines))
-    for title in titles:
+    for index, title in enumerate(titles):
         grid.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, halign="center", color=theme.TEXT_DIM,
-                                  size_hint_y=None, height=2 * row))
+                                  size_hint=(None, None) if index == 0 else (1, None), width=NAME_WIDTH,
+                                  height=2 * row))
     for line in table.lines:
         grid.add_widget(TextLabel(f"{line.rank}. {line.name}", size=theme.FONT_NORMAL, bold=True,
-                                  size_hint_y=None, height=row))
+                                  size_hint=(None, None), width=NAME_WIDTH, height=row))
         for value in (*(table.part(line, c.key) for c in columns), line.total):
             grid.add_widget(TextLabel(str(value), size=theme.FONT_NORMAL, halign="center", size_hint_y=None,
                                       height=row))
@@ -210,10 +214,16 @@ class SheetPad(BoxLayout):
             self.light_next()
 
     # -- drawing ---------------------------------------------------------------------------
+    @property
+    def wide(self) -> bool:
+        """Many fields (an end-scoring pad): the sheet across the whole width, the keys in a row below."""
+        return len(self.fields) > WIDE_FIELDS
+
     def redraw(self) -> None:
         """The sheet beside the lit field's keypad (nothing lit: every value is in)."""
         self.clear_widgets()
         self.typed_button = None
+        self.orientation = "vertical" if self.portrait or self.wide else "horizontal"
         self.add_widget(self._sheet())
         self.add_widget(self._editor() if self.lit is not None else Widget())
 
@@ -225,7 +235,7 @@ class SheetPad(BoxLayout):
                          on_tap=lambda n=seat.name, k=field.key: self.light(n, k))
 
     def _sheet(self) -> GridLayout:
-        players_across = len(self.fields) > 3
+        players_across = SIDE_FIELDS < len(self.fields) <= WIDE_FIELDS
         row = theme.TOUCH_MIN + 2
         if players_across:
             grid = GridLayout(cols=len(self.seats) + 1, spacing=2, size_hint_y=None,
@@ -245,20 +255,27 @@ class SheetPad(BoxLayout):
                 grid.add_widget(TextLabel(_(field.title), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
                                           halign="center"))
             for seat in self.seats:
-                grid.add_widget(name_tag(seat))
+                grid.add_widget(name_tag(seat, size=theme.FONT_SMALL if self.wide else theme.FONT_NORMAL))
                 for field in self.fields:
                     grid.add_widget(self._field_button(seat, field))
         for cell in grid.children:
             cell.size_hint_y, cell.height = None, theme.TOUCH_MIN
+        if self.wide:  # titles of two lines over the fields
+            grid.height += theme.TOUCH_MIN // 2
+            for cell in grid.children[-len(self.fields) - 1:]:
+                cell.height = theme.TOUCH_MIN + theme.TOUCH_MIN // 2
         holder = GridLayout(cols=1)
         holder.add_widget(grid)
-        holder.add_widget(Widget())
+        if not self.wide:
+            holder.add_widget(Widget())
         return holder
 
     def _editor(self) -> BoxLayout:
         assert self.lit is not None
         player, key = self.lit
         field = self.field(key)
+        if self.wide:
+            return self._key_row(player, field)
         box = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.8)
         box.add_widget(TextLabel(f"{player}: {_(field.title)}", size=theme.FONT_NORMAL, bold=True,
                                  size_hint_y=None, height=32))
@@ -284,4 +301,20 @@ class SheetPad(BoxLayout):
             ("save", _("Save"), "ok")]
         box.add_widget(keypad(self.press, extra))
         box.add_widget(Widget())
+        return box
+
+    def _key_row(self, player: str, field: PadField) -> BoxLayout:
+        """One number at a time under a wide sheet: what is lit and typed, then the keys in a row."""
+        box = BoxLayout(orientation="vertical", spacing=3, size_hint_y=None, height=2 * theme.TOUCH_MIN + 6)
+        top = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.TOUCH_MIN)
+        top.add_widget(TextLabel(f"{player}: {_(field.title)}", size=theme.FONT_NORMAL, bold=True))
+        saved = self.values(player, field.key)
+        self.typed_button = BigButton(self.typed or (str(saved) if saved is not None else "_"), role="accent",
+                                      size=theme.FONT_LARGE, size_hint=(None, 1), size_hint_y=1, width=120,
+                                      tag=("typed", ""))
+        top.add_widget(self.typed_button)
+        if self.problem:
+            top.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER))
+        box.add_widget(top)
+        box.add_widget(keypad(self.press, [("save", _("Save"), "ok")], columns=12))
         return box

@@ -66,7 +66,7 @@ class SheetSetupScreen(BaseScreen):
             body.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER, size_hint_y=None,
                                       height=40))
         body.add_widget(BoxLayout())
-        body.add_widget(BigButton(_("Start the game"), role="ok", tag=("start", ""), on_tap=self._start))
+        body.add_widget(BigButton(_("Start the game"), role="ok", tag=("start", ""), on_tap=self.start))
         root.add_widget(body)
 
     def _next_colour(self, index: int) -> None:
@@ -83,7 +83,7 @@ class SheetSetupScreen(BaseScreen):
             players.append(player)
         return {"started": self.app.context.clock(), "players": players}
 
-    def _start(self) -> None:
+    def start(self) -> None:
         rules = self.rules
         if not rules.min_players <= len(self.seated()) <= rules.max_players:
             self.problem = _("Name {low} to {high} players.").format(low=rules.min_players, high=rules.max_players)

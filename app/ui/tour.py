@@ -77,6 +77,7 @@ class Tour:
         yield
 
     def steps(self) -> Iterator[None]:
+        from app.ui.games import game_ui, playable_games
         from app.ui.i18n import translator
 
         app = self.app
@@ -172,6 +173,8 @@ class Tour:
         settings.on_choose_import()
         yield from self.shot("settings-card-list-import")
         yield from self.camera_check()
+        for game_id in playable_games():  # each game's own pages (Macao's are the ones above)
+            yield from game_ui(game_id).tour(self)
 
     def camera_check(self) -> Iterator[None]:
         """The camera check on a folder camera holding one resting demo frame: live picture with

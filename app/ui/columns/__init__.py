@@ -19,6 +19,12 @@ class ColumnsUi(SheetGameUi):
     game = "columns"
     setup_screen = "columns_setup"
     screens = {"columns_setup": "app.ui.columns.setup:ColumnsSetupScreen"}
+    demo = (("Ann", "Ben", "Cy", "Dee"), (
+        {"type": "columns", "player": "Ann", "columns": [1, 6]},
+        {"type": "columns", "player": "Ben", "columns": [6, 1, 3]},
+        {"type": "columns", "player": "Cy", "columns": [2]},
+        {"type": "columns", "player": "Dee", "columns": [5, 5]},
+    ))
 
     def make_pad(self, state: Any, act: Callable[[dict[str, Any]], bool], portrait: bool) -> Widget:
         from app.ui.columns.pad import ColumnsPad

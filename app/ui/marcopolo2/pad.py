@@ -94,8 +94,6 @@ class MarcoPolo2Pad(BoxLayout):
         if self.round > ROUNDS:
             self._draw_end()
             return
-        self.add_widget(TextLabel(_("Round {round} of {rounds}: each player's own dice").format(
-            round=self.round, rounds=ROUNDS), size=theme.FONT_LARGE, bold=True, size_hint_y=None, height=36))
         body = BoxLayout(orientation="vertical" if self.portrait else "horizontal", spacing=theme.GAP)
         rows = BoxLayout(orientation="vertical", spacing=3)
         for player in self.state["players"]:
@@ -156,7 +154,6 @@ class MarcoPolo2Pad(BoxLayout):
             seats = [PadSeat(p["name"], fill_of(p["colour"])) for p in self.state["players"]]
             self.end_pad = SheetPad(seats, END_FIELDS, self._end_value, self._save_end, self.portrait)
         self.end_pad.sync()
-        self.add_widget(TextLabel(_("End scoring"), size=theme.FONT_LARGE, bold=True, size_hint_y=None, height=36))
         self.add_widget(self.end_pad)
 
     def _end_value(self, player: str, key: str) -> Value:

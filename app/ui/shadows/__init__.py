@@ -15,6 +15,14 @@ class ShadowsUi(SheetGameUi):
     game = "shadows"
     setup_screen = "shadows_setup"
     screens = {"shadows_setup": "app.ui.shadows.setup:ShadowsSetupScreen"}
+    demo = (("Ann", "Ben", "Cy"), (
+        {"type": "gang", "player": "Ann", "values": [3, 3]},
+        {"type": "establishments", "player": "Ann", "values": [4]},
+        {"type": "gang", "player": "Ben", "values": [2, 2, 2]},
+        {"type": "establishments", "player": "Ben", "values": [4]},
+        {"type": "gang", "player": "Cy", "values": [1, 1, 1, 1, 1, 1, 1]},
+        {"type": "establishments", "player": "Cy", "values": []},
+    ))
 
     def make_pad(self, state: Any, act: Callable[[dict[str, Any]], bool], portrait: bool) -> Widget:
         from app.ui.shadows.pad import ShadowsPad
