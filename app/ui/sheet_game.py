@@ -39,7 +39,7 @@ class SheetPanel(PhasePanel):
         else:
             if self.pad.parent is not None:
                 self.pad.parent.remove_widget(self.pad)
-            self.pad.update(self.state)
+            self.pad.update(self.state, self.screen.portrait())
         return self.pad
 
 

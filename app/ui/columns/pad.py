@@ -33,8 +33,10 @@ class ColumnsPad(BoxLayout):
         self.add_widget(self.pad)
         self.update(state)
 
-    def update(self, state: dict[str, Any]) -> None:
-        """Show a new state of the sheet (after an action, an undo or a correction)."""
+    def update(self, state: dict[str, Any], portrait: bool | None = None) -> None:
+        """Show a new state (after an action or an undo), in a window turned (`portrait`) or not."""
+        if portrait is not None:
+            self.pad.portrait = portrait
         self.state = state
         self.pad.sync()
 

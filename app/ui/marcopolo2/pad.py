@@ -48,8 +48,12 @@ class MarcoPolo2Pad(BoxLayout):
     def round(self) -> int:
         return current_round(self.state)
 
-    def update(self, state: dict[str, Any]) -> None:
-        """Show a new state (after an action, an undo or a correction)."""
+    def update(self, state: dict[str, Any], portrait: bool | None = None) -> None:
+        """Show a new state (after an action or an undo), in a window turned (`portrait`) or not."""
+        if portrait is not None:
+            self.portrait = portrait
+            if self.end_pad is not None:
+                self.end_pad.portrait = portrait
         new_round = self.shown_round != current_round(state)
         self.state = state
         self.shown_round = self.round

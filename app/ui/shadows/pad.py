@@ -35,7 +35,10 @@ class ShadowsPad(BoxLayout):
         self.add_widget(self.pad)
         self.update(state)
 
-    def update(self, state: dict[str, Any]) -> None:
+    def update(self, state: dict[str, Any], portrait: bool | None = None) -> None:
+        """Show a new state (after an action or an undo), in a window turned (`portrait`) or not."""
+        if portrait is not None:
+            self.pad.portrait = portrait
         self.state = state
         reminder = end_reminder(state)
         self.reminder.text = translator.message(reminder) if reminder is not None else ""

@@ -36,7 +36,10 @@ class VoyagePad(BoxLayout):
         self.add_widget(self.pad)
         self.update(state)
 
-    def update(self, state: dict[str, Any]) -> None:
+    def update(self, state: dict[str, Any], portrait: bool | None = None) -> None:
+        """Show a new state (after an action or an undo), in a window turned (`portrait`) or not."""
+        if portrait is not None:
+            self.pad.portrait = portrait
         self.state = state
         self.pad.sync()
 
