@@ -18,6 +18,10 @@ MAX_DOCUMENT_BYTES = 5 * 1024 * 1024  # a whole recorded game is a few hundred k
 
 GAMES: dict[str, str] = {
     "macao": "app.games.macao.game:GAME",
+    "marcopolo2": "app.games.marcopolo2.game:GAME",
+    "shadows": "app.games.shadows.game:GAME",
+    "columns": "app.games.columns.game:GAME",
+    "voyage": "app.games.voyage.game:GAME",
 }
 
 

@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 
 GAME_UIS: dict[str, str] = {
     "macao": "app.ui.macao:UI",
+    "marcopolo2": "app.ui.marcopolo2:UI",
+    "shadows": "app.ui.shadows:UI",
+    "columns": "app.ui.columns:UI",
+    "voyage": "app.ui.voyage:UI",
 }
 
 

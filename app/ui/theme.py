@@ -113,7 +113,8 @@ def touch_row(roomy: bool, height: int = TOUCH_MIN, tallest: int = TOUCH_ROOMY) 
 
 
 def player_colour(colour: str) -> RGBA:
-    return PLAYER_COLOURS.get(colour, TEXT)
+    """A player's colour; a game whose players have none of these (named players) gets the accent."""
+    return PLAYER_COLOURS.get(colour, ACCENT)
 
 
 def on_player_text(colour: str) -> RGBA:

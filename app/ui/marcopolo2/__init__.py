@@ -1,0 +1,73 @@
+"""Marco Polo II's part of the touchscreen app: its set-up with player colours, each round's
+dice with the compensation owed, the end-scoring pad. The shell reaches it through `UI`
+(registered in app.ui.games)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from kivy.uix.widget import Widget
+
+from app.ui.sheet_game import SheetGameUi
+
+
+# Each round's dice of the tour's demo game (Ann, Ben, Cy).
+DEMO_ROLLS = (
+    ([3, 1, 2, 6, 2], [4, 4, 4, 4, 4], [2, 3, 4, 5, 6]),
+    ([5, 5, 4, 1, 3], [1, 2, 3, 4, 5], [6, 6, 1, 1, 1]),
+    ([1, 1, 2, 3, 2], [1, 1, 1, 1, 1], [4, 4, 4, 2, 1]),
+    ([6, 6, 6, 6, 6], [3, 3, 3, 3, 3], [5, 5, 5, 5, 5]),
+    ([2, 2, 2, 2, 2], [6, 5, 4, 3, 2], [1, 2, 1, 2, 1]),
+)
+
+
+class MarcoPolo2Ui(SheetGameUi):
+    game = "marcopolo2"
+    setup_screen = "marcopolo2_setup"
+    screens = {"marcopolo2_setup": "app.ui.marcopolo2.setup:MarcoPolo2SetupScreen"}
+    demo = (("Ann", "Ben", "Cy"), (
+        *({"type": "roll", "player": name, "round": number, "dice": dice}
+          for number, rolls in enumerate(DEMO_ROLLS, start=1) for name, dice in zip(("Ann", "Ben", "Cy"), rolls)),
+        {"type": "end", "player": "Ann", "vp_track": 61, "guild_seals_vp": 6, "shields_vp": 10, "goods": 5,
+         "coins": 23, "contracts": 4, "camels": 3},
+        {"type": "end", "player": "Ben", "vp_track": 70, "guild_seals_vp": 0, "shields_vp": 5, "goods": 1,
+         "coins": 9, "contracts": 6, "camels": 0},
+        {"type": "end", "player": "Cy", "vp_track": 58, "guild_seals_vp": 10, "shields_vp": 6, "goods": 7,
+         "coins": 40, "contracts": 4, "camels": 5},
+    ))
+
+    def tour(self, tour: Any) -> Iterator[None]:
+        """Also a round half rolled, with a die tapped in for the next player, in English and German."""
+        from app.ui.i18n import translator
+
+        names, actions = self.demo
+        app = tour.app
+        app.go(self.setup_screen)
+        setup = app.manager.get_screen(self.setup_screen)
+        setup.names[:len(names)] = list(names)
+        setup.refresh()
+        yield from tour.shot("marcopolo2-setup")
+        setup.start()
+        yield from self.tour_play(tour, actions[:7])  # two rounds, and Ann's third
+        pad = app.manager.get_screen("game").current_panel().pad
+        for pips in (2, 1, 1):
+            pad.add_die(pips)
+        yield from tour.shot("marcopolo2-round", all_sizes=True)
+        translator.set_language("de")
+        yield
+        yield from tour.shot("marcopolo2-round-german")
+        translator.set_language("en")
+        yield from self.tour_play(tour, actions[7:15])
+        yield from tour.shot("marcopolo2-end-scoring")
+        yield from self.tour_play(tour, actions[15:])
+        app.go("score")
+        yield from tour.shot("marcopolo2-score", all_sizes=True)
+
+    def make_pad(self, state: Any, act: Callable[[dict[str, Any]], bool], portrait: bool) -> Widget:
+        from app.ui.marcopolo2.pad import MarcoPolo2Pad
+
+        return MarcoPolo2Pad(state, act, portrait)
+
+
+UI = MarcoPolo2Ui()
