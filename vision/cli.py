@@ -26,6 +26,7 @@ from vision.evaluate import evaluate
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
 from vision.reader import read_dice
+from vision.types import DieReading
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -78,12 +79,17 @@ def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedPar
                 line["message"] = reading.message
             print(json.dumps(line))
         else:
-            found = ", ".join(
-                f"{d.colour + ' ' if d.colour else ''}{'?' if d.unsure else d.value}" for d in reading.dice
-            )
+            found = ", ".join(f"{d.colour + ' ' if d.colour else ''}{_value_text(d)}" for d in reading.dice)
             note = f" ({reading.message})" if reading.message else ""
             print(f"{path}: {found or 'no dice'}{note} [{reading.ms:.1f} ms]")
     return status
+
+
+def _value_text(die: DieReading) -> str:
+    """A die's value, or `?` and why the reader is unsure of it: `? (leaning)`."""
+    if not die.unsure:
+        return str(die.value)
+    return f"? ({die.reason.value.replace('_', ' ')})" if die.reason is not None else "?"
 
 
 def cmd_calibrate(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:

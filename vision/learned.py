@@ -31,20 +31,14 @@ from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.rereads import (at_typical_side, read_doubted_on_body, reread_candidates, second_look, split_seams,
                             turned_where)
-from vision.second_opinion import DOUBTFUL_VALUE, review_doubtful
+from vision.second_opinion import review_doubtful
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
+from vision.unsure import (COLOUR_UNCLEAR, DOUBTFUL_VALUE, GLARE_AT_CENTRE, LEANING, MAYBE_NOT_A_DIE, PARTLY_OUTSIDE,
+                           die_reading)
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
 
-# The reason of a macao-mode filler: a candidate the classifier doubts is a die at all.
-MAYBE_NOT_A_DIE = "maybe not a die"
-# The reason of a die the leaning check takes for cocked: no face lies flat, so none counts.
-LEANING = "leaning (cocked)"
-# The reason of a die whose face may run over the edge of the picture read (frame or tray region).
-PARTLY_OUTSIDE = "partly outside the picture"
-# The reason of a 2-5 with the lamp mirrored at its centre, where a middle pip would be.
-GLARE_AT_CENTRE = "glare where a middle pip would be"
 # The debug picture of the dice with their values' probabilities and why any is unsure.
 WHY_UNSURE = "dice (value, P(value), why unsure)"
 # Why a candidate drawn there is not among the dice: the joint assignment left it no colour.
@@ -319,7 +313,7 @@ def read_with_model(
     if not faces:
         return DiceReading(message="no dice found", ms=_ms(started))
     if expect == "any":
-        dice = [_to_reading(face, None, face.reason) for face in faces]
+        dice = [die_reading(face, None, face.reason) for face in faces]
         if debug is not None:
             debug.add(WHY_UNSURE, draw_faces(checked, [(face, None, True) for face in faces]))
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
@@ -333,8 +327,8 @@ def read_with_model(
         if colour_index is None:
             drawn.append((dataclasses.replace(face, reason=NO_COLOUR_LEFT), None, False))
             continue
-        reason = face.reason or ("colour unclear" if margin < learned.colour_margin_min or sway else "")
-        dice.append(_to_reading(face, DIE_COLOURS[colour_index], reason))
+        reason = face.reason or (COLOUR_UNCLEAR if margin < learned.colour_margin_min or sway else "")
+        dice.append(die_reading(face, DIE_COLOURS[colour_index], reason))
         drawn.append((dataclasses.replace(face, reason=reason), DIE_COLOURS[colour_index], True))
     if debug is not None:
         debug.add(WHY_UNSURE, draw_faces(checked, drawn))
@@ -363,13 +357,6 @@ def swayed_by_doubtful(faces: list[DieFace], costs: np.ndarray, assignment: list
     for row, colour in zip(sure_rows, alone):
         swayed[row] = colour != assignment[row]
     return swayed
-
-
-def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:
-    x, y, w, h = face.box
-    unsure = bool(reason)
-    return DieReading(x=x, y=y, w=w, h=h, colour=colour, value=None if unsure else face.value,
-                      confidence=face.confidence, unsure=unsure)
 
 
 def _unsure_note(dice: list[DieReading]) -> str:

@@ -25,12 +25,13 @@ from vision.debug import DebugSink, draw_faces, draw_readings, outline_region
 from vision.die import DieFace, read_candidate
 from vision.frame import FrameError, WorkFrame, check_frame, cut_with_margin, is_blank, make_work_frame
 from vision.lean import LeanNet
-from vision.learned import LEANING, leaning_dice, read_with_model
+from vision.learned import leaning_dice, read_with_model
 from vision.learned_models import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.segment import find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
+from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -195,7 +196,7 @@ def read_classical(
         cocked = leaning_dice(frame, lean[0], centres, side, lean[1], None, debug)
         faces = [dataclasses.replace(f, reason=LEANING) if flag else f for f, flag in zip(faces, cocked)]
     if expect == "any":
-        dice = [_to_reading(face, None, face.reason) for face in faces]
+        dice = [die_reading(face, None, face.reason) for face in faces]
         if debug is not None:
             debug.add("read", draw_faces(frame, [(f, None, True) for f in faces]))
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_summary(dice))
@@ -212,8 +213,8 @@ def read_classical(
         colour = DIE_COLOURS[colour_index]
         reason = face.reason
         if not reason and margin < params.colour_margin_min:
-            reason = "colour unclear"
-        dice.append(_to_reading(face, colour, reason))
+            reason = COLOUR_UNCLEAR
+        dice.append(die_reading(face, colour, reason))
         drawn.append((face, colour, True))
     if debug is not None:
         debug.add("read", draw_faces(frame, drawn))
@@ -291,15 +292,6 @@ def _die_side(frame: np.ndarray, work: WorkFrame, mask: np.ndarray, params: Visi
                 break
     sides = clean or with_pips
     return float(np.median(sides)) if sides else None
-
-
-def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:
-    unsure = bool(reason) or face.value is None
-    x, y, w, h = face.box
-    return DieReading(
-        x=x, y=y, w=w, h=h, colour=colour, value=None if unsure else face.value,
-        confidence=float(face.confidence), unsure=unsure,
-    )
 
 
 def _summary(dice: list[DieReading], expected: int | None = None) -> str:
