@@ -117,6 +117,16 @@ def outline_region(frame: np.ndarray, region: tuple[int, int, int, int]) -> None
     cv2.rectangle(frame, corner, far, TRAY_OUTLINE_BGR, thickness)
 
 
+def outline_corners(frame: np.ndarray, corners: np.ndarray) -> None:
+    """Draw the outline of a tray region of four corners (4 x 2 pixels) into `frame`, each
+    corner held inside the picture so that every side stays in view."""
+    height, width = frame.shape[:2]
+    thickness = max(2, width // 200)
+    inset = thickness // 2
+    held = np.clip(np.round(corners), (inset, inset), (width - 1 - inset, height - 1 - inset)).astype(np.int32)
+    cv2.polylines(frame, [held.reshape(-1, 1, 2)], True, TRAY_OUTLINE_BGR, thickness)
+
+
 def draw_readings(frame: np.ndarray, dice: Sequence[DieReading]) -> np.ndarray:
     """Frame with each reading's box and label (colour, value or ?, confidence)."""
     canvas = frame.copy()

@@ -21,14 +21,16 @@ import cv2
 import numpy as np
 
 from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
-from vision.debug import DebugSink, draw_faces, draw_readings, outline_region
+from vision.debug import DebugSink, draw_faces, draw_readings, outline_corners, outline_region
 from vision.die import DieFace, read_candidate
-from vision.frame import FrameError, WorkFrame, check_frame, cut_with_margin, is_blank, make_work_frame
+from vision.frame import (FrameError, WorkFrame, check_frame, cut_with_margin, inside_corners, is_blank,
+                          make_work_frame, tray_corner_pixels)
 from vision.lean import LeanNet
 from vision.learned import leaning_dice, read_with_model
 from vision.learned_models import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
+from vision.perspective import point_below_camera
 from vision.segment import find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
@@ -52,7 +54,7 @@ def read_dice(
     """Read the dice in one BGR frame; never raises on bad input (see `message`).
 
     `region`: the tray region (x, y, w, h) in frame pixels; None: the configured one ([vision]
-    tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned]
+    tray_corners, else tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned]
     table (the repository's config.toml when None): with `enabled` and loadable models the
     learned path runs, else the classical one.
     """
@@ -163,7 +165,9 @@ def _read_learned(
         reading = dataclasses.replace(reading, dice=shifted)
     if debug is not None:
         picture = draw_readings(checked, reading.dice)
-        if place is not None and place.counted is not None:
+        if place is not None and place.corners is not None:
+            outline_corners(picture, place.corners + place.offset)
+        elif place is not None and place.counted is not None:
             left, top, width, height = place.counted
             outline_region(picture, (left + place.offset[0], top + place.offset[1], width, height))
         debug.add("read (learned)", picture)
@@ -193,7 +197,10 @@ def read_classical(
     if lean is not None and faces:
         centres = np.array([(x + w / 2.0, y + h / 2.0) for x, y, w, h in (f.box for f in faces)])
         side = float(np.median([f.box[2] for f in faces]))
-        cocked = leaning_dice(frame, lean[0], centres, side, lean[1], None, debug)
+        corners = tray_corner_pixels(params, frame.shape[1], frame.shape[0]) if region is None else None
+        below = None if corners is None else point_below_camera(corners, frame.shape[1], frame.shape[0],
+                                                                params.camera_fov_deg)
+        cocked = leaning_dice(frame, lean[0], centres, side, lean[1], below, debug)
         faces = [dataclasses.replace(f, reason=LEANING) if flag else f for f, flag in zip(faces, cocked)]
     if expect == "any":
         dice = [die_reading(face, None, face.reason) for face in faces]
@@ -225,7 +232,8 @@ def read_classical(
 def detect_faces(
     frame: object, params: VisionParams, region: tuple[int, int, int, int] | None = None
 ) -> tuple[np.ndarray, list[DieFace], np.ndarray]:
-    """Checked frame, the dice read on it (no colour names yet) and the foreground mask.
+    """Checked frame, the dice read on it (no colour names yet) and the foreground mask; in the
+    tray region (x, y, w, h; None: the configured one, of a rectangle or four corners).
 
     Raises FrameError (with a plain message) for frames that cannot be read.
     """
@@ -234,6 +242,9 @@ def detect_faces(
         raise FrameError("frame has no contrast (blank, black or blown out)")
     work = make_work_frame(checked, params, region)
     faces, mask = _read_all(checked, work, params)
+    corners = tray_corner_pixels(params, checked.shape[1], checked.shape[0]) if region is None else None
+    if corners is not None:  # read in the rectangle around the four corners; only dice inside count
+        faces = [face for face in faces if inside_corners(corners, *_centre(face))]
     return checked, faces, mask
 
 
