@@ -57,6 +57,12 @@ def _calibration_for(args: argparse.Namespace, params: VisionParams) -> Calibrat
 
 def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
     calibration = _calibration_for(args, params)
+    reference = None
+    if args.reference:
+        reference, problem = _load_image(args.reference)
+        if reference is None:
+            print(f"--reference: {problem}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     status = EXIT_OK
     if args.debug:
         Path(args.debug).mkdir(parents=True, exist_ok=True)
@@ -69,7 +75,8 @@ def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedPar
             status = EXIT_BAD_INPUT
             continue
         sink = DebugSink() if args.debug else None
-        reading = read_dice(frame, params, expect=args.expect, calibration=calibration, debug=sink, learned=learned)
+        reading = read_dice(frame, params, expect=args.expect, calibration=calibration, debug=sink, learned=learned,
+                            reference=reference)
         if sink is not None:
             cv2.imwrite(str(Path(args.debug) / (Path(path).stem + "_debug.jpg")), sink.mosaic())
         if args.json:
@@ -166,6 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--json", action="store_true", help="one JSON line per image")
     read.add_argument("--debug", metavar="DIR", help="write an annotated image per input here")
     read.add_argument("--calibration", metavar="PATH", help="calibration file (default: from config)")
+    read.add_argument("--reference", metavar="EMPTY", help="a picture of the empty tray from the same camera: "
+                      "dice are then looked for where the images differ from it")
     read.add_argument("images", nargs="+", metavar="IMAGE")
     cal = sub.add_parser("calibrate", help="learn the dice colours from one frame of the six dice")
     cal.add_argument("image", metavar="IMAGE")

@@ -37,6 +37,18 @@ class VisionParams:
     tray_margin: float  # how far beyond the region the reader looks, a fraction of the frame's long side
     tray_corners: str  # "" or the region's four corners, "x y x y x y x y" (fractions): over tray_left/...
     camera_fov_deg: float  # the camera's field of view across: where the point below it lies (tilted)
+    # The empty-tray reference (vision.reference)
+    reference_long_side: int  # px: both pictures are compared at this long side
+    reference_max_shift: float  # a camera shift beyond this share of the long side: reference not used
+    reference_min_match: float  # phase correlation's peak below this: the pictures do not line up
+    reference_blur_px: float  # the difference is smoothed this much (px of the small copy)
+    reference_change: float  # Lab distance from the empty tray that counts as changed
+    reference_max_changed: float  # more of the picture changed than this: reference not used
+    reference_probe_radius: float  # die sides round a candidate's centre that are looked at
+    reference_min_changed: float  # share of them that must differ for the candidate to stay
+    reference_min_side_px: float  # px: smaller patches of change are no die
+    reference_min_fill: float  # a patch must fill this share of its shorter extent squared
+    reference_max_aspect: float  # longer extent over shorter beyond this: no single die
     min_frame_side: int
     blank_frame_std: float
     blank_check_samples: int
@@ -174,6 +186,11 @@ class VisionParams:
         check_tray(values["tray_left"], values["tray_top"], values["tray_width"], values["tray_height"])
         if values["tray_corners"].strip():
             parse_tray_corners(values["tray_corners"])
+        for key in ("reference_max_shift", "reference_min_match", "reference_max_changed", "reference_min_changed", "reference_min_fill"):
+            if values[key] > 1.0:
+                raise ValueError(f"[vision] key '{key}' is a share (0-1), got {values[key]!r}")
+        if values["reference_long_side"] < 32:
+            raise ValueError(f"[vision] key 'reference_long_side' must be at least 32 (px), got {values['reference_long_side']!r}")
         if not 10.0 <= values["camera_fov_deg"] <= 170.0:
             raise ValueError(f"[vision] key 'camera_fov_deg' is the camera's field of view across in degrees "
                              f"(10-170), got {values['camera_fov_deg']!r}")

@@ -23,14 +23,15 @@ import numpy as np
 from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
 from vision.debug import DebugSink, draw_faces, draw_readings, outline_corners, outline_region
 from vision.die import DieFace, read_candidate
-from vision.frame import (FrameError, WorkFrame, check_frame, cut_with_margin, inside_corners, is_blank,
-                          make_work_frame, tray_corner_pixels)
+from vision.frame import (FrameError, RegionPlace, WorkFrame, check_frame, cut_with_margin, inside_corners,
+                          is_blank, make_work_frame, tray_corner_pixels)
 from vision.lean import LeanNet
 from vision.learned import leaning_dice, read_with_model
 from vision.learned_models import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.perspective import point_below_camera
+from vision.reference import ReferenceUnusable, TrayDifference, tray_difference
 from vision.segment import find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
@@ -50,8 +51,14 @@ def read_dice(
     region: tuple[int, int, int, int] | None = None,
     debug: DebugSink | None = None,
     learned: LearnedParams | None = None,
+    reference: np.ndarray | None = None,
 ) -> DiceReading:
     """Read the dice in one BGR frame; never raises on bad input (see `message`).
+
+    `reference`: a picture of the empty tray from the same camera (vision.reference), if any:
+    the learned path then finds dice where the picture differs from it and never where it does
+    not; one that cannot be compared (another size, camera moved) is left out, and the message
+    says so.
 
     `region`: the tray region (x, y, w, h) in frame pixels; None: the configured one ([vision]
     tray_corners, else tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned]
@@ -63,7 +70,7 @@ def read_dice(
         lean, lean_note = _lean_for_classical(learned)
         reading = read_classical(frame, params, expect, calibration, region, debug, lean)
         return _labelled(reading, f"{CLASSICAL_PATH} ({'; '.join(filter(None, [chosen, lean_note]))})")
-    reading = _read_learned(frame, params, expect, calibration, region, debug, *chosen)
+    reading = _read_learned(frame, params, expect, calibration, region, debug, reference, *chosen)
     trouble = chosen[0].lean_trouble
     return _labelled(reading, f"{LEARNED_PATH} (no leaning check: {trouble})" if trouble else LEARNED_PATH)
 
@@ -146,6 +153,7 @@ def _read_learned(
     calibration: Calibration | None,
     region: tuple[int, int, int, int] | None,
     debug: DebugSink | None,
+    reference: np.ndarray | None,
     models: LearnedModels,
     learned: LearnedParams,
 ) -> DiceReading:
@@ -156,11 +164,12 @@ def _read_learned(
         view, place = cut_with_margin(checked, params, region)
     except FrameError as exc:
         return DiceReading(message=str(exc), ms=_ms(started))
+    tray, reference_note = _difference(view, checked, place, reference, params)
     if place is None:
-        reading = read_with_model(checked, params, expect, calibration, models, learned, debug)
+        reading = read_with_model(checked, params, expect, calibration, models, learned, debug, tray=tray)
     else:
         x0, y0 = place.offset
-        reading = read_with_model(view, params, expect, calibration, models, learned, debug, place)
+        reading = read_with_model(view, params, expect, calibration, models, learned, debug, place, tray)
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
         reading = dataclasses.replace(reading, dice=shifted)
     if debug is not None:
@@ -171,7 +180,27 @@ def _read_learned(
             left, top, width, height = place.counted
             outline_region(picture, (left + place.offset[0], top + place.offset[1], width, height))
         debug.add("read (learned)", picture)
-    return dataclasses.replace(reading, ms=_ms(started))
+    return dataclasses.replace(reading, ms=_ms(started),
+                               message="; ".join(filter(None, [reading.message, reference_note])))
+
+
+def _difference(view: np.ndarray, checked: np.ndarray, place: RegionPlace | None, reference: np.ndarray | None,
+                params: VisionParams) -> tuple[TrayDifference | None, str]:
+    """Where the view read differs from the same part of the empty-tray `reference`, or None and
+    (for a reference that cannot be used) why not."""
+    if reference is None:
+        return None, ""
+    try:
+        empty = check_frame(reference, params)
+        if empty.shape != checked.shape:
+            raise ReferenceUnusable(f"the empty-tray picture is {empty.shape[1]}x{empty.shape[0]}, "
+                                    f"the frame {checked.shape[1]}x{checked.shape[0]}")
+        if place is not None:
+            x0, y0 = place.offset
+            empty = empty[y0:y0 + view.shape[0], x0:x0 + view.shape[1]]
+        return tray_difference(view, empty, params), ""
+    except (FrameError, ReferenceUnusable) as exc:
+        return None, f"empty-tray reference not used: {exc}"
 
 
 def read_classical(

@@ -1,0 +1,118 @@
+"""The empty-tray reference: what differs from a picture of the empty tray is where dice lie.
+
+The camera check takes a picture of the empty tray, and the app refreshes it whenever the
+reader finds the tray empty. Compared with it, a die the detector has never seen the like of
+still shows up as a change (`proposals`), and a pattern printed on the tray or board, which is
+in the reference too, never does (`differs_at`). The comparison runs on a small copy of both
+pictures: a small camera shift is undone (phase correlation) and a change of light evened out
+(each Lab channel matched on its median, which the few dice hardly move); when the pictures
+still differ over much of the tray (camera moved, lamp switched), the reference is not used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.learned_models import DieCandidate
+from vision.params import VisionParams
+
+
+class ReferenceUnusable(ValueError):
+    """The reference cannot be compared with this picture; the message says why."""
+
+
+@dataclass(frozen=True)
+class TrayDifference:
+    """Where a picture differs from the empty tray: a mask on a small copy of the picture."""
+
+    changed: np.ndarray  # uint8 0/1, the picture shrunk by `scale`
+    scale: float  # mask pixels per picture pixel
+
+    def changed_share(self, cx: float, cy: float, radius: float) -> float:
+        """The share of changed pixels within `radius` picture px of (cx, cy)."""
+        height, width = self.changed.shape
+        x, y, r = cx * self.scale, cy * self.scale, max(1.0, radius * self.scale)
+        x0, x1 = max(0, int(x - r)), min(width, int(np.ceil(x + r)) + 1)
+        y0, y1 = max(0, int(y - r)), min(height, int(np.ceil(y + r)) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
+        return float(self.changed[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
+
+    def differs_at(self, candidate: DieCandidate, params: VisionParams) -> bool:
+        """Whether enough of the candidate's top face differs from the empty tray to be a die."""
+        share = self.changed_share(candidate.cx, candidate.cy, params.reference_probe_radius * candidate.side)
+        return share >= params.reference_min_changed
+
+    def proposals(self, found: list[DieCandidate], typical: float | None, score: float,
+                  params: VisionParams) -> list[DieCandidate]:
+        """Die-sized patches of change that no candidate in `found` lies on, as candidates (side:
+        the patch's shorter extent, at most `typical` when known; `score` for all)."""
+        count, _labels, stats, centroids = cv2.connectedComponentsWithStats(self.changed, connectivity=8)
+        proposed = []
+        for index in range(1, count):
+            left, top, width, height = (float(v) / self.scale for v in stats[index][:4])
+            area = float(stats[index][4]) / self.scale**2
+            side = min(width, height)
+            if side < params.reference_min_side_px or area < params.reference_min_fill * side * side:
+                continue
+            if typical is not None and not typical / 2 <= side <= 3 * typical:
+                continue  # a speck, or a hand, a card or many dice at once
+            if max(width, height) > params.reference_max_aspect * side:
+                continue
+            if any(left <= c.cx <= left + width and top <= c.cy <= top + height for c in found):
+                continue  # the detector has it already
+            cx, cy = (float(v) / self.scale for v in centroids[index])
+            proposed.append(DieCandidate(cx, cy, side if typical is None else min(side, typical), score))
+        return proposed
+
+
+def tray_difference(picture: np.ndarray, reference: np.ndarray, params: VisionParams) -> TrayDifference:
+    """Where `picture` differs from the empty-tray `reference` (both BGR, the same size);
+    ReferenceUnusable when they cannot be compared."""
+    if picture.shape != reference.shape:
+        raise ReferenceUnusable(f"the empty-tray picture is {reference.shape[1]}x{reference.shape[0]}, "
+                                f"this one {picture.shape[1]}x{picture.shape[0]}")
+    # Shrunk by a whole factor (OpenCV's fast path for area averaging; the camera's frame is
+    # large, and this runs on every frame read).
+    step = max(1, -(-max(picture.shape[:2]) // params.reference_long_side))
+    small = [cv2.resize(image, None, fx=1.0 / step, fy=1.0 / step, interpolation=cv2.INTER_AREA) if step > 1
+             else image for image in (picture, reference)]
+    now, empty = (cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32) for image in small)
+    empty = _aligned(now, empty, params)
+    # The light: each channel's median matched (lightness by gain, colour by offset), over a
+    # sparse grid of pixels (the median of all costs more than the rest together).
+    grid_now, grid_empty = now[::3, ::3].reshape(-1, 3), empty[::3, ::3].reshape(-1, 3)
+    medians_now, medians_empty = np.median(grid_now, axis=0), np.median(grid_empty, axis=0)
+    empty[..., 0] *= float(medians_now[0] + 1.0) / float(medians_empty[0] + 1.0)
+    empty[..., 1:] += medians_now[1:] - medians_empty[1:]
+    gap = np.linalg.norm(cv2.GaussianBlur(now - empty, (0, 0), params.reference_blur_px), axis=2)
+    # No opening of the mask: on the small copy a pip is 2-3 px, and on a die the colour of the
+    # table its pips are all that differs.
+    changed = (gap >= params.reference_change).astype(np.uint8)
+    share = float(changed.mean())
+    if share > params.reference_max_changed:
+        raise ReferenceUnusable(f"the picture differs from the empty tray over {share:.0%} of it "
+                                "(camera moved or light changed)")
+    return TrayDifference(changed, changed.shape[1] / picture.shape[1])
+
+
+def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.ndarray:
+    """The reference shifted onto the picture (a camera nudged by a few px); ReferenceUnusable
+    when the two hardly correlate (a peak below reference_min_match) or the shift is beyond
+    reference_max_shift of the long side (the camera was moved)."""
+    window = cv2.createHanningWindow(now.shape[1::-1], cv2.CV_32F)
+    (dx, dy), response = cv2.phaseCorrelate(empty[..., 0], now[..., 0], window)
+    if response < params.reference_min_match:
+        raise ReferenceUnusable("the picture does not line up with the empty tray (camera moved or view blocked)")
+    if np.hypot(dx, dy) > params.reference_max_shift * max(now.shape[:2]):
+        raise ReferenceUnusable(f"the camera moved by {np.hypot(dx, dy) / max(now.shape[:2]):.0%} of the picture "
+                                "since the empty tray was taken")
+    if np.hypot(dx, dy) < 0.25:
+        return empty
+    matrix = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(empty, matrix, now.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
