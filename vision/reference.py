@@ -12,10 +12,12 @@ still differ over much of the tray (camera moved, lamp switched), the reference 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.frame import FrameError, check_frame, is_blank
 from vision.learned_models import DieCandidate
 from vision.params import VisionParams
 
@@ -116,3 +118,40 @@ def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.nda
         return empty
     matrix = np.float32([[1, 0, dx], [0, 1, dy]])
     return cv2.warpAffine(empty, matrix, now.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def shows_empty_tray(frame: np.ndarray, found_dice: int, params: VisionParams) -> bool:
+    """Whether a still frame the reader found `found_dice` dice in may become the empty-tray
+    reference: none found, and a picture with contrast (not a covered lens or a blown-out one)."""
+    try:
+        checked = check_frame(frame, params)
+    except FrameError:
+        return False
+    return found_dice == 0 and not is_blank(checked, params)
+
+
+def save_reference(frame: np.ndarray, path: Path) -> None:
+    """Write the empty-tray picture as PNG (directories made; written atomically: a failed write
+    leaves the old one). OSError when it cannot be written."""
+    encoded, data = cv2.imencode(".png", frame)
+    if not encoded:
+        raise OSError(f"{path}: the picture could not be encoded")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_bytes(data.tobytes())
+    temporary.replace(path)
+
+
+def load_reference(path: Path) -> np.ndarray | None:
+    """The stored empty-tray picture, or None when there is none or it is not a colour image
+    (a damaged file only costs the reference; the next empty tray seen makes a new one)."""
+    if not path.is_file():
+        return None
+    picture = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return picture if picture is not None and picture.size else None
+
+
+def default_reference_path(calibration_path: Path) -> Path:
+    """Where the empty-tray picture is kept: beside the colour calibration, on the table's own
+    machine only."""
+    return calibration_path.with_name("empty-tray.png")

@@ -350,7 +350,7 @@ def test_the_tray_is_marked_by_tapping_its_four_corners_on_the_picture(screen: t
     link.station.service.tick(100.1)  # a frame for the live picture
     ui.idle()
     ui.tap_text("Mark the tray")
-    assert any(text.startswith("Tap the four corners of the dice tray") for text in ui.labels())
+    assert any(text.startswith("Take the dice out, then tap the four corners") for text in ui.labels())
     view = ui.find(CameraView)[0]
     assert view.texture is not None and view.on_picture_tap is not None
     for corner in ((0.80, 0.90), (0.78, 0.85), (0.79, 0.88)):
@@ -458,3 +458,30 @@ def test_no_text_of_the_camera_check_is_cut_at_800x480(screen: tuple[UiHarness, 
 def test_corners_at_the_picture_s_edge_make_a_tray_the_settings_keep(corners: tuple[tuple[float, float], ...]) -> None:
     tray = tray_from_corners(list(corners))
     assert tray is not None and UiSettings(tray=tray).checked().tray == tray
+
+
+def test_marking_the_tray_keeps_the_empty_tray_to_compare_with(tmp_path: Path, mock_factory: MockFactory) -> None:
+    from tests.vision.test_reference import scene_and_empty_tray
+
+    _frame, empty, _labels = scene_and_empty_tray(2)
+    picture = tmp_path / "empty.png"
+    cv2.imwrite(str(picture), empty)
+    with camera_screen(tmp_path, picture, mock_factory) as (ui, link):
+        link.station.service.tick(100.1)
+        ui.idle()
+        ui.tap_text("Mark the tray")
+        view = ui.find(CameraView)[0]
+        for corner in ((0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)):
+            ui.tap_at(*_picture_point(view, *corner))
+        assert ui.app.context.settings.tray is not None
+        assert (tmp_path / "empty-tray.png").is_file()
+        assert link.station.reader.reference is not None  # the restarted station loaded it
+
+
+def test_marking_a_tray_with_dice_in_it_keeps_no_empty_tray(screen: tuple[UiHarness, DiceLink], tmp_path: Path) -> None:
+    ui, link = screen
+    link.station.service.tick(100.1)
+    ui.idle()
+    ui.tap_text("Mark the tray")
+    ui.tap_text("Whole picture")
+    assert not (tmp_path / "empty-tray.png").exists() and link.station.reader.reference is None

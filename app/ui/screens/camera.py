@@ -191,8 +191,8 @@ class CameraScreen(BaseScreen):
         if self.tray_slipped:
             text = _("Those four corners make no tray that holds the dice. Tap the four corners again.")
         elif not self.tray_corners:
-            text = _("Tap the four corners of the dice tray on the picture, one after another: the dice "
-                     "are looked for only inside the tray.")
+            text = _("Take the dice out, then tap the four corners of the tray on the picture: the dice are "
+                     "looked for only inside it, and the empty tray is kept to compare with.")
         else:
             text = _("Corner {n} of 4 marked: tap the next corner.").format(n=len(self.tray_corners))
         return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT, size_hint_y=None, height=48)
@@ -236,8 +236,15 @@ class CameraScreen(BaseScreen):
 
     def _keep_tray(self, tray: list[float] | None) -> None:
         """Store the region with the table's settings (None: config.toml's [vision] tray_* again)
-        and restart the dice station with it."""
+        and restart the dice station with it; the picture of the tray, when it shows no die, is
+        kept as the empty tray the reader compares rolls with."""
         self._stop_marking()
+        link = self.app.context.dice
+        if link is not None and link.station is not None and link.has_camera:
+            try:
+                link.station.take_empty_tray()
+            except (CameraError, OSError) as exc:  # the region is kept all the same
+                LOG.warning("no empty-tray picture taken: %s", exc)
         self.app.apply_settings(replace(self.app.context.settings, tray=tray))
         self.app.restart_dice()
 
