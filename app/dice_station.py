@@ -44,6 +44,7 @@ from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE
 from vision.reader import learned_models, read_dice, release_learned_models
 from vision.reference import default_reference_path, load_reference, save_reference, shows_empty_tray
 from vision.settle import SettleDetector, SettleParams, vote
+from vision.table_rolls import default_rolls_folder, keep_roll
 from vision.types import DiceReading
 
 log = logging.getLogger(__name__)
@@ -256,7 +257,9 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         new_settler=lambda: SettleDetector(settle_params, vision_params.tray),
         vote=functools.partial(vote, params=settle_params),
         timings=roll_timings(config), clock=clock,
-        on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest)
+        on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest,
+        keep_roll=(functools.partial(keep_roll, default_rolls_folder(default_calibration_path(vision_params)),
+                                     limit=vision_params.keep_rolls) if vision_params.keep_rolls > 0 else None))
     button = _open_button(config, service, clock, pin_factory, note)
 
     def tick(now: float) -> None:

@@ -37,6 +37,8 @@ class VisionParams:
     tray_margin: float  # how far beyond the region the reader looks, a fraction of the frame's long side
     tray_corners: str  # "" or the region's four corners, "x y x y x y x y" (fractions): over tray_left/...
     camera_fov_deg: float  # the camera's field of view across: where the point below it lies (tilted)
+    # The table's own rolls (vision.table_rolls)
+    keep_rolls: int  # confirmed rolls kept as a labelled dataset for `vision adapt` (0: none)
     # The empty-tray reference (vision.reference)
     reference_long_side: int  # px: both pictures are compared at this long side
     reference_max_shift: float  # a camera shift beyond this share of the long side: reference not used

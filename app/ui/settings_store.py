@@ -35,6 +35,8 @@ class UiSettings:
     # corners (x y x y x y x y; fractions of the picture), or a rectangle (left, top, width,
     # height: "Whole picture", and what was marked before corners were); None: as configured.
     tray: list[float] | None = None
+    # Keep the confirmed rolls as the reader's own dataset ([vision] keep_rolls); False: none.
+    learn_from_rolls: bool = True
 
     @classmethod
     def from_config(cls, ui_table: dict[str, Any]) -> UiSettings:
@@ -54,6 +56,8 @@ class UiSettings:
             self.button = default.button
         if self.tray is not None and not _is_tray(self.tray):
             self.tray = default.tray
+        if not isinstance(self.learn_from_rolls, bool):
+            self.learn_from_rolls = default.learn_from_rolls
         return self
 
 
