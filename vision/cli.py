@@ -1,4 +1,4 @@
-"""Command line: python -m vision read|calibrate|evaluate|bench|synth (see --help of each)."""
+"""Command line: python -m vision read|calibrate|evaluate|adapt|bench|synth (see --help of each)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from vision import synth
+from vision.adapt import HELD_OUT_EVERY, AdaptError, adapt, adapted_settings
 from vision.bench import run_bench
 from vision.calibrate import (
     Calibration,
@@ -25,7 +26,7 @@ from vision.debug import DebugSink
 from vision.evaluate import evaluate
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
-from vision.reader import read_dice
+from vision.reader import learned_models, read_dice
 from vision.types import DieReading
 
 EXIT_OK = 0
@@ -148,6 +149,42 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
     return EXIT_OK
 
 
+def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
+    folder = Path(args.dataset)
+    if not (folder / "images").is_dir() or not (folder / "labels").is_dir():
+        print(f"{folder}: not a dataset folder (needs images/ and labels/)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    chosen = learned_models(learned)
+    if isinstance(chosen, str):
+        print(f"adapt refits the learned reader, which cannot run: {chosen}", file=sys.stderr)
+        return EXIT_FAILED
+    cv2.setNumThreads(1)
+    try:
+        result = adapt(folder, params, chosen[0], chosen[1], _calibration_for(args, params), args.max_wrong,
+                       args.min_dice)
+    except AdaptError as exc:
+        print(f"adapt: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"taught on {result.taught} rolls ({result.refit.dice} dice), judged on {result.held_out} held out "
+          f"(every {HELD_OUT_EVERY}th); macao_value_min_probability {learned.macao_value_min_probability:.2f} -> "
+          f"{result.refit.value_min_probability:.2f}, colours refitted")
+    for name, score in (("before", result.before), ("after", result.after)):
+        n = max(score.dice, 1)
+        print(f"{name:6s}: colour and value right {score.colour_value_right / n:.2%}, stated wrongly "
+              f"{score.wrong_confident / n:.2%}, unsure {score.unsure / n:.2%}, all six right "
+              f"{score.images_all_right / max(score.images, 1):.1%} ({score.dice} dice)")
+    if not result.better:
+        print("the refit reads the held-out rolls worse: nothing written")
+        return EXIT_OK
+    out = Path(args.out) if args.out else folder / "adapted"
+    out.mkdir(parents=True, exist_ok=True)
+    save_calibration(result.refit.calibration, out / "calibration.json")
+    (out / "adapted.toml").write_text(adapted_settings(result.refit), encoding="utf-8")
+    print(f"written: {out / 'calibration.json'} (the colours: copy to the calibration path) and "
+          f"{out / 'adapted.toml'} (lay over the config with --config)")
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
     source = None
     if args.image:
@@ -186,11 +223,18 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--mistakes", action="store_true",
                     help="also list each die not read right (missed, unsure, wrong) and each die read where none lies")
+    ad = sub.add_parser("adapt", help="refit colours and the sure threshold on the table's own rolls, "
+                        "judged on a held-out part")
+    ad.add_argument("dataset", metavar="DATASET", help="the table's rolls (table-rolls/ beside the calibration)")
+    ad.add_argument("--out", metavar="DIR", help="where to write the refit (default: DATASET/adapted)")
+    ad.add_argument("--calibration", metavar="PATH", help="the calibration in use (default: from config)")
+    ad.add_argument("--max-wrong", type=float, default=0.003, help="share of dice stated wrongly allowed (0.003)")
+    ad.add_argument("--min-dice", type=int, default=60, help="fewest dice to refit on (60)")
     bench = sub.add_parser("bench", help="reading time per frame size, single thread")
     bench.add_argument("--runs", type=int, default=50)
     bench.add_argument("--image", help="use this picture (resized) instead of a drawn scene")
     synth.add_arguments(sub.add_parser("synth", help="write synthetic labelled tray scenes (a dataset folder)"))
-    for sub_parser in (read, cal, ev, bench):
+    for sub_parser in (read, cal, ev, ad, bench):
         sub_parser.add_argument("--config", help=argparse.SUPPRESS, dest="sub_config")
     return parser
 
@@ -204,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"config: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "bench": cmd_bench,
+    commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "adapt": cmd_adapt,
+                "bench": cmd_bench,
                 "synth": lambda args, _params, _learned: synth.run(args)}
     try:
         return commands[args.command](args, params, learned)
