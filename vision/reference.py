@@ -92,8 +92,14 @@ def tray_difference(picture: np.ndarray, reference: np.ndarray, params: VisionPa
     medians_now, medians_empty = np.median(grid_now, axis=0), np.median(grid_empty, axis=0)
     empty[..., 0] *= float(medians_now[0] + 1.0) / float(medians_empty[0] + 1.0)
     empty[..., 1:] += medians_now[1:] - medians_empty[1:]
-    smooth = cv2.GaussianBlur(now - empty, (0, 0), params.reference_blur_px)
-    squared = cv2.transform(cv2.multiply(smooth, smooth), np.ones((1, 3), np.float32))  # summed over L, a, b
+    now = cv2.GaussianBlur(now, (0, 0), params.reference_blur_px)
+    empty = cv2.GaussianBlur(empty, (0, 0), params.reference_blur_px)
+    # A pixel differs by how far it lies outside the range the empty tray shows within one pixel
+    # of it (each channel): lined up to a fraction of a pixel, a printed edge would still differ
+    # all along itself, and a board's print is all edges.
+    near = np.ones((3, 3), np.uint8)
+    excess = np.maximum(np.maximum(cv2.erode(empty, near) - now, now - cv2.dilate(empty, near)), 0.0)
+    squared = cv2.transform(cv2.multiply(excess, excess), np.ones((1, 3), np.float32))  # summed over L, a, b
     # No opening of the mask: on the small copy a pip is 2-3 px, and on a die the colour of the
     # table its pips are all that differs.
     changed = (squared >= params.reference_change**2).astype(np.uint8)
@@ -115,7 +121,7 @@ def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.nda
     if np.hypot(dx, dy) > params.reference_max_shift * max(now.shape[:2]):
         raise ReferenceUnusable(f"the camera moved by {np.hypot(dx, dy) / max(now.shape[:2]):.0%} of the picture "
                                 "since the empty tray was taken")
-    if np.hypot(dx, dy) < 0.25:
+    if np.hypot(dx, dy) < 0.5:  # the comparison allows a pixel either way
         return empty
     matrix = np.float32([[1, 0, dx], [0, 1, dy]])
     return cv2.warpAffine(empty, matrix, now.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
