@@ -54,6 +54,8 @@ class Refit:
 
 @dataclass(frozen=True)
 class Adaptation:
+    """A refit and the held-out rolls' scores before and after it."""
+
     refit: Refit
     before: Score
     after: Score
@@ -61,7 +63,7 @@ class Adaptation:
     held_out: int
 
     @property
-    def better(self) -> bool:
+    def no_worse(self) -> bool:
         """No worse on the held-out rolls: at least as many read right, no more stated wrongly."""
         return (self.after.right >= self.before.right and self.after.wrong_confident <= self.before.wrong_confident
                 and self.after.colour_value_right >= self.before.colour_value_right)

@@ -173,7 +173,7 @@ def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
         print(f"{name:6s}: colour and value right {score.colour_value_right / n:.2%}, stated wrongly "
               f"{score.wrong_confident / n:.2%}, unsure {score.unsure / n:.2%}, all six right "
               f"{score.images_all_right / max(score.images, 1):.1%} ({score.dice} dice)")
-    if not result.better:
+    if not result.no_worse:
         print("the refit reads the held-out rolls worse: nothing written")
         return EXIT_OK
     out = Path(args.out) if args.out else folder / "adapted"

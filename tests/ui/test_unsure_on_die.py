@@ -6,6 +6,7 @@ from pathlib import Path
 
 from app.dice_service import DiceStatus, RollState
 from app.ui.i18n import translator
+from app.ui.panels.dice import UNSURE_WORDS
 from app.ui.widgets import DieWidget
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness, make_context
@@ -47,3 +48,7 @@ def test_unsure_dice_say_why_until_given_a_number(tmp_path: Path) -> None:
     finally:
         translator.set_language("en")
         ui.close()
+
+
+def test_every_reason_the_reader_gives_has_its_words() -> None:
+    assert set(UNSURE_WORDS) == {reason.value for reason in UnsureReason}

@@ -18,22 +18,22 @@ from app.ui import theme
 from app.ui.i18n import N_, _, translator
 from app.ui.panels.base import PhasePanel
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
-from vision.types import UnsureReason
 
 if TYPE_CHECKING:
     from app.dice_service import DiceStatus
 
 PIPS = (1, 2, 3, 4, 5, 6)
-# Why the camera is unsure of a die, in the few words that fit under it.
-UNSURE_WORDS: dict[UnsureReason, str] = {
-    UnsureReason.LEANING: N_("cocked"),
-    UnsureReason.CUT_BY_EDGE: N_("cut off"),
-    UnsureReason.GLARE: N_("glare"),
-    UnsureReason.BLURRED: N_("blurred"),
-    UnsureReason.COLOUR_DOUBTFUL: N_("colour?"),
-    UnsureReason.MAYBE_NOT_A_DIE: N_("a die?"),
-    UnsureReason.VALUE_DOUBTFUL: N_("pips unclear"),
-    UnsureReason.FRAMES_DISAGREE: N_("frames differ"),
+# Why the camera is unsure of a die (vision.types.UnsureReason's values: the vision package is
+# not loaded where dice are typed in), in the few words that fit under it.
+UNSURE_WORDS: dict[str, str] = {
+    "leaning": N_("cocked"),
+    "cut_by_edge": N_("cut off"),
+    "glare": N_("glare"),
+    "blurred": N_("blurred"),
+    "colour_doubtful": N_("colour?"),
+    "maybe_not_a_die": N_("a die?"),
+    "value_doubtful": N_("pips unclear"),
+    "frames_disagree": N_("frames differ"),
 }
 
 
@@ -44,7 +44,7 @@ class RollPanel(PhasePanel):
         super().__init__(screen)
         self.values: dict[str, int | None] = {c: None for c in CUBE_COLOURS}
         self.unsure: set[str] = set()
-        self.why_unsure: dict[str, UnsureReason] = {}  # colour -> the camera's reason, while unsure
+        self.why_unsure: dict[str, str] = {}  # colour -> the camera's reason (UnsureReason's value), while unsure
         self.selected: str | None = CUBE_COLOURS[0]
         self.problem = ""
         self.proposal: DiceStatus | None = None  # the camera's reading taken in, whose note stays shown
@@ -65,7 +65,7 @@ class RollPanel(PhasePanel):
         self.why_unsure = {}
         if status.reading is not None:
             self.unsure |= {d.colour for d in status.reading.dice if d.unsure and d.colour}
-            self.why_unsure = {d.colour: d.reason for d in status.reading.dice
+            self.why_unsure = {d.colour: d.reason.value for d in status.reading.dice
                                if d.unsure and d.colour and d.reason is not None}
         open_dice = [c for c in CUBE_COLOURS if self.values[c] is None]
         doubtful = [c for c in CUBE_COLOURS if c in self.unsure]
@@ -169,7 +169,7 @@ class RollPanel(PhasePanel):
             die = DieWidget(colour, value or 0)
             die.unsure = colour in self.unsure
             die.selected = colour == self.selected
-            if die.unsure and colour in self.why_unsure:
+            if die.unsure and self.why_unsure.get(colour) in UNSURE_WORDS:
                 die.note = _(UNSURE_WORDS[self.why_unsure[colour]])
             elif value is not None and self.state.round >= 8 and effective_pips(self.state.round, value) != value:
                 die.note = _("counts {n}").format(n=effective_pips(self.state.round, value))
