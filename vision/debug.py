@@ -127,7 +127,8 @@ def outline_corners(frame: np.ndarray, corners: np.ndarray) -> None:
     cv2.polylines(frame, [held.reshape(-1, 1, 2)], True, TRAY_OUTLINE_BGR, thickness)
 
 
-def draw_tray_difference(frame: np.ndarray, changed: np.ndarray, proposed: Sequence[tuple[float, float, float]]) -> np.ndarray:
+def draw_tray_difference(frame: np.ndarray, changed: np.ndarray,
+                         proposed: Sequence[tuple[float, float, float]]) -> np.ndarray:
     """The frame darkened where it is as the empty tray was, with a ring on each candidate the
     difference proposes (centre x, y and side in frame px)."""
     mask = cv2.resize(changed, frame.shape[1::-1], interpolation=cv2.INTER_NEAREST).astype(bool)

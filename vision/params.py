@@ -188,11 +188,13 @@ class VisionParams:
         check_tray(values["tray_left"], values["tray_top"], values["tray_width"], values["tray_height"])
         if values["tray_corners"].strip():
             parse_tray_corners(values["tray_corners"])
-        for key in ("reference_max_shift", "reference_min_match", "reference_max_changed", "reference_min_changed", "reference_min_fill"):
+        for key in ("reference_max_shift", "reference_min_match", "reference_max_changed", "reference_min_changed",
+                    "reference_min_fill"):
             if values[key] > 1.0:
                 raise ValueError(f"[vision] key '{key}' is a share (0-1), got {values[key]!r}")
         if values["reference_long_side"] < 32:
-            raise ValueError(f"[vision] key 'reference_long_side' must be at least 32 (px), got {values['reference_long_side']!r}")
+            raise ValueError(f"[vision] key 'reference_long_side' must be at least 32 (px), "
+                             f"got {values['reference_long_side']!r}")
         if not 10.0 <= values["camera_fov_deg"] <= 170.0:
             raise ValueError(f"[vision] key 'camera_fov_deg' is the camera's field of view across in degrees "
                              f"(10-170), got {values['camera_fov_deg']!r}")

@@ -69,7 +69,8 @@ def test_the_view_is_the_rectangle_round_the_corners_and_the_corners_move_with_i
     assert view.shape[:2] == (540 + 2 * margin, 960 + 2 * margin)
     assert place.corners is not None and place.corners[0] == pytest.approx((400 - 320 + margin, margin))
     # Wider at the bottom: the camera leans back from the tray, the point below it lies lower.
-    assert place.below_camera is not None and place.below_camera[0] == pytest.approx(800) and place.below_camera[1] > 600
+    below = place.below_camera
+    assert below is not None and below[0] == pytest.approx(800) and below[1] > 600
     assert place.view_centre == pytest.approx((place.below_camera[0] - place.offset[0],
                                                place.below_camera[1] - place.offset[1]))
     upright = dataclasses.replace(PARAMS, tray_corners="0.25 0.2 0.75 0.2 0.75 0.8 0.25 0.8")
@@ -94,8 +95,11 @@ def _found_at(reading, centre: tuple[float, float], side: float) -> bool:  # noq
 def test_a_die_inside_the_rectangle_round_the_corners_but_outside_them_is_left_out(path: str) -> None:
     frame, labels = render_scene(3, SceneOptions(**CALM, tilt_deg=0.0))
     dice = list(labels.dice)
-    pairs = [(a, b) for a in range(6) for b in range(6)
-             if a != b and 1.3 < abs(dice[b].center[0] - dice[a].center[0]) / max(1.0, abs(dice[b].center[1] - dice[a].center[1])) < 3]
+    def slant(a: int, b: int) -> float:
+        (ax, ay), (bx, by) = dice[a].center, dice[b].center
+        return abs(bx - ax) / max(1.0, abs(by - ay))
+
+    pairs = [(a, b) for a in range(6) for b in range(6) if a != b and 1.3 < slant(a, b) < 3]
     assert pairs, "this scene should hold two dice apart on a slant"
     keep, leave = pairs[0]
     side = float(dice[keep].box[2] - dice[keep].box[0])
@@ -119,13 +123,15 @@ def _pinhole(tilt_deg: float, towards_deg: float, focal: float, width: int, heig
 
     def project(points: np.ndarray) -> np.ndarray:
         rel = (np.asarray(points, float) - (0.0, 0.0, 600.0)) @ rotation.T
-        return np.stack((width / 2 + focal * rel[..., 0] / -rel[..., 2], height / 2 + focal * rel[..., 1] / -rel[..., 2]), -1)
+        depth = -rel[..., 2]
+        return np.stack((width / 2 + focal * rel[..., 0] / depth, height / 2 + focal * rel[..., 1] / depth), -1)
     return project, rotation
 
 
 @pytest.mark.parametrize(("tilt", "towards", "fov"), [(0, 0, 66), (10, 30, 66), (25, 120, 66), (35, 200, 66),
                                                       (25, 120, 45), (20, 0, 66)])
-def test_the_point_below_the_camera_is_found_from_a_rectangle_s_corners(tilt: float, towards: float, fov: float) -> None:
+def test_the_point_below_the_camera_is_found_from_a_rectangle_s_corners(tilt: float, towards: float,
+                                                                       fov: float) -> None:
     """Where the tray's sides show the focal length (two finite vanishing points) the assumed
     field of view does not matter; seen square along one side (towards 0), it is used."""
     width, height = 1600, 900
