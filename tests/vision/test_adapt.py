@@ -22,10 +22,12 @@ LEARNED = load_learned_params()
 
 @pytest.fixture(scope="module")
 def table_rolls(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Twelve throws on one drawn table under warm light, kept as the app keeps confirmed rolls."""
+    """Twelve throws on one drawn table under warm light (small frames, for speed), kept as the app
+    keeps confirmed rolls."""
     folder = tmp_path_factory.mktemp("table") / "table-rolls"
     for throw in range(12):
-        frame, labels = render_scene(4243, SceneOptions(layout_seed=throw, tint="warm"))
+        frame, labels = render_scene(4243, SceneOptions(width=960, height=540, die_px=34, layout_seed=throw,
+                                                        tint="warm"))
         truth = {d.colour: d.value for d in labels.dice if d.value is not None}
         keep_roll(folder, frame, read_dice(frame, PARAMS, "macao", learned=LEARNED), truth, limit=300)
     return folder
