@@ -141,3 +141,17 @@ def test_read_takes_an_empty_tray_picture(tmp_path: Path, capsys: pytest.Capture
     assert "empty-tray reference not used: the camera moved" in capsys.readouterr().out
     assert main(["read", "--reference", str(tmp_path / "none.png"), str(tmp_path / "roll.png")]) == 2
     assert "--reference" in capsys.readouterr().err
+
+
+def test_the_empty_tray_is_cut_as_the_tray_region_is() -> None:
+    """A region of four corners round the dice: the reference is compared over the same part."""
+    frame, empty, labels = scene_and_empty_tray(1, board_art=True)
+    boxes = np.array([d.box for d in labels.dice])
+    (x0, y0), (x1, y1) = boxes[:, :2].min(0) - 40, boxes[:, 2:].max(0) + 40
+    corners = [(x0 + 30, y0), (x1, y0 + 20), (x1 - 30, y1), (x0, y1 - 20)]
+    params = dataclasses.replace(PARAMS, tray_corners=" ".join(f"{x / 1600:.4f} {y / 900:.4f}" for x, y in corners))
+    reading = read_dice(frame, params, expect="macao", learned=LEARNED, reference=empty)
+    dice = [LabelledDie(d.box, d.value, d.colour) for d in labels.dice]
+    matched = match(dice, reading.dice)
+    assert "reference" not in reading.message and len(matched) == len(reading.dice) == 6
+    assert all(judge(die, reading.dice[matched[i]], True) == RIGHT for i, die in enumerate(dice))
