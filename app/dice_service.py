@@ -31,6 +31,7 @@ from vision.types import DiceReading, DiceSpec, MotionState
 log = logging.getLogger(__name__)
 
 Reader = Callable[[np.ndarray], DiceReading]
+RollKeeper = Callable[[np.ndarray, DiceReading, dict[str, int]], object]
 Voter = Callable[[Sequence[DiceReading]], DiceReading]
 CameraFactory = Callable[[], Camera | None]
 
@@ -142,15 +143,20 @@ class DiceService:
                  vote: Voter, timings: RollTimings, clock: Callable[[], float],
                  on_status: Callable[[DiceStatus], None], on_roll: Callable[[dict[str, Any]], None],
                  led: StatusLed | None = None, rest_reader: Callable[[], None] | None = None,
-                 dice: DiceSpec = DiceSpec()) -> None:
+                 dice: DiceSpec = DiceSpec(), keep_roll: RollKeeper | None = None) -> None:
         """`rest_reader` runs on the ticking thread once a roll's reading is over (proposed,
         failed, cancelled), so the reader can let go of what it keeps only for reading.
-        `dice`: the dice the game rolls, which `confirm` accepts."""
+        `dice`: the dice the game rolls, which `confirm` accepts.
+        `keep_roll(frame, reading, dice)` runs there too after the players confirm a proposal
+        (as it was or corrected): the frame read last, the proposal and the confirmed dice."""
         self.dice = dice
         self._make_camera = make_camera
         self._reader = reader
         self._rest_reader = rest_reader
         self._reader_busy = False  # read since the last rest; only the ticking thread touches it
+        self._keep_roll = keep_roll
+        self._proposal_frame: np.ndarray | None = None  # the frame read last for the proposal shown
+        self._roll_to_keep: tuple[np.ndarray, DiceReading, dict[str, int]] | None = None
         self._new_settler = new_settler
         self._vote = vote
         self._timings = timings
@@ -195,6 +201,7 @@ class DiceService:
                 self._next_retry = now  # the player wants the camera: try again at once
             else:
                 self._settler = self._new_settler()
+                self._proposal_frame = None  # a proposal not confirmed is not the table's roll
                 self._enter(RollState.WAITING_FOR_MOTION, now, "Roll the dice")
         self._flush()
 
@@ -215,7 +222,7 @@ class DiceService:
         with self._lock:
             if self._status.state in ROLLING or self._status.state is RollState.PROPOSED:
                 self._settler = None
-                self._latest_frame = None  # a full frame (9 MB at 2304x1296) nobody looks at now
+                self._latest_frame = self._proposal_frame = None  # a full frame (9 MB at 2304x1296) nobody looks at now
                 self._enter(RollState.CANCELLED, self._clock(), "Roll cancelled")
         self._flush()
 
@@ -236,6 +243,10 @@ class DiceService:
                     raise InvalidDice(f"not read for sure: {', '.join(unread)}; correct these dice first")
                 dice = {colour: int(pips) for colour, pips in values.items() if pips is not None}
             action = {"type": "roll", "dice": checked_dice(dice, self.dice)}
+            proposal = self._status.reading if self._status.state is RollState.PROPOSED else None
+            if proposal is not None and self._proposal_frame is not None and self._keep_roll is not None:
+                self._roll_to_keep = (self._proposal_frame, proposal, action["dice"])
+            self._proposal_frame = None
             if self._status.state is not RollState.CAMERA_UNAVAILABLE:  # that notice (and its retries) stay
                 self._settler = None
                 self._latest_frame = None  # as for cancel: the roll's frame is done with
@@ -305,9 +316,15 @@ class DiceService:
             if self._led is not None:
                 self._led.poll(now)
             rest = self._reader_busy and self._status.state not in ROLLING
+            to_keep, self._roll_to_keep = self._roll_to_keep, None
         if rest and self._rest_reader is not None:
             self._reader_busy = False
             self._rest_reader()
+        if to_keep is not None and self._keep_roll is not None:
+            try:
+                self._keep_roll(*to_keep)
+            except Exception:  # a full disk costs the table's dataset a roll, never the game
+                log.exception("confirmed roll not kept")
         self._flush()
 
     def _job_for(self, now: float, state: RollState, camera: Camera | None,
@@ -388,6 +405,7 @@ class DiceService:
         read = voted.values_by_colour(self.dice)
         complete = len(voted.dice) == self.dice.count and None not in read.values()
         note = "Check the dice and confirm" if complete else "Some dice are unclear: correct them, then confirm"
+        self._proposal_frame = look.frame
         self._enter(RollState.PROPOSED, now, note, {"detail": voted.message}, reading=voted)
 
     def _open_failed(self, now: float, problem: str) -> None:

@@ -11,6 +11,7 @@ the reader uses a kept calibration from the next roll on.
 from __future__ import annotations
 
 import functools
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -41,8 +42,12 @@ from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE
 from vision.reader import learned_models, read_dice, release_learned_models
+from vision.reference import default_reference_path, load_reference, save_reference, shows_empty_tray
 from vision.settle import SettleDetector, SettleParams, vote
+from vision.table_rolls import default_rolls_folder, keep_roll
 from vision.types import DiceReading, DiceSpec
+
+log = logging.getLogger(__name__)
 
 
 def camera_settings(config: Config) -> CameraSettings:
@@ -79,17 +84,35 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
 
 class TableReader:
     """`read_dice` for the game's dice with the table's current colour calibration, which a new
-    calibration replaces while the game goes on (the next frame read uses it)."""
+    calibration replaces while the game goes on (the next frame read uses it), and the picture
+    of the empty tray (stored at `reference_path` by the camera check), replaced for the rest of
+    the run whenever a still frame shows no die."""
 
-    def __init__(self, params: VisionParams, learned: LearnedParams, calibration: Calibration | None) -> None:
+    def __init__(self, params: VisionParams, learned: LearnedParams, calibration: Calibration | None,
+                 reference_path: Path | None = None) -> None:
         self.params = params
         self.learned = learned
         self.calibration = calibration
         self.dice = DiceSpec()
+        self.reference_path = reference_path
+        self.reference = load_reference(reference_path) if reference_path is not None else None
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
-        return read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=self.calibration,
-                         learned=self.learned)
+        reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=self.calibration,
+                            learned=self.learned, reference=self.reference)
+        if shows_empty_tray(frame, len(reading.dice), self.params):
+            self.reference = frame  # the light drifts through an evening: the newest empty tray
+        return reading
+
+    def keep_reference(self, frame: np.ndarray) -> None:
+        """Use `frame` as the empty tray from now on, and store it for the next start (a failed
+        write only costs that: the reader keeps it for this run)."""
+        self.reference = frame
+        if self.reference_path is not None:
+            try:
+                save_reference(frame, self.reference_path)
+            except OSError as exc:
+                log.warning("empty-tray picture not stored: %s", exc)
 
     def rest(self) -> None:
         """Between rolls: the learned models go (some 13 MB), loaded again by the next read."""
@@ -169,6 +192,16 @@ class DiceStation:
         CameraError or CalibrationError say why it failed."""
         return calibrate(self.take_frame(), self.reader.params, self.reader.learned)
 
+    def take_empty_tray(self) -> bool:
+        """Take the camera's picture as the empty-tray reference, when the reader finds no die in
+        it (True); with dice in the tray nothing changes (False). CameraError when no picture."""
+        frame = self.take_frame()
+        reading = read_dice(frame, params=self.reader.params, expect="any", learned=self.reader.learned)
+        if not shows_empty_tray(frame, len(reading.dice), self.reader.params):
+            return False
+        self.reader.keep_reference(frame)
+        return True
+
     def keep_calibration(self, calibration: Calibration) -> Path:
         """Store the calibration (atomically: a failed write leaves the old file) and read it
         back for the reader; OSError or CalibrationError leave the reader as it was."""
@@ -222,14 +255,17 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         cameras[:] = [SharedCamera(camera)]
         return cameras[0]
 
-    reader = TableReader(vision_params, learned_params, calibration)
+    reader = TableReader(vision_params, learned_params, calibration,
+                         default_reference_path(default_calibration_path(vision_params)))
     service = DiceService(
         make_camera=open_camera,
         reader=reader,
         new_settler=lambda: SettleDetector(settle_params, vision_params.tray),
         vote=functools.partial(vote, params=settle_params),
         timings=roll_timings(config), clock=clock,
-        on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest)
+        on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest,
+        keep_roll=(functools.partial(keep_roll, default_rolls_folder(default_calibration_path(vision_params)),
+                                     limit=vision_params.keep_rolls) if vision_params.keep_rolls > 0 else None))
     button = _open_button(config, service, clock, pin_factory, note)
 
     def tick(now: float) -> None:

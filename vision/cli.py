@@ -1,4 +1,4 @@
-"""Command line: python -m vision read|calibrate|evaluate|bench|synth (see --help of each)."""
+"""Command line: python -m vision read|calibrate|evaluate|adapt|bench|synth (see --help of each)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from vision import synth
+from vision.adapt import HELD_OUT_EVERY, AdaptError, adapt, adapted_settings
 from vision.bench import run_bench
 from vision.calibrate import (
     Calibration,
@@ -25,7 +26,8 @@ from vision.debug import DebugSink
 from vision.evaluate import evaluate
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
-from vision.reader import read_dice
+from vision.reader import learned_models, read_dice
+from vision.types import DieReading
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -56,6 +58,12 @@ def _calibration_for(args: argparse.Namespace, params: VisionParams) -> Calibrat
 
 def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
     calibration = _calibration_for(args, params)
+    reference = None
+    if args.reference:
+        reference, problem = _load_image(args.reference)
+        if reference is None:
+            print(f"--reference: {problem}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     status = EXIT_OK
     if args.debug:
         Path(args.debug).mkdir(parents=True, exist_ok=True)
@@ -68,7 +76,8 @@ def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedPar
             status = EXIT_BAD_INPUT
             continue
         sink = DebugSink() if args.debug else None
-        reading = read_dice(frame, params, expect=args.expect, calibration=calibration, debug=sink, learned=learned)
+        reading = read_dice(frame, params, expect=args.expect, calibration=calibration, debug=sink, learned=learned,
+                            reference=reference)
         if sink is not None:
             cv2.imwrite(str(Path(args.debug) / (Path(path).stem + "_debug.jpg")), sink.mosaic())
         if args.json:
@@ -78,12 +87,17 @@ def cmd_read(args: argparse.Namespace, params: VisionParams, learned: LearnedPar
                 line["message"] = reading.message
             print(json.dumps(line))
         else:
-            found = ", ".join(
-                f"{d.colour + ' ' if d.colour else ''}{'?' if d.unsure else d.value}" for d in reading.dice
-            )
+            found = ", ".join(f"{d.colour + ' ' if d.colour else ''}{_value_text(d)}" for d in reading.dice)
             note = f" ({reading.message})" if reading.message else ""
             print(f"{path}: {found or 'no dice'}{note} [{reading.ms:.1f} ms]")
     return status
+
+
+def _value_text(die: DieReading) -> str:
+    """A die's value, or `?` and why the reader is unsure of it: `? (leaning)`."""
+    if not die.unsure:
+        return str(die.value)
+    return f"? ({die.reason.value.replace('_', ' ')})" if die.reason is not None else "?"
 
 
 def cmd_calibrate(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
@@ -135,6 +149,42 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
     return EXIT_OK
 
 
+def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
+    folder = Path(args.dataset)
+    if not (folder / "images").is_dir() or not (folder / "labels").is_dir():
+        print(f"{folder}: not a dataset folder (needs images/ and labels/)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    chosen = learned_models(learned)
+    if isinstance(chosen, str):
+        print(f"adapt refits the learned reader, which cannot run: {chosen}", file=sys.stderr)
+        return EXIT_FAILED
+    cv2.setNumThreads(1)
+    try:
+        result = adapt(folder, params, chosen[0], chosen[1], _calibration_for(args, params), args.max_wrong,
+                       args.min_dice)
+    except AdaptError as exc:
+        print(f"adapt: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"taught on {result.taught} rolls ({result.refit.dice} dice), judged on {result.held_out} held out "
+          f"(every {HELD_OUT_EVERY}th); macao_value_min_probability {learned.macao_value_min_probability:.2f} -> "
+          f"{result.refit.value_min_probability:.2f}, colours refitted")
+    for name, score in (("before", result.before), ("after", result.after)):
+        n = max(score.dice, 1)
+        print(f"{name:6s}: colour and value right {score.colour_value_right / n:.2%}, stated wrongly "
+              f"{score.wrong_confident / n:.2%}, unsure {score.unsure / n:.2%}, all six right "
+              f"{score.images_all_right / max(score.images, 1):.1%} ({score.dice} dice)")
+    if not result.no_worse:
+        print("the refit reads the held-out rolls worse: nothing written")
+        return EXIT_OK
+    out = Path(args.out) if args.out else folder / "adapted"
+    out.mkdir(parents=True, exist_ok=True)
+    save_calibration(result.refit.calibration, out / "calibration.json")
+    (out / "adapted.toml").write_text(adapted_settings(result.refit), encoding="utf-8")
+    print(f"written: {out / 'calibration.json'} (the colours: copy to the calibration path) and "
+          f"{out / 'adapted.toml'} (lay over the config with --config)")
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedParams) -> int:
     source = None
     if args.image:
@@ -160,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--json", action="store_true", help="one JSON line per image")
     read.add_argument("--debug", metavar="DIR", help="write an annotated image per input here")
     read.add_argument("--calibration", metavar="PATH", help="calibration file (default: from config)")
+    read.add_argument("--reference", metavar="EMPTY", help="a picture of the empty tray from the same camera: "
+                      "dice are then looked for where the images differ from it")
     read.add_argument("images", nargs="+", metavar="IMAGE")
     cal = sub.add_parser("calibrate", help="learn the dice colours from one frame of the six dice")
     cal.add_argument("image", metavar="IMAGE")
@@ -171,11 +223,18 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--mistakes", action="store_true",
                     help="also list each die not read right (missed, unsure, wrong) and each die read where none lies")
+    ad = sub.add_parser("adapt", help="refit colours and the sure threshold on the table's own rolls, "
+                        "judged on a held-out part")
+    ad.add_argument("dataset", metavar="DATASET", help="the table's rolls (table-rolls/ beside the calibration)")
+    ad.add_argument("--out", metavar="DIR", help="where to write the refit (default: DATASET/adapted)")
+    ad.add_argument("--calibration", metavar="PATH", help="the calibration in use (default: from config)")
+    ad.add_argument("--max-wrong", type=float, default=0.003, help="share of dice stated wrongly allowed (0.003)")
+    ad.add_argument("--min-dice", type=int, default=60, help="fewest dice to refit on (60)")
     bench = sub.add_parser("bench", help="reading time per frame size, single thread")
     bench.add_argument("--runs", type=int, default=50)
     bench.add_argument("--image", help="use this picture (resized) instead of a drawn scene")
     synth.add_arguments(sub.add_parser("synth", help="write synthetic labelled tray scenes (a dataset folder)"))
-    for sub_parser in (read, cal, ev, bench):
+    for sub_parser in (read, cal, ev, ad, bench):
         sub_parser.add_argument("--config", help=argparse.SUPPRESS, dest="sub_config")
     return parser
 
@@ -189,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"config: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "bench": cmd_bench,
+    commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "adapt": cmd_adapt,
+                "bench": cmd_bench,
                 "synth": lambda args, _params, _learned: synth.run(args)}
     try:
         return commands[args.command](args, params, learned)

@@ -117,6 +117,29 @@ def outline_region(frame: np.ndarray, region: tuple[int, int, int, int]) -> None
     cv2.rectangle(frame, corner, far, TRAY_OUTLINE_BGR, thickness)
 
 
+def outline_corners(frame: np.ndarray, corners: np.ndarray) -> None:
+    """Draw the outline of a tray region of four corners (4 x 2 pixels) into `frame`, each
+    corner held inside the picture so that every side stays in view."""
+    height, width = frame.shape[:2]
+    thickness = max(2, width // 200)
+    inset = thickness // 2
+    held = np.clip(np.round(corners), (inset, inset), (width - 1 - inset, height - 1 - inset)).astype(np.int32)
+    cv2.polylines(frame, [held.reshape(-1, 1, 2)], True, TRAY_OUTLINE_BGR, thickness)
+
+
+def draw_tray_difference(frame: np.ndarray, changed: np.ndarray,
+                         proposed: Sequence[tuple[float, float, float]]) -> np.ndarray:
+    """The frame darkened where it is as the empty tray was, with a ring on each candidate the
+    difference proposes (centre x, y and side in frame px)."""
+    mask = cv2.resize(changed, frame.shape[1::-1], interpolation=cv2.INTER_NEAREST).astype(bool)
+    canvas = frame.copy()
+    canvas[~mask] = (canvas[~mask] * 0.35).astype(np.uint8)
+    thickness = max(1, round(max(frame.shape[:2]) / 800))
+    for x, y, side in proposed:
+        cv2.circle(canvas, (round(x), round(y)), max(3, round(side * 0.7)), (0, 165, 255), thickness)
+    return canvas
+
+
 def draw_readings(frame: np.ndarray, dice: Sequence[DieReading]) -> np.ndarray:
     """Frame with each reading's box and label (colour, value or ?, confidence)."""
     canvas = frame.copy()

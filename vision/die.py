@@ -13,6 +13,7 @@ from vision.layout import LayoutFit, best_layout
 from vision.params import VisionParams
 from vision.pips import PipSet, Spot, count_faint_spots, find_all_spots, find_pips, local_contrast
 from vision.segment import Candidate
+from vision.unsure import BLURRED, GLARE
 
 
 @dataclass(frozen=True)
@@ -108,14 +109,14 @@ def _confidence(
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     sharpness = float(cv2.Laplacian(grey, cv2.CV_32F)[mask > 0].var()) if np.any(mask) else 0.0
     if sharpness < params.blur_min_sharpness:
-        return confidence, "blurred"
+        return confidence, BLURRED
     if fit.value == 1 and count_faint_spots(pips, contrast, area, params.read_die_px, params):
         return confidence, "a lone pip beside faint spots"
     if len(valid) > 1 and valid[1][0].value != fit.value and valid[1][0].value > 1:
         return confidence, "pips read both ways"
     glare = float(np.mean(grey[mask > 0] >= params.glare_level)) if np.any(mask) else 0.0
     if glare > params.glare_max_face_frac:
-        return confidence, "glare"
+        return confidence, GLARE
     if confidence < params.confidence_min:
         return confidence, "low confidence"
     return confidence, ""

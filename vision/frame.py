@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from vision.params import WHOLE_FRAME, VisionParams
+from vision.perspective import point_below_camera
 
 
 class FrameError(ValueError):
@@ -60,9 +61,17 @@ class RegionPlace:
     # The tray region proper (x, y, w, h) in the view's pixels, where the view reaches beyond it
     # (`cut_with_margin`): only dice centred there count. None: the whole view.
     counted: tuple[int, int, int, int] | None = None
+    # A region of four corners: its corners in the view's pixels (clockwise); only dice centred
+    # inside them count. None: the rectangle `counted` is the region.
+    corners: np.ndarray | None = None
+    # The point straight below the camera (frame pixels), where the region's corners tell it
+    # (vision.perspective); None: the whole frame's centre.
+    below_camera: tuple[float, float] | None = None
 
     def counts(self, x: float, y: float) -> bool:
         """Whether a die centred at (x, y), in the view's pixels, lies in the tray region proper."""
+        if self.corners is not None:
+            return inside_corners(self.corners, x, y)
         if self.counted is None:
             return True
         left, top, width, height = self.counted
@@ -70,8 +79,9 @@ class RegionPlace:
 
     @property
     def view_centre(self) -> tuple[float, float]:
-        """The whole frame's centre (the point below the camera) in the region's pixels."""
-        return self.frame_size[0] / 2.0 - self.offset[0], self.frame_size[1] / 2.0 - self.offset[1]
+        """The point below the camera (by default the whole frame's centre) in the region's pixels."""
+        x, y = (self.frame_size[0] / 2.0, self.frame_size[1] / 2.0) if self.below_camera is None else self.below_camera
+        return x - self.offset[0], y - self.offset[1]
 
     @property
     def frame_long_side(self) -> int:
@@ -82,6 +92,21 @@ def tray_region(params: VisionParams, width: int, height: int) -> tuple[int, int
     """The configured tray region (tray_left/top/width/height) as (x, y, w, h) in pixels of a
     `width` x `height` frame; None when it is the whole frame."""
     return None if params.tray == WHOLE_FRAME else tray_pixels(params.tray, width, height)
+
+
+def tray_corner_pixels(params: VisionParams, width: int, height: int) -> np.ndarray | None:
+    """The configured tray region's four corners (tray_corners) as a 4 x 2 array of pixels of a
+    `width` x `height` frame, clockwise; None when the region is a rectangle."""
+    corners = params.tray_quad
+    return None if corners is None else np.array(corners, float) * (width, height)
+
+
+def inside_corners(corners: np.ndarray, x: float, y: float) -> bool:
+    """Whether (x, y) lies inside (or on) the convex quadrilateral `corners` (4 x 2, clockwise on
+    the picture, whose y runs down)."""
+    following = np.roll(corners, -1, axis=0)
+    edge, to_point = following - corners, np.array([x, y]) - corners
+    return bool(np.all(edge[:, 0] * to_point[:, 1] - edge[:, 1] * to_point[:, 0] >= 0.0))
 
 
 def tray_pixels(tray: tuple[float, float, float, float], width: int, height: int) -> tuple[int, int, int, int]:
@@ -110,19 +135,23 @@ def cut_region(
 
 def cut_with_margin(frame: np.ndarray, params: VisionParams,
                     region: tuple[int, int, int, int] | None) -> tuple[np.ndarray, RegionPlace | None]:
-    """The tray region (x, y, w, h; None: the configured one) grown by `tray_margin` of the
-    frame's long side on each side, as far as the frame goes, and where it lies (None: the view
-    is the whole frame). A die centred in the region but running over its edge is then seen
-    whole; `RegionPlace.counts` tells which dice are the region's. FrameError if it misses."""
+    """The tray region (x, y, w, h; None: the configured one, of four corners the upright
+    rectangle around them) grown by `tray_margin` of the frame's long side on each side, as far
+    as the frame goes, and where it lies (None: the view is the whole frame, a rectangle). A die
+    centred in the region but running over its edge is then seen whole; `RegionPlace.counts`
+    tells which dice are the region's. FrameError if it misses."""
     height, width = frame.shape[:2]
     view, (x0, y0) = cut_region(frame, params, region)
+    corners = tray_corner_pixels(params, width, height) if region is None else None
+    below = None if corners is None else point_below_camera(corners, width, height, params.camera_fov_deg)
     if view.shape == frame.shape:
-        return frame, None
+        return frame, None if corners is None else RegionPlace((0, 0), (width, height), None, corners, below)
     margin = round(params.tray_margin * max(height, width))
     gx0, gy0 = max(0, x0 - margin), max(0, y0 - margin)
     gx1, gy1 = min(width, x0 + view.shape[1] + margin), min(height, y0 + view.shape[0] + margin)
     counted = (x0 - gx0, y0 - gy0, view.shape[1], view.shape[0])
-    return frame[gy0:gy1, gx0:gx1], RegionPlace((gx0, gy0), (width, height), counted)
+    shifted = None if corners is None else corners - (gx0, gy0)
+    return frame[gy0:gy1, gx0:gx1], RegionPlace((gx0, gy0), (width, height), counted, shifted, below)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import numpy as np
 from vision.candidates import apart, clear_of, crop_candidates, sized_like_the_dice, suppress_duplicates, typical_side
 from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
 from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_faces, draw_heat, draw_leaning,
-                          draw_second_opinions)
+                          draw_second_opinions, draw_tray_difference)
 from vision.die import DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
@@ -29,22 +29,17 @@ from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
 from vision.learned_models import DiceDetector, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
+from vision.reference import TrayDifference
 from vision.rereads import (at_typical_side, read_doubted_on_body, reread_candidates, second_look, split_seams,
                             turned_where)
-from vision.second_opinion import DOUBTFUL_VALUE, review_doubtful
+from vision.second_opinion import review_doubtful
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
+from vision.unsure import (COLOUR_UNCLEAR, DOUBTFUL_VALUE, GLARE_AT_CENTRE, LEANING, MAYBE_NOT_A_DIE, PARTLY_OUTSIDE,
+                           die_reading)
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
 
-# The reason of a macao-mode filler: a candidate the classifier doubts is a die at all.
-MAYBE_NOT_A_DIE = "maybe not a die"
-# The reason of a die the leaning check takes for cocked: no face lies flat, so none counts.
-LEANING = "leaning (cocked)"
-# The reason of a die whose face may run over the edge of the picture read (frame or tray region).
-PARTLY_OUTSIDE = "partly outside the picture"
-# The reason of a 2-5 with the lamp mirrored at its centre, where a middle pip would be.
-GLARE_AT_CENTRE = "glare where a middle pip would be"
 # The debug picture of the dice with their values' probabilities and why any is unsure.
 WHY_UNSURE = "dice (value, P(value), why unsure)"
 # Why a candidate drawn there is not among the dice: the joint assignment left it no colour.
@@ -77,7 +72,7 @@ def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: Learn
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams, debug: DebugSink | None = None,
-               place: RegionPlace | None = None) -> list[DieFace]:
+               place: RegionPlace | None = None, tray: TrayDifference | None = None) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
     (`body_colours`) and, in macao mode, its pip polarity (`pip_polarities`); shared by the
     reader and the colour calibration, so both measure alike.
@@ -90,6 +85,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     (`maps_at_dice_scale`). Dice the leaning check takes for cocked are marked so, and dice the
     picture's edge may cut. `place`: where `checked`, a tray region (with a margin around it),
     lies in the whole frame, and which of its dice count (default: it is the whole frame).
+    `tray`: where `checked` differs from the empty tray, when known: candidates where nothing
+    differs are dropped, and patches of change the detector missed become candidates.
     """
     detector, net = models.detector, models.classifier
     heat, side_map, scale = maps_at_dice_scale(detector, checked, learned,
@@ -101,6 +98,13 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                                                learned.detector_peak_window), learned.duplicate_distance)
     if place is not None:
         found = [c for c in found if place.counts(c.cx, c.cy)]
+    if tray is not None:
+        found = [c for c in found if tray.differs_at(c, params)]
+        proposed = tray.proposals(found, typical_side(found) if found else None, learned.detector_min_score, params)
+        found = found + [c for c in proposed if place is None or place.counts(c.cx, c.cy)]
+        if debug is not None:
+            debug.add("empty-tray difference (white: changed; rings: candidates it proposes)",
+                      draw_tray_difference(checked, tray.changed, [(c.cx, c.cy, c.side) for c in proposed]))
     if not found:
         return []
     typical = typical_side(found)
@@ -112,6 +116,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         beside = second_look(checked, detector, (heat, side_map, scale), found, typical, learned, debug)
         if place is not None:
             beside = [c for c in beside if place.counts(c.cx, c.cy)]
+        if tray is not None:
+            beside = [c for c in beside if tray.differs_at(c, params)]
         if beside:
             more_centres, more_sides, more_crops = crop_candidates(checked, beside, typical, net, learned)
             found = found + beside
@@ -292,11 +298,13 @@ def read_with_model(
     learned: LearnedParams,
     debug: DebugSink | None = None,
     place: RegionPlace | None = None,
+    tray: TrayDifference | None = None,
 ) -> DiceReading:
     """Read the dice with the learned detector and classifier; same contract as read_dice.
 
     `place`: where `frame`, a tray region, lies in the camera's whole frame (default: it is the
     whole frame); the region is read at that frame's scale and measured from its centre.
+    `tray`: where `frame` differs from the empty tray (vision.reference), when known.
 
     A die whose value the classifier doubts gets a second opinion from the classical pip
     reader (vision/second_opinion.py); `debug` receives a picture of those asked, if any.
@@ -312,14 +320,14 @@ def read_with_model(
         return DiceReading(message=str(exc), ms=_ms(started))
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
-    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug, place),
-                                      params, learned)
+    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug, place,
+                                                          tray), params, learned)
     if debug is not None and opinions:
         debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))
     if not faces:
         return DiceReading(message="no dice found", ms=_ms(started))
     if expect == "any":
-        dice = [_to_reading(face, None, face.reason) for face in faces]
+        dice = [die_reading(face, None, face.reason) for face in faces]
         if debug is not None:
             debug.add(WHY_UNSURE, draw_faces(checked, [(face, None, True) for face in faces]))
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
@@ -333,8 +341,8 @@ def read_with_model(
         if colour_index is None:
             drawn.append((dataclasses.replace(face, reason=NO_COLOUR_LEFT), None, False))
             continue
-        reason = face.reason or ("colour unclear" if margin < learned.colour_margin_min or sway else "")
-        dice.append(_to_reading(face, DIE_COLOURS[colour_index], reason))
+        reason = face.reason or (COLOUR_UNCLEAR if margin < learned.colour_margin_min or sway else "")
+        dice.append(die_reading(face, DIE_COLOURS[colour_index], reason))
         drawn.append((dataclasses.replace(face, reason=reason), DIE_COLOURS[colour_index], True))
     if debug is not None:
         debug.add(WHY_UNSURE, draw_faces(checked, drawn))
@@ -363,13 +371,6 @@ def swayed_by_doubtful(faces: list[DieFace], costs: np.ndarray, assignment: list
     for row, colour in zip(sure_rows, alone):
         swayed[row] = colour != assignment[row]
     return swayed
-
-
-def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:
-    x, y, w, h = face.box
-    unsure = bool(reason)
-    return DieReading(x=x, y=y, w=w, h=h, colour=colour, value=None if unsure else face.value,
-                      confidence=face.confidence, unsure=unsure)
 
 
 def _unsure_note(dice: list[DieReading]) -> str:

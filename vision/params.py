@@ -8,6 +8,7 @@ config.toml; the code holds no bare threshold literals. Fields stay flat
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG_PATH = REPO_ROOT / "config.toml"
 # A tray region (left, top, width, height; fractions of the frame) that is the whole frame.
 WHOLE_FRAME = (0.0, 0.0, 1.0, 1.0)
+# A tray region's four corners (x, y; fractions of the frame's width and height).
+Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+WHOLE_FRAME_CORNERS: Corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,22 @@ class VisionParams:
     tray_width: float
     tray_height: float
     tray_margin: float  # how far beyond the region the reader looks, a fraction of the frame's long side
+    tray_corners: str  # "" or the region's four corners, "x y x y x y x y" (fractions): over tray_left/...
+    camera_fov_deg: float  # the camera's field of view across: where the point below it lies (tilted)
+    # The table's own rolls (vision.table_rolls)
+    keep_rolls: int  # confirmed rolls kept as a labelled dataset for `vision adapt` (0: none)
+    # The empty-tray reference (vision.reference)
+    reference_long_side: int  # px: both pictures are compared at this long side
+    reference_max_shift: float  # a camera shift beyond this share of the long side: reference not used
+    reference_min_match: float  # phase correlation's peak below this: the pictures do not line up
+    reference_blur_px: float  # the difference is smoothed this much (px of the small copy)
+    reference_change: float  # Lab distance from the empty tray that counts as changed
+    reference_max_changed: float  # more of the picture changed than this: reference not used
+    reference_probe_radius: float  # die sides round a candidate's centre that are looked at
+    reference_min_changed: float  # share of them that must differ for the candidate to stay
+    reference_min_side_px: float  # px: smaller patches of change are no die
+    reference_min_fill: float  # a patch must fill this share of its shorter extent squared
+    reference_max_aspect: float  # longer extent over shorter beyond this: no single die
     min_frame_side: int
     blank_frame_std: float
     blank_check_samples: int
@@ -116,13 +136,33 @@ class VisionParams:
 
     @property
     def tray(self) -> tuple[float, float, float, float]:
-        """The tray region as fractions of the frame: left, top, width, height."""
-        return self.tray_left, self.tray_top, self.tray_width, self.tray_height
+        """The tray region as fractions of the frame: left, top, width, height (with four corners
+        set, the upright rectangle around them: what the settling check watches)."""
+        corners = self.tray_quad
+        if corners is None:
+            return self.tray_left, self.tray_top, self.tray_width, self.tray_height
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+    @property
+    def tray_quad(self) -> Corners | None:
+        """The tray region's four corners (fractions; clockwise on the picture from the top-left
+        one), or None when the region is the rectangle tray_left/top/width/height."""
+        return parse_tray_corners(self.tray_corners) if self.tray_corners.strip() else None
+
+    @property
+    def tray_outline(self) -> Corners:
+        """The tray region's corners (fractions), clockwise, whether it is four corners or a rectangle."""
+        if self.tray_quad is not None:
+            return self.tray_quad
+        left, top, width, height = self.tray
+        return (left, top), (left + width, top), (left + width, top + height), (left, top + height)
 
     def with_tray(self, tray: tuple[float, float, float, float]) -> VisionParams:
-        """The same thresholds with another tray region (fractions, as `tray`)."""
+        """The same thresholds with another, upright rectangular tray region (fractions, as `tray`)."""
         left, top, width, height = tray
-        return dataclasses.replace(self, tray_left=left, tray_top=top, tray_width=width, tray_height=height)
+        return dataclasses.replace(self, tray_left=left, tray_top=top, tray_width=width, tray_height=height,
+                                   tray_corners="")
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> VisionParams:
@@ -146,6 +186,18 @@ class VisionParams:
             raise ValueError(f"[vision] key 'default_light_pip_colours': {', '.join(unknown_colours)} "
                              f"not a die colour (use {', '.join(DIE_COLOURS)})")
         check_tray(values["tray_left"], values["tray_top"], values["tray_width"], values["tray_height"])
+        if values["tray_corners"].strip():
+            parse_tray_corners(values["tray_corners"])
+        for key in ("reference_max_shift", "reference_min_match", "reference_max_changed", "reference_min_changed",
+                    "reference_min_fill"):
+            if values[key] > 1.0:
+                raise ValueError(f"[vision] key '{key}' is a share (0-1), got {values[key]!r}")
+        if values["reference_long_side"] < 32:
+            raise ValueError(f"[vision] key 'reference_long_side' must be at least 32 (px), "
+                             f"got {values['reference_long_side']!r}")
+        if not 10.0 <= values["camera_fov_deg"] <= 170.0:
+            raise ValueError(f"[vision] key 'camera_fov_deg' is the camera's field of view across in degrees "
+                             f"(10-170), got {values['camera_fov_deg']!r}")
         if not 0.0 <= values["tray_margin"] <= 0.5:
             raise ValueError(f"[vision] key 'tray_margin' is a fraction of the frame's long side (0-0.5), "
                              f"got {values['tray_margin']!r}")
@@ -164,6 +216,34 @@ def check_tray(left: float, top: float, width: float, height: float) -> None:
         if values[start] + values[size] > 1.0:
             raise ValueError(f"[vision] keys '{start}' + '{size}' come to {values[start] + values[size]:g}: "
                              "the tray region must end inside the frame (at most 1)")
+
+
+def parse_tray_corners(text: str) -> Corners:
+    """Four corners written "x y x y x y x y" (fractions of the frame, in any order) as a
+    quadrilateral, clockwise on the picture from the corner nearest the top-left; ValueError
+    names the key when they are not eight fractions or make no convex region (three in a line,
+    or one inside the others' triangle: a slip of the finger)."""
+    parts = text.replace(",", " ").split()
+    try:
+        numbers = [float(part) for part in parts]
+    except ValueError:
+        raise ValueError(f"[vision] key 'tray_corners' holds eight fractions 'x y x y x y x y', got {text!r}") from None
+    if len(numbers) != 8:
+        raise ValueError(f"[vision] key 'tray_corners' holds eight fractions (four corners x y), got {len(numbers)}")
+    if not all(0.0 <= n <= 1.0 for n in numbers):
+        raise ValueError(f"[vision] key 'tray_corners': each corner lies in the frame (fractions 0-1), got {text!r}")
+    points = [(numbers[i], numbers[i + 1]) for i in range(0, 8, 2)]
+    cx, cy = sum(x for x, _ in points) / 4, sum(y for _, y in points) / 4
+    points.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))  # clockwise on the picture (y runs down)
+    first = min(range(4), key=lambda i: points[i][0] + points[i][1])
+    points = points[first:] + points[:first]
+    turns = [(points[(i + 1) % 4][0] - points[i][0]) * (points[(i + 2) % 4][1] - points[(i + 1) % 4][1])
+             - (points[(i + 1) % 4][1] - points[i][1]) * (points[(i + 2) % 4][0] - points[(i + 1) % 4][0])
+             for i in range(4)]
+    if min(turns) <= 0.0:
+        raise ValueError(f"[vision] key 'tray_corners': {text!r} is no convex quadrilateral "
+                         "(three corners in a line, or one inside the other three)")
+    return points[0], points[1], points[2], points[3]
 
 
 def _checked(key: str, type_name: Any, value: Any) -> Any:

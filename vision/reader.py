@@ -21,16 +21,20 @@ import cv2
 import numpy as np
 
 from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
-from vision.debug import DebugSink, draw_faces, draw_readings, outline_region
+from vision.debug import DebugSink, draw_faces, draw_readings, outline_corners, outline_region
 from vision.die import DieFace, read_candidate
-from vision.frame import FrameError, WorkFrame, check_frame, cut_with_margin, is_blank, make_work_frame
+from vision.frame import (FrameError, RegionPlace, WorkFrame, check_frame, cut_with_margin, inside_corners,
+                          is_blank, make_work_frame, tray_corner_pixels)
 from vision.lean import LeanNet
-from vision.learned import LEANING, leaning_dice, read_with_model
+from vision.learned import leaning_dice, read_with_model
 from vision.learned_models import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
+from vision.perspective import point_below_camera
+from vision.reference import ReferenceUnusable, TrayDifference, tray_difference
 from vision.segment import find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
+from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -47,11 +51,17 @@ def read_dice(
     region: tuple[int, int, int, int] | None = None,
     debug: DebugSink | None = None,
     learned: LearnedParams | None = None,
+    reference: np.ndarray | None = None,
 ) -> DiceReading:
     """Read the dice in one BGR frame; never raises on bad input (see `message`).
 
+    `reference`: a picture of the empty tray from the same camera (vision.reference), if any:
+    the learned path then finds dice where the picture differs from it and never where it does
+    not; one that cannot be compared (another size, camera moved) is left out, and the message
+    says so.
+
     `region`: the tray region (x, y, w, h) in frame pixels; None: the configured one ([vision]
-    tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned]
+    tray_corners, else tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned]
     table (the repository's config.toml when None): with `enabled` and loadable models the
     learned path runs, else the classical one.
     """
@@ -60,7 +70,7 @@ def read_dice(
         lean, lean_note = _lean_for_classical(learned)
         reading = read_classical(frame, params, expect, calibration, region, debug, lean)
         return _labelled(reading, f"{CLASSICAL_PATH} ({'; '.join(filter(None, [chosen, lean_note]))})")
-    reading = _read_learned(frame, params, expect, calibration, region, debug, *chosen)
+    reading = _read_learned(frame, params, expect, calibration, region, debug, reference, *chosen)
     trouble = chosen[0].lean_trouble
     return _labelled(reading, f"{LEARNED_PATH} (no leaning check: {trouble})" if trouble else LEARNED_PATH)
 
@@ -143,6 +153,7 @@ def _read_learned(
     calibration: Calibration | None,
     region: tuple[int, int, int, int] | None,
     debug: DebugSink | None,
+    reference: np.ndarray | None,
     models: LearnedModels,
     learned: LearnedParams,
 ) -> DiceReading:
@@ -153,20 +164,43 @@ def _read_learned(
         view, place = cut_with_margin(checked, params, region)
     except FrameError as exc:
         return DiceReading(message=str(exc), ms=_ms(started))
+    tray, reference_note = _difference(view, checked, place, reference, params)
     if place is None:
-        reading = read_with_model(checked, params, expect, calibration, models, learned, debug)
+        reading = read_with_model(checked, params, expect, calibration, models, learned, debug, tray=tray)
     else:
         x0, y0 = place.offset
-        reading = read_with_model(view, params, expect, calibration, models, learned, debug, place)
+        reading = read_with_model(view, params, expect, calibration, models, learned, debug, place, tray)
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
         reading = dataclasses.replace(reading, dice=shifted)
     if debug is not None:
         picture = draw_readings(checked, reading.dice)
-        if place is not None and place.counted is not None:
+        if place is not None and place.corners is not None:
+            outline_corners(picture, place.corners + place.offset)
+        elif place is not None and place.counted is not None:
             left, top, width, height = place.counted
             outline_region(picture, (left + place.offset[0], top + place.offset[1], width, height))
         debug.add("read (learned)", picture)
-    return dataclasses.replace(reading, ms=_ms(started))
+    return dataclasses.replace(reading, ms=_ms(started),
+                               message="; ".join(filter(None, [reading.message, reference_note])))
+
+
+def _difference(view: np.ndarray, checked: np.ndarray, place: RegionPlace | None, reference: np.ndarray | None,
+                params: VisionParams) -> tuple[TrayDifference | None, str]:
+    """Where the view read differs from the same part of the empty-tray `reference`, or None and
+    (for a reference that cannot be used) why not."""
+    if reference is None:
+        return None, ""
+    try:
+        empty = check_frame(reference, params)
+        if empty.shape != checked.shape:
+            raise ReferenceUnusable(f"the empty-tray picture is {empty.shape[1]}x{empty.shape[0]}, "
+                                    f"the frame {checked.shape[1]}x{checked.shape[0]}")
+        if place is not None:
+            x0, y0 = place.offset
+            empty = empty[y0:y0 + view.shape[0], x0:x0 + view.shape[1]]
+        return tray_difference(view, empty, params), ""
+    except (FrameError, ReferenceUnusable) as exc:
+        return None, f"empty-tray reference not used: {exc}"
 
 
 def read_classical(
@@ -192,10 +226,13 @@ def read_classical(
     if lean is not None and faces:
         centres = np.array([(x + w / 2.0, y + h / 2.0) for x, y, w, h in (f.box for f in faces)])
         side = float(np.median([f.box[2] for f in faces]))
-        cocked = leaning_dice(frame, lean[0], centres, side, lean[1], None, debug)
+        corners = tray_corner_pixels(params, frame.shape[1], frame.shape[0]) if region is None else None
+        below = None if corners is None else point_below_camera(corners, frame.shape[1], frame.shape[0],
+                                                                params.camera_fov_deg)
+        cocked = leaning_dice(frame, lean[0], centres, side, lean[1], below, debug)
         faces = [dataclasses.replace(f, reason=LEANING) if flag else f for f, flag in zip(faces, cocked)]
     if expect == "any":
-        dice = [_to_reading(face, None, face.reason) for face in faces]
+        dice = [die_reading(face, None, face.reason) for face in faces]
         if debug is not None:
             debug.add("read", draw_faces(frame, [(f, None, True) for f in faces]))
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=_summary(dice))
@@ -212,8 +249,8 @@ def read_classical(
         colour = DIE_COLOURS[colour_index]
         reason = face.reason
         if not reason and margin < params.colour_margin_min:
-            reason = "colour unclear"
-        dice.append(_to_reading(face, colour, reason))
+            reason = COLOUR_UNCLEAR
+        dice.append(die_reading(face, colour, reason))
         drawn.append((face, colour, True))
     if debug is not None:
         debug.add("read", draw_faces(frame, drawn))
@@ -224,7 +261,8 @@ def read_classical(
 def detect_faces(
     frame: object, params: VisionParams, region: tuple[int, int, int, int] | None = None
 ) -> tuple[np.ndarray, list[DieFace], np.ndarray]:
-    """Checked frame, the dice read on it (no colour names yet) and the foreground mask.
+    """Checked frame, the dice read on it (no colour names yet) and the foreground mask; in the
+    tray region (x, y, w, h; None: the configured one, of a rectangle or four corners).
 
     Raises FrameError (with a plain message) for frames that cannot be read.
     """
@@ -233,6 +271,9 @@ def detect_faces(
         raise FrameError("frame has no contrast (blank, black or blown out)")
     work = make_work_frame(checked, params, region)
     faces, mask = _read_all(checked, work, params)
+    corners = tray_corner_pixels(params, checked.shape[1], checked.shape[0]) if region is None else None
+    if corners is not None:  # read in the rectangle around the four corners; only dice inside count
+        faces = [face for face in faces if inside_corners(corners, *_centre(face))]
     return checked, faces, mask
 
 
@@ -291,15 +332,6 @@ def _die_side(frame: np.ndarray, work: WorkFrame, mask: np.ndarray, params: Visi
                 break
     sides = clean or with_pips
     return float(np.median(sides)) if sides else None
-
-
-def _to_reading(face: DieFace, colour: str | None, reason: str) -> DieReading:
-    unsure = bool(reason) or face.value is None
-    x, y, w, h = face.box
-    return DieReading(
-        x=x, y=y, w=w, h=h, colour=colour, value=None if unsure else face.value,
-        confidence=float(face.confidence), unsure=unsure,
-    )
 
 
 def _summary(dice: list[DieReading], expected: int | None = None) -> str:

@@ -25,9 +25,7 @@ from vision.frame import WorkFrame
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.segment import Candidate
-
-# The reason vision.learned.find_faces gives a die whose value alone is in doubt (not its being a die).
-DOUBTFUL_VALUE = "low confidence"
+from vision.unsure import DOUBTFUL_VALUE
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import numpy as np
 from vision.frame import tray_pixels
 from vision.params import WHOLE_FRAME
 from vision.settle_params import CLOCK_SLACK_S, SettleConfigError, SettleParams
-from vision.types import DiceReading, DieReading, MotionState
+from vision.types import DiceReading, DieReading, MotionState, UnsureReason
 
 __all__ = ["CLOCK_SLACK_S", "SettleConfigError", "SettleDetector", "SettleParams", "vote"]
 
@@ -236,12 +236,14 @@ def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
                 value=value if agreed else None,
                 confidence=confidence,
                 unsure=not agreed,
+                reason=None if agreed else _why_not_agreed(members),
             )
         )
     # One die per colour: if two places claim the same colour, neither claim can be trusted.
     claims = Counter(d.colour for d in voted if d.colour is not None and not d.unsure)
     doubled = {colour for colour, count in claims.items() if count > 1}
-    voted = [replace(d, value=None, unsure=True, confidence=0.0) if d.colour in doubled else d for d in voted]
+    voted = [replace(d, value=None, unsure=True, confidence=0.0, reason=UnsureReason.COLOUR_DOUBTFUL)
+             if d.colour in doubled else d for d in voted]
     unsure = sum(1 for d in voted if d.unsure)
     message = f"voted over {n} frames"
     if unsure:
@@ -252,6 +254,17 @@ def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
         message += f" (last frame: {readings[-1].message})"  # says which reader ran
     voted.sort(key=lambda d: (d.y, d.x))
     return DiceReading(dice=tuple(voted), ms=float(np.mean([r.ms for r in readings])), message=message)
+
+
+def _why_not_agreed(members: Sequence[DieReading]) -> UnsureReason:
+    """Why a die the frames did not agree on is unsure: the reason most of its frames gave,
+    when most found it unsure; else the frames read it differently."""
+    reasons = Counter(m.reason for m in members if m.unsure)
+    if reasons and sum(reasons.values()) * 2 > len(members):
+        reason, _count = reasons.most_common(1)[0]
+        if reason is not None:
+            return reason
+    return UnsureReason.FRAMES_DISAGREE
 
 
 def _distance(die: DieReading, members: Sequence[DieReading]) -> float:

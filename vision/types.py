@@ -7,11 +7,26 @@ to pass readings around without depending on how they are made.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Literal
 
 DIE_COLOURS: tuple[str, ...] = ("red", "blue", "green", "black", "gray", "violet")
 
 ExpectMode = Literal["macao", "any"]
+
+
+class UnsureReason(str, Enum):
+    """Why a die is reported unsure: a fixed set the app words in each language (the reader's
+    own finer notes, e.g. which pip layout did not fit, stay in its debug pictures)."""
+
+    LEANING = "leaning"  # cocked against the tray or another die: no face lies flat
+    CUT_BY_EDGE = "cut_by_edge"  # may run over the edge of the picture or tray region
+    GLARE = "glare"  # the lamp's reflection covers part of the face
+    BLURRED = "blurred"  # too blurred to count the pips
+    COLOUR_DOUBTFUL = "colour_doubtful"  # its colour could as well be another die's
+    MAYBE_NOT_A_DIE = "maybe_not_a_die"  # the reader doubts it is a die at all
+    VALUE_DOUBTFUL = "value_doubtful"  # a die, but its pips do not read clearly
+    FRAMES_DISAGREE = "frames_disagree"  # still frames read it differently
 
 
 @dataclass(frozen=True)
@@ -36,8 +51,8 @@ class DiceSpec:
 class DieReading:
     """One die found in a frame.
 
-    `value` is None when the reader is unsure; `colour` is None in `any` mode or
-    when the colour could not be told.
+    `value` is None when the reader is unsure, and `reason` then says why; `colour` is None in
+    `any` mode or when the colour could not be told.
     """
 
     x: int
@@ -48,6 +63,7 @@ class DieReading:
     value: int | None
     confidence: float
     unsure: bool
+    reason: UnsureReason | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -59,6 +75,7 @@ class DieReading:
             "value": self.value,
             "confidence": round(self.confidence, 3),
             "unsure": self.unsure,
+            "reason": None if self.reason is None else self.reason.value,
         }
 
 

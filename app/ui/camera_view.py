@@ -10,9 +10,10 @@ from kivy.clock import Clock
 from kivy.graphics.texture import Texture
 from kivy.uix.image import Image
 
-from vision.debug import TRAY_OUTLINE_BGR, outline_region
-from vision.frame import tray_pixels
-from vision.params import WHOLE_FRAME
+import numpy as np
+
+from vision.debug import TRAY_OUTLINE_BGR, outline_corners
+from vision.params import WHOLE_FRAME_CORNERS, Corners, parse_tray_corners
 
 PREVIEW_FPS = 6
 PREVIEW_WIDTH = 640
@@ -20,19 +21,20 @@ PREVIEW_WIDTH = 640
 MIN_TRAY_SHARE = 0.1
 
 
-def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH, tray: tuple[float, float, float, float] = WHOLE_FRAME,
+def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH, tray: Corners = WHOLE_FRAME_CORNERS,
                   marks: tuple[tuple[float, float], ...] = ()) -> Texture:
     """A Kivy texture of a BGR frame, scaled down for the screen, with the outline of the tray
-    region the reader looks in (left, top, width, height; fractions) unless that is the whole
-    frame, and a ring at each of `marks` (fractions across and down: a tray corner tapped)."""
+    region the reader looks in (its four corners; fractions across and down) unless that is the
+    whole frame, and a ring at each of `marks` (fractions: a tray corner tapped)."""
     height, width = frame.shape[:2]
     if width > max_width:
         frame = cv2.resize(frame, (max_width, int(height * max_width / width)), interpolation=cv2.INTER_AREA)
-    if tray != WHOLE_FRAME or marks:
+    outlined = tuple(tray) != WHOLE_FRAME_CORNERS
+    if outlined or marks:
         frame = frame.copy() if width <= max_width else frame  # never draw on the service's frame
         shown_height, shown_width = frame.shape[:2]
-        if tray != WHOLE_FRAME:
-            outline_region(frame, tray_pixels(tray, shown_width, shown_height))
+        if outlined:
+            outline_corners(frame, np.array(tray, float) * (shown_width, shown_height))
         for across, down in marks:
             centre = (round(across * shown_width), round(down * shown_height))
             cv2.circle(frame, centre, max(6, shown_width // 60), TRAY_OUTLINE_BGR, max(2, shown_width // 200))
@@ -42,13 +44,19 @@ def frame_texture(frame: Any, max_width: int = PREVIEW_WIDTH, tray: tuple[float,
     return texture
 
 
-def tray_from_corners(first: tuple[float, float], second: tuple[float, float]) -> list[float] | None:
-    """The tray region (left, top, width, height; fractions) between two opposite corners
-    tapped on the picture, or None when it is too small to hold the dice (a slip)."""
-    (left, right), (top, bottom) = (sorted((round(a, 4), round(b, 4))) for a, b in zip(first, second))
-    if right - left < MIN_TRAY_SHARE or bottom - top < MIN_TRAY_SHARE:
+def tray_from_corners(corners: list[tuple[float, float]]) -> list[float] | None:
+    """The tray region's four corners tapped on the picture (fractions, in any order) as the
+    settings keep them, x y x y x y x y clockwise from the top-left one; None for a slip: a
+    region too small to hold the dice, or four taps that make no convex quadrilateral."""
+    text = " ".join(f"{round(value, 4):g}" for corner in corners for value in corner)
+    try:
+        ordered = parse_tray_corners(text)
+    except ValueError:
         return None
-    return [left, top, round(right - left, 4), round(bottom - top, 4)]
+    xs, ys = [x for x, _ in ordered], [y for _, y in ordered]
+    if max(xs) - min(xs) < MIN_TRAY_SHARE or max(ys) - min(ys) < MIN_TRAY_SHARE:
+        return None
+    return [value for corner in ordered for value in corner]
 
 
 class CameraView(Image):

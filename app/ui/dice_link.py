@@ -13,7 +13,7 @@ from kivy.clock import Clock
 
 from app.dice_service import DiceStatus, InvalidDice, RollState
 from app.games.base import DiceNeed
-from vision.params import WHOLE_FRAME
+from vision.params import WHOLE_FRAME_CORNERS, Corners
 from vision.types import DiceSpec
 
 
@@ -86,9 +86,10 @@ class DiceLink:
         self.station.service.confirm(dict(dice))
         return None
 
-    def tray(self) -> tuple[float, float, float, float]:
-        """The tray region the reader looks in (fractions of the frame; the whole frame without a station)."""
-        return WHOLE_FRAME if self.station is None else self.station.reader.params.tray
+    def tray(self) -> Corners:
+        """The tray region's corners the reader looks in (fractions of the frame; the whole frame
+        without a station)."""
+        return WHOLE_FRAME_CORNERS if self.station is None else self.station.reader.params.tray_outline
 
     def latest_frame(self) -> Any:
         """The camera's newest picture (BGR array), or None."""

@@ -60,8 +60,13 @@ def dice_config(config: Config, settings: Any) -> tuple[Config, str | None]:
         camera["source"] = settings.camera
     if settings.button != "config":
         button["enabled"] = settings.button == "gpio"
-    if settings.tray is not None:
+    if settings.tray is not None and len(settings.tray) == 8:  # four corners marked
+        vision["tray_corners"] = " ".join(f"{float(value):g}" for value in settings.tray)
+    elif settings.tray is not None:  # a rectangle: the whole picture, or marked before corners were
         vision.update(zip(("tray_left", "tray_top", "tray_width", "tray_height"), map(float, settings.tray)))
+        vision["tray_corners"] = ""
+    if not settings.learn_from_rolls:
+        vision["keep_rolls"] = 0
     # A desktop without the Pi camera replays the shipped demo rolls unless a folder or
     # "opencv" is asked for explicitly, so a newcomer sees the whole dice loop at once.
     wants_demo = camera["source"] == "auto" and not camera["folder"]

@@ -31,9 +31,12 @@ class UiSettings:
     text_scale: float = 1.0
     camera: str = "config"
     button: str = "config"
-    # The tray region marked on the camera screen (left, top, width, height; fractions of the
-    # picture), over config.toml's [vision] tray_*; None: as configured.
+    # The tray region marked on the camera screen, over config.toml's [vision] tray_*: its four
+    # corners (x y x y x y x y; fractions of the picture), or a rectangle (left, top, width,
+    # height: "Whole picture", and what was marked before corners were); None: as configured.
     tray: list[float] | None = None
+    # Keep the confirmed rolls as the reader's own dataset ([vision] keep_rolls); False: none.
+    learn_from_rolls: bool = True
 
     @classmethod
     def from_config(cls, ui_table: dict[str, Any]) -> UiSettings:
@@ -53,19 +56,25 @@ class UiSettings:
             self.button = default.button
         if self.tray is not None and not _is_tray(self.tray):
             self.tray = default.tray
+        if not isinstance(self.learn_from_rolls, bool):
+            self.learn_from_rolls = default.learn_from_rolls
         return self
 
 
 def _is_tray(tray: object) -> bool:
-    """Four fractions that make a tray region inside the picture. The reader's own check is
-    imported only here: a table that never marked a tray (or types its dice in) loads no vision."""
-    from vision.params import check_tray
+    """Four fractions that make a rectangle inside the picture, or eight that make four corners
+    of a convex region. The reader's own checks are imported only here: a table that never
+    marked a tray (or types its dice in) loads no vision."""
+    from vision.params import check_tray, parse_tray_corners
 
-    if not isinstance(tray, list) or len(tray) != 4 or not all(
+    if not isinstance(tray, list) or len(tray) not in (4, 8) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in tray):
         return False
     try:
-        check_tray(*(float(v) for v in tray))
+        if len(tray) == 4:
+            check_tray(*(float(v) for v in tray))
+        else:
+            parse_tray_corners(" ".join(str(float(v)) for v in tray))
     except ValueError:
         return False
     return True

@@ -343,25 +343,33 @@ def _picture_point(view: CameraView, across: float, down: float) -> tuple[float,
     return view.to_window(view.center_x - width / 2 + across * width, view.center_y + height / 2 - down * height)
 
 
-def test_the_tray_is_marked_by_tapping_two_corners_on_the_picture(screen: tuple[UiHarness, DiceLink]) -> None:
+def test_the_tray_is_marked_by_tapping_its_four_corners_on_the_picture(screen: tuple[UiHarness, DiceLink]) -> None:
+    """A camera at a slant sees the tray as a quadrilateral: its four corners, tapped in any order,
+    are kept clockwise from the top-left one."""
     ui, link = screen
     link.station.service.tick(100.1)  # a frame for the live picture
     ui.idle()
     ui.tap_text("Mark the tray")
-    assert any(text.startswith("Tap one corner of the dice tray") for text in ui.labels())
+    assert any(text.startswith("Take the dice out, then tap the four corners") for text in ui.labels())
     view = ui.find(CameraView)[0]
     assert view.texture is not None and view.on_picture_tap is not None
-    ui.tap_at(*_picture_point(view, 0.80, 0.90))
-    assert "Now tap the opposite corner." in ui.labels()
-    ui.tap_at(*_picture_point(view, 0.78, 0.85))  # a slip: far too small for a tray
-    assert any(text.startswith("That is too small for the tray") for text in ui.labels())
+    for corner in ((0.80, 0.90), (0.78, 0.85), (0.79, 0.88)):
+        ui.tap_at(*_picture_point(view, *corner))
+    assert "Corner 3 of 4 marked: tap the next corner." in ui.labels()
+    ui.tap_at(*_picture_point(view, 0.81, 0.86))  # a slip: far too small for a tray
+    assert any(text.startswith("Those four corners make no tray") for text in ui.labels())
     assert ui.app.context.settings.tray is None
-    ui.tap_at(*_picture_point(view, 0.80, 0.90))
-    ui.tap_at(*_picture_point(view, 0.20, 0.15))
+    for corner in ((0.85, 0.90), (0.20, 0.15), (0.10, 0.95), (0.75, 0.20)):
+        ui.tap_at(*_picture_point(view, *corner))
     tray = ui.app.context.settings.tray
-    assert tray == pytest.approx([0.20, 0.15, 0.60, 0.75], abs=0.01)
+    assert tray == pytest.approx([0.20, 0.15, 0.75, 0.20, 0.85, 0.90, 0.10, 0.95], abs=0.01)
     assert json.loads(ui.app.context.settings_store.path.read_text(encoding="utf-8"))["tray"] == tray
     assert ui.button("Mark the tray") and ui.find(CameraView)[0].on_picture_tap is None  # marking is over
+
+
+def test_four_corners_with_one_inside_the_others_are_a_slip() -> None:
+    assert tray_from_corners([(0.1, 0.1), (0.9, 0.1), (0.5, 0.3), (0.5, 0.9)]) is None
+    assert tray_from_corners([(0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)]) == [0.1, 0.1, 0.9, 0.1, 0.9, 0.9, 0.1, 0.9]
 
 
 def test_whole_picture_and_cancel_end_the_marking(screen: tuple[UiHarness, DiceLink]) -> None:
@@ -399,11 +407,21 @@ def test_a_marked_tray_reaches_the_reader_and_the_settling_check(tmp_path: Path,
         assert station.service._new_settler().tray == (0.1, 0.2, 0.5, 0.6)
     finally:
         station.stop()
+    corners = [0.2, 0.1, 0.8, 0.15, 0.9, 0.9, 0.1, 0.85]  # a camera at a slant: four corners
+    station_config, _note = dice_config(config, UiSettings(camera="none", tray=corners))
+    station = build_dice_station(station_config, on_status=lambda _status: None, on_roll=lambda _roll: None,
+                                 report=lambda _problem: None, clock=FixedClock(), pin_factory=mock_factory)
+    try:
+        assert station.reader.params.tray_quad == ((0.2, 0.1), (0.8, 0.15), (0.9, 0.9), (0.1, 0.85))
+        assert station.service._new_settler().tray == pytest.approx((0.1, 0.1, 0.8, 0.8))  # the rectangle round them
+    finally:
+        station.stop()
     unchanged, _note = dice_config(config, UiSettings(camera="none"))
     assert unchanged["vision"]["tray_width"] == config["vision"]["tray_width"]
 
 
-@pytest.mark.parametrize("saved", [[0.5, 0.0, 0.6, 1.0], [0.1, 0.1, 0.0, 0.5], "whole", [0.1, 0.2, 0.3], [True, 0, 1, 1]])
+@pytest.mark.parametrize("saved", [[0.5, 0.0, 0.6, 1.0], [0.1, 0.1, 0.0, 0.5], "whole", [0.1, 0.2, 0.3], [True, 0, 1, 1],
+                                   [0.1, 0.1, 0.9, 0.1, 0.5, 0.3, 0.5, 0.9], [0.1, 0.1, 1.2, 0.1, 0.9, 0.9, 0.1, 0.9]])
 def test_a_bad_saved_tray_is_dropped(saved: object, tmp_path: Path) -> None:
     store = SettingsStore(tmp_path / "ui-settings.json")
     store.path.write_text(json.dumps({"tray": saved}), encoding="utf-8")
@@ -422,16 +440,48 @@ def test_no_text_of_the_camera_check_is_cut_at_800x480(screen: tuple[UiHarness, 
     ui.tap_text(translator.gettext("Mark the tray"))
     seen.append(("marking", ui.cut_texts()))
     view = ui.find(CameraView)[0]
-    ui.tap_at(*_picture_point(view, 0.5, 0.5))
-    seen.append(("second corner", ui.cut_texts()))
-    ui.tap_at(*_picture_point(view, 0.1, 0.1))
+    for corner in ((0.5, 0.5), (0.52, 0.5), (0.5, 0.52), (0.52, 0.52)):  # too small: the slip's words
+        ui.tap_at(*_picture_point(view, *corner))
+    seen.append(("slip", ui.cut_texts()))
+    ui.tap_at(*_picture_point(view, 0.1, 0.9))
+    seen.append(("next corner", ui.cut_texts()))
+    for corner in ((0.1, 0.1), (0.9, 0.1), (0.9, 0.9)):
+        ui.tap_at(*_picture_point(view, *corner))
     ui.tap_text(translator.gettext("Mark the tray"))  # a marked tray: the config file's is offered too
     seen.append(("marking again", ui.cut_texts()))
     assert seen == [(where, []) for where, _cut in seen]
 
 
-@pytest.mark.parametrize("corners", [((0.0, 0.0), (1.0, 1.0)), ((0.12345, 1.0), (1.0, 0.00005)),
-                                     ((0.99999, 0.5), (0.33333, 0.87654))])
+@pytest.mark.parametrize("corners", [((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)),
+                                     ((0.12345, 1.0), (1.0, 0.00005), (0.0, 0.2), (0.9, 0.99999)),
+                                     ((0.99999, 0.5), (0.33333, 0.87654), (0.4, 0.1), (0.7, 0.95))])
 def test_corners_at_the_picture_s_edge_make_a_tray_the_settings_keep(corners: tuple[tuple[float, float], ...]) -> None:
-    tray = tray_from_corners(*corners)
+    tray = tray_from_corners(list(corners))
     assert tray is not None and UiSettings(tray=tray).checked().tray == tray
+
+
+def test_marking_the_tray_keeps_the_empty_tray_to_compare_with(tmp_path: Path, mock_factory: MockFactory) -> None:
+    from tests.vision.test_reference import scene_and_empty_tray
+
+    _frame, empty, _labels = scene_and_empty_tray(2)
+    picture = tmp_path / "empty.png"
+    cv2.imwrite(str(picture), empty)
+    with camera_screen(tmp_path, picture, mock_factory) as (ui, link):
+        link.station.service.tick(100.1)
+        ui.idle()
+        ui.tap_text("Mark the tray")
+        view = ui.find(CameraView)[0]
+        for corner in ((0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)):
+            ui.tap_at(*_picture_point(view, *corner))
+        assert ui.app.context.settings.tray is not None
+        assert (tmp_path / "empty-tray.png").is_file()
+        assert link.station.reader.reference is not None  # the restarted station loaded it
+
+
+def test_marking_a_tray_with_dice_in_it_keeps_no_empty_tray(screen: tuple[UiHarness, DiceLink], tmp_path: Path) -> None:
+    ui, link = screen
+    link.station.service.tick(100.1)
+    ui.idle()
+    ui.tap_text("Mark the tray")
+    ui.tap_text("Whole picture")
+    assert not (tmp_path / "empty-tray.png").exists() and link.station.reader.reference is None

@@ -120,7 +120,7 @@ def test_button_roll_camera_proposal_fix_and_confirm(tmp_path: Path, mock_factor
 
 def test_the_preview_outlines_the_tray_region_without_drawing_on_the_frame() -> None:
     frame = np.zeros((450, 800, 3), np.uint8)
-    frame_texture(frame, tray=(0.25, 0.1, 0.5, 0.8))
+    frame_texture(frame, tray=((0.25, 0.1), (0.75, 0.1), (0.75, 0.9), (0.25, 0.9)))
     assert not frame.any(), "the service's frame was drawn on"
     outline_region(frame, tray_pixels((0.25, 0.1, 0.5, 0.8), 800, 450))
     rows, cols = np.nonzero(frame.any(axis=2))

@@ -16,6 +16,7 @@ from vision.cli import main
 from vision.colour import default_models
 from vision.params import REPO_ROOT, load_vision_params
 from vision.synth import SceneOptions, render_scene
+from vision.types import UnsureReason
 
 PARAMS = load_vision_params()
 # A calm synthetic scene (the set-up calibration asks for: dice apart, even light).
@@ -41,9 +42,10 @@ def test_read_json_shape(scene_file: Path, capsys: pytest.CaptureFixture[str], t
     assert line["image"] == str(scene_file) and isinstance(line["ms"], float)
     assert line["dice"], "the synthetic scene has six dice"
     for die in line["dice"]:
-        assert set(die) == {"x", "y", "w", "h", "colour", "value", "confidence", "unsure"}
+        assert set(die) == {"x", "y", "w", "h", "colour", "value", "confidence", "unsure", "reason"}
         assert die["value"] is None or 1 <= die["value"] <= 6
-        assert die["unsure"] == (die["value"] is None)
+        assert die["unsure"] == (die["value"] is None) == (die["reason"] is not None)
+        assert die["reason"] is None or die["reason"] in {reason.value for reason in UnsureReason}
     assert (tmp_path / "dbg" / "scene_debug.jpg").is_file()
 
 

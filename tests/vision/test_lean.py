@@ -20,6 +20,7 @@ from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
 from vision.synth import SceneOptions, render_scene
+from vision.types import UnsureReason
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
@@ -112,6 +113,7 @@ def test_a_leaning_die_is_reported_unsure_and_the_others_read() -> None:
     by_colour = {d.colour: d for d in reading.dice}
     cocked = next(d for d in labels.dice if d.cocked)
     assert by_colour[cocked.colour].unsure and by_colour[cocked.colour].value is None
+    assert by_colour[cocked.colour].reason is UnsureReason.LEANING
     assert {d.colour: d.value for d in labels.dice if not d.cocked} == {
         c: d.value for c, d in by_colour.items() if c != cocked.colour}
 

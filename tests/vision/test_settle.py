@@ -12,7 +12,7 @@ import pytest
 
 from vision.settle import SettleConfigError, SettleDetector, SettleParams, vote
 from vision.synth import RollSequence, SceneOptions, render_roll_sequence
-from vision.types import DiceReading, DieReading, MotionState
+from vision.types import DiceReading, DieReading, MotionState, UnsureReason
 
 PARAMS = SettleParams.from_config_file()
 
@@ -237,6 +237,13 @@ def test_vote_disagreement_is_unsure() -> None:
     readings = frames_of((die(100, 100, 4),), (die(100, 100, 4),), (die(100, 100, 5),))
     (voted,) = vote(readings, PARAMS).dice
     assert voted.unsure and voted.value is None and voted.confidence == 0.0
+    assert voted.reason is UnsureReason.FRAMES_DISAGREE
+
+
+def test_vote_keeps_the_reason_most_frames_gave() -> None:
+    leaning = dataclasses.replace(die(100, 100, None), reason=UnsureReason.LEANING)
+    (voted,) = vote(frames_of((leaning,), (leaning,), (die(100, 100, 4),)), PARAMS).dice
+    assert voted.unsure and voted.reason is UnsureReason.LEANING
 
 
 def test_vote_clear_majority_keeps_value_with_lower_confidence() -> None:
@@ -261,7 +268,8 @@ def test_vote_colour_disagreement_is_unsure() -> None:
 def test_vote_colour_claimed_twice_is_unsure_in_both_places() -> None:
     rows = [(die(100, 100, 3, "red"), die(400, 100, 5, "red"), die(700, 100, 2, None))] * 3
     result = vote(frames_of(*rows), PARAMS)
-    assert [(d.colour, d.unsure) for d in result.dice] == [("red", True), ("red", True), (None, False)]
+    assert [(d.colour, d.unsure, d.reason) for d in result.dice] == [
+        ("red", True, UnsureReason.COLOUR_DOUBTFUL), ("red", True, UnsureReason.COLOUR_DOUBTFUL), (None, False, None)]
 
 
 def test_vote_ignores_a_detection_seen_in_one_frame_only() -> None:

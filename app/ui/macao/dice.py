@@ -15,7 +15,7 @@ from kivy.uix.widget import Widget
 
 from app.games.macao import CUBE_COLOURS, effective_pips
 from app.ui import theme
-from app.ui.i18n import _, translator
+from app.ui.i18n import N_, _, translator
 from app.ui.panel import PhasePanel
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
 
@@ -23,6 +23,18 @@ if TYPE_CHECKING:
     from app.dice_service import DiceStatus
 
 PIPS = (1, 2, 3, 4, 5, 6)
+# Why the camera is unsure of a die (vision.types.UnsureReason's values: the vision package is
+# not loaded where dice are typed in), in the few words that fit under it.
+UNSURE_WORDS: dict[str, str] = {
+    "leaning": N_("cocked"),
+    "cut_by_edge": N_("cut off"),
+    "glare": N_("glare"),
+    "blurred": N_("blurred"),
+    "colour_doubtful": N_("colour?"),
+    "maybe_not_a_die": N_("a die?"),
+    "value_doubtful": N_("pips unclear"),
+    "frames_disagree": N_("frames differ"),
+}
 
 
 class RollPanel(PhasePanel):
@@ -32,6 +44,7 @@ class RollPanel(PhasePanel):
         super().__init__(screen)
         self.values: dict[str, int | None] = {c: None for c in CUBE_COLOURS}
         self.unsure: set[str] = set()
+        self.why_unsure: dict[str, str] = {}  # colour -> the camera's reason (UnsureReason's value), while unsure
         self.selected: str | None = CUBE_COLOURS[0]
         self.problem = ""
         self.proposal: DiceStatus | None = None  # the camera's reading taken in, whose note stays shown
@@ -49,8 +62,11 @@ class RollPanel(PhasePanel):
         proposed = status.proposed_dice
         self.values = {c: proposed.get(c) for c in CUBE_COLOURS}
         self.unsure = {c for c, v in self.values.items() if v is None}
+        self.why_unsure = {}
         if status.reading is not None:
             self.unsure |= {d.colour for d in status.reading.dice if d.unsure and d.colour}
+            self.why_unsure = {d.colour: d.reason.value for d in status.reading.dice
+                               if d.unsure and d.colour and d.reason is not None}
         open_dice = [c for c in CUBE_COLOURS if self.values[c] is None]
         doubtful = [c for c in CUBE_COLOURS if c in self.unsure]
         self.selected = (open_dice or doubtful or [None])[0]
@@ -153,7 +169,9 @@ class RollPanel(PhasePanel):
             die = DieWidget(colour, value or 0)
             die.unsure = colour in self.unsure
             die.selected = colour == self.selected
-            if value is not None and self.state.round >= 8 and effective_pips(self.state.round, value) != value:
+            if die.unsure and self.why_unsure.get(colour) in UNSURE_WORDS:
+                die.note = _(UNSURE_WORDS[self.why_unsure[colour]])
+            elif value is not None and self.state.round >= 8 and effective_pips(self.state.round, value) != value:
                 die.note = _("counts {n}").format(n=effective_pips(self.state.round, value))
             die.bind(on_release=lambda _w, c=colour: self.select(c))
             row.add_widget(die)

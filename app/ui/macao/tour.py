@@ -121,11 +121,12 @@ class MacaoTour:
     def _propose_dice(self, panel: Any) -> None:
         """Show what a camera proposal looks like: five dice read, the gray one unsure."""
         from app.dice_service import DiceStatus, RollState
-        from vision.types import DiceReading, DieReading
+        from vision.types import DiceReading, DieReading, UnsureReason
 
         values = {"red": 3, "blue": 5, "green": 1, "black": 6, "gray": 2, "violet": 4}
         dice = tuple(
-            DieReading(40 * i, 40, 30, 30, colour, value, 0.4 if colour == "gray" else 0.95, colour == "gray")
+            DieReading(40 * i, 40, 30, 30, colour, value, 0.4 if colour == "gray" else 0.95, colour == "gray",
+                       UnsureReason.GLARE if colour == "gray" else None)
             for i, (colour, value) in enumerate(values.items())
         )
         panel.take_proposal(DiceStatus(RollState.PROPOSED, "Some dice are unclear: correct them, then confirm",

@@ -97,8 +97,8 @@ class CameraScreen(BaseScreen):
         self.step = CalibrationStep()
         self.calibration_job: threading.Thread | None = None  # the latest measurement's worker
         self.marking_tray = False  # the picture's taps mark the tray's corners
-        self.tray_corner: tuple[float, float] | None = None  # the first corner tapped
-        self.tray_slipped = False  # the last two corners made too small a region
+        self.tray_corners: list[tuple[float, float]] = []  # the corners tapped so far (up to four)
+        self.tray_slipped = False  # the last four corners made no region that can hold the dice
 
     def prepare(self) -> None:
         """Coming to the screen starts afresh: an earlier result or pending calibration is dropped
@@ -124,7 +124,7 @@ class CameraScreen(BaseScreen):
                                           size=theme.FONT_NORMAL, size_hint_y=None, height=32))
             if link.has_camera:
                 body.add_widget(CameraView(link, on_picture_tap=self.on_picture_tap if self.marking_tray else None,
-                                           marks=(self.tray_corner,) if self.tray_corner is not None else ()))
+                                           marks=tuple(self.tray_corners)))
             if self.marking_tray and link.has_camera:
                 body.add_widget(self._marking_words())
                 body.add_widget(self._marking_buttons())
@@ -189,12 +189,12 @@ class CameraScreen(BaseScreen):
     # -- marking the tray on the picture --------------------------------------------------
     def _marking_words(self) -> Widget:
         if self.tray_slipped:
-            text = _("That is too small for the tray. Tap one corner of the tray again.")
-        elif self.tray_corner is None:
-            text = _("Tap one corner of the dice tray on the picture: the dice are looked for only "
-                     "inside the tray.")
+            text = _("Those four corners make no tray that holds the dice. Tap the four corners again.")
+        elif not self.tray_corners:
+            text = _("Take the dice out, then tap the four corners of the tray on the picture: the dice are "
+                     "looked for only inside it, and the empty tray is kept to compare with.")
         else:
-            text = _("Now tap the opposite corner.")
+            text = _("Corner {n} of 4 marked: tap the next corner.").format(n=len(self.tray_corners))
         return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT, size_hint_y=None, height=48)
 
     def _marking_buttons(self) -> Widget:
@@ -215,27 +215,36 @@ class CameraScreen(BaseScreen):
         self.refresh()
 
     def _stop_marking(self) -> None:
-        self.marking_tray, self.tray_corner, self.tray_slipped = False, None, False
+        self.marking_tray, self.tray_corners, self.tray_slipped = False, [], False
 
     def on_picture_tap(self, across: float, down: float) -> None:
-        """The first tap marks one corner of the tray, the second the opposite one."""
+        """Each tap marks a corner of the tray, in any order; the fourth closes the region (a camera
+        at a slant sees the tray as a quadrilateral, not a rectangle)."""
         if not self.marking_tray:
             return
-        if self.tray_corner is None:
-            self.tray_corner, self.tray_slipped = (across, down), False
+        self.tray_corners.append((across, down))
+        self.tray_slipped = False
+        if len(self.tray_corners) < 4:
             self.refresh()
             return
-        tray = tray_from_corners(self.tray_corner, (across, down))
+        tray = tray_from_corners(self.tray_corners)
         if tray is None:
-            self.tray_corner, self.tray_slipped = None, True
+            self.tray_corners, self.tray_slipped = [], True
             self.refresh()
             return
         self._keep_tray(tray)
 
     def _keep_tray(self, tray: list[float] | None) -> None:
         """Store the region with the table's settings (None: config.toml's [vision] tray_* again)
-        and restart the dice station with it."""
+        and restart the dice station with it; the picture of the tray, when it shows no die, is
+        kept as the empty tray the reader compares rolls with."""
         self._stop_marking()
+        link = self.app.context.dice
+        if link is not None and link.station is not None and link.has_camera:
+            try:
+                link.station.take_empty_tray()
+            except (CameraError, OSError) as exc:  # the region is kept all the same
+                LOG.warning("no empty-tray picture taken: %s", exc)
         self.app.apply_settings(replace(self.app.context.settings, tray=tray))
         self.app.restart_dice()
 

@@ -55,6 +55,9 @@ class SettingsScreen(BaseScreen):
                                     labels=camera_labels)),
             (_("Roll button"), segmented(BUTTON_CHOICES, settings.button, lambda v: self._change(button=v),
                                          labels=button_labels)),
+            (_("Learn from rolls"), segmented((True, False), settings.learn_from_rolls,
+                                              lambda v: self._change(learn_from_rolls=v),
+                                              labels={True: _("keep confirmed rolls here"), False: _("off")})),
         )
         # Large text or a tall screen: each name above its choice, scrolling if need be;
         # else name and choice side by side, which fits 800x480 without scrolling.
@@ -88,7 +91,8 @@ class SettingsScreen(BaseScreen):
         before = self.app.context.settings
         after = replace(before, **changes)
         self.app.apply_settings(after)
-        if (after.camera, after.button) != (before.camera, before.button):
+        if (after.camera, after.button, after.learn_from_rolls) != (before.camera, before.button,
+                                                                    before.learn_from_rolls):
             self.app.restart_dice()
 
     @staticmethod

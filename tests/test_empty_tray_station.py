@@ -1,0 +1,93 @@
+"""The dice station keeps a picture of the empty tray: taken by the camera check when the tray
+shows no die, stored beside the colour calibration and loaded at the next start, replaced for
+the run by every still frame the reader finds empty."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from gpiozero.pins.mock import MockFactory
+
+from app.config import load_config
+from app.dice_station import DiceStation, build_dice_station
+from tests.vision.test_reference import scene_and_empty_tray
+
+
+def _station(tmp_path: Path, picture: np.ndarray, mock_factory: MockFactory) -> DiceStation:
+    """A station whose folder camera shows `picture`, its calibration (and so its empty-tray
+    picture) kept in tmp_path; the camera opened."""
+    folder = tmp_path / "frames"
+    folder.mkdir(exist_ok=True)
+    cv2.imwrite(str(folder / "000.png"), picture)
+    override = tmp_path / "config.toml"
+    override.write_text(f'[camera]\nsource = "folder"\nfolder = "{folder}"\nloop = true\n'
+                        f'[vision]\ncalibration_path = "{tmp_path / "calibration.json"}"\n', encoding="utf-8")
+    config = load_config(override, env={}, home=Path("/nonexistent"))
+    station = build_dice_station(config, on_status=lambda _status: None, on_roll=lambda _roll: None,
+                                 report=lambda _problem: None, clock=lambda: 100.0, pin_factory=mock_factory)
+    station.service.tick(100.0)  # opens the camera
+    return station
+
+
+def test_the_camera_check_keeps_an_empty_tray_and_the_next_start_loads_it(tmp_path: Path,
+                                                                         mock_factory: MockFactory) -> None:
+    _frame, empty, _labels = scene_and_empty_tray(2)
+    station = _station(tmp_path, empty, mock_factory)
+    try:
+        assert station.reader.reference is None
+        assert station.take_empty_tray()
+        assert station.reader.reference is not None and (tmp_path / "empty-tray.png").is_file()
+    finally:
+        station.stop()
+    again = _station(tmp_path, empty, mock_factory)
+    try:
+        assert again.reader.reference is not None and again.reader.reference.shape == empty.shape
+    finally:
+        again.stop()
+
+
+def test_a_tray_with_dice_in_it_is_not_taken_for_empty(tmp_path: Path, mock_factory: MockFactory) -> None:
+    frame, _empty, _labels = scene_and_empty_tray(2)
+    station = _station(tmp_path, frame, mock_factory)
+    try:
+        assert not station.take_empty_tray()
+        assert station.reader.reference is None and not (tmp_path / "empty-tray.png").exists()
+    finally:
+        station.stop()
+
+
+def test_a_still_frame_read_empty_becomes_the_reference_for_the_run(tmp_path: Path, mock_factory: MockFactory) -> None:
+    frame, empty, _labels = scene_and_empty_tray(2)
+    station = _station(tmp_path, frame, mock_factory)
+    try:
+        reader = station.reader
+        assert reader(frame).dice and reader.reference is None
+        assert reader(np.zeros_like(empty)).dice == () and reader.reference is None  # a covered lens is no tray
+        assert reader(empty).dice == () and reader.reference is empty
+        assert len(reader(frame).dice) == 6 and "reference not used" not in reader(frame).message
+        assert not (tmp_path / "empty-tray.png").exists()  # only the camera check's picture is stored
+    finally:
+        station.stop()
+
+
+def test_an_empty_tray_picture_that_cannot_be_stored_is_kept_for_the_run(tmp_path: Path,
+                                                                        mock_factory: MockFactory) -> None:
+    _frame, empty, _labels = scene_and_empty_tray(2)
+    station = _station(tmp_path, empty, mock_factory)
+    try:
+        (tmp_path / "empty-tray.png").mkdir()  # a folder where the file should go
+        assert station.take_empty_tray()
+        assert station.reader.reference is not None
+    finally:
+        station.stop()
+
+
+def test_a_damaged_empty_tray_file_is_ignored(tmp_path: Path, mock_factory: MockFactory) -> None:
+    (tmp_path / "empty-tray.png").write_bytes(b"not a picture")
+    station = _station(tmp_path, np.full((480, 640, 3), 90, np.uint8), mock_factory)
+    try:
+        assert station.reader.reference is None
+    finally:
+        station.stop()

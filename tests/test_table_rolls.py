@@ -1,0 +1,138 @@
+"""The table's confirmed rolls kept as the reader's own dataset: the dice service hands each
+confirmed proposal (as it was or corrected) to the keeper on its ticking thread; the keeper
+writes the layout `vision evaluate` reads and keeps the newest N; Settings can turn it off."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from app.config import load_config
+from app.dice_service import DiceService, RollState
+from app.dice_station import build_dice_station, roll_timings
+from app.ui.launch import dice_config
+from app.ui.settings_store import UiSettings
+from hardware.camera import FolderCamera
+from tests.test_dice_service import DT, MOTION, ROLL, ManualClock, label_reader, roll_sequence, write_frames
+from vision.evaluate import evaluate
+from vision.settle import SettleDetector, SettleParams, vote
+from vision.table_rolls import keep_roll
+from vision.types import DiceReading, DieReading
+
+Kept = tuple[np.ndarray, DiceReading, dict[str, int]]
+
+
+@pytest.fixture(scope="module")
+def config():  # noqa: ANN201 - app.config.Config
+    return load_config(env={}, home=Path("/nonexistent"))
+
+
+def _service(config, folder: Path, keeper) -> tuple[DiceService, ManualClock, list[dict]]:  # noqa: ANN001
+    clock, rolls = ManualClock(), []
+    params = SettleParams.from_table(config["vision.settle"])
+    service = DiceService(make_camera=lambda: FolderCamera(folder, MOTION, False), reader=label_reader,
+                          new_settler=lambda: SettleDetector(params), vote=functools.partial(vote, params=params),
+                          timings=roll_timings(config), clock=clock, on_status=lambda _status: None,
+                          on_roll=rolls.append, keep_roll=keeper)
+    return service, clock, rolls
+
+
+def _tick_until(service: DiceService, clock: ManualClock, state: RollState) -> None:
+    for _ in range(200):
+        clock.now = round(clock.now + DT, 6)
+        service.tick(clock.now)
+        if service.state is state:
+            return
+    raise AssertionError(f"stuck in {service.state}")
+
+
+def _tick(service: DiceService, clock: ManualClock) -> None:
+    clock.now = round(clock.now + DT, 6)
+    service.tick(clock.now)
+
+
+def test_a_confirmed_proposal_is_kept_on_the_ticking_thread(tmp_path: Path, config) -> None:  # noqa: ANN001
+    kept: list[Kept] = []
+    unsure_gray = dict(ROLL, gray=None)
+    service, clock, rolls = _service(config, write_frames(tmp_path, roll_sequence(unsure_gray)),
+                                     lambda *roll: kept.append(roll))
+    _tick(service, clock)
+    service.roll()
+    _tick_until(service, clock, RollState.PROPOSED)
+    service.confirm(ROLL)  # the players type the gray die in
+    assert rolls == [{"type": "roll", "dice": ROLL}] and kept == []  # not on the UI's thread
+    _tick(service, clock)
+    ((frame, reading, dice),) = kept
+    assert frame.shape == (120, 160, 3) and dice == ROLL
+    assert reading is not None and {d.colour for d in reading.dice} == set(ROLL)
+
+
+def test_dice_typed_without_a_proposal_or_a_cancelled_one_are_not_kept(tmp_path: Path, config) -> None:  # noqa: ANN001
+    kept: list[Kept] = []
+    service, clock, rolls = _service(config, write_frames(tmp_path, roll_sequence() + roll_sequence()),
+                                     lambda *roll: kept.append(roll))
+    _tick(service, clock)
+    service.confirm(ROLL)  # by hand, no camera reading
+    _tick(service, clock)
+    service.roll()
+    _tick_until(service, clock, RollState.PROPOSED)
+    service.cancel()
+    service.confirm(ROLL)
+    _tick(service, clock)
+    assert kept == [] and len(rolls) == 2
+
+
+def test_a_keeper_that_fails_costs_the_dataset_a_roll_not_the_game(tmp_path: Path, config,  # noqa: ANN001
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    def full_disk(*_roll: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    service, clock, rolls = _service(config, write_frames(tmp_path, roll_sequence() * 2), full_disk)
+    _tick(service, clock)
+    service.roll()
+    _tick_until(service, clock, RollState.PROPOSED)
+    service.confirm()
+    with caplog.at_level(logging.ERROR):
+        _tick(service, clock)
+    assert "confirmed roll not kept" in caplog.text and rolls == [{"type": "roll", "dice": ROLL}]
+    service.roll()
+    _tick_until(service, clock, RollState.PROPOSED)
+
+
+def _reading(values: dict[str, int]) -> DiceReading:
+    return DiceReading(tuple(DieReading(30 + 60 * i, 40, 40, 40, colour, None if colour == "gray" else value, 0.9,
+                                        colour == "gray") for i, (colour, value) in enumerate(values.items())))
+
+
+def test_kept_rolls_are_a_dataset_evaluate_reads_and_only_the_newest_stay(tmp_path: Path) -> None:
+    frame = np.full((120, 400, 3), 90, np.uint8)
+    folder = tmp_path / "table-rolls"
+    for _ in range(5):
+        assert keep_roll(folder, frame, _reading(ROLL), ROLL, limit=3) is not None
+    assert sorted(p.name for p in (folder / "images").iterdir()) == ["roll-000003.jpg", "roll-000004.jpg",
+                                                                     "roll-000005.jpg"]
+    label = json.loads((folder / "labels" / "roll-000005.json").read_text(encoding="utf-8"))
+    assert [(d["colour"], d["value"], d["bbox_px"]) for d in label["dice"]][4] == ("gray", 2, [270, 40, 310, 80])
+    score = evaluate(folder, lambda _frame: _reading(ROLL), score_colour=True)
+    assert score.report()["dice"] == 18 and score.unsure == 3  # the reader's unsure gray, labelled by the players
+    assert keep_roll(folder, frame, _reading(ROLL), ROLL, limit=0) is None
+    assert keep_roll(folder, frame, DiceReading(), ROLL, limit=3) is None  # no die found: nothing to label
+
+
+def test_settings_can_turn_keeping_rolls_off(tmp_path: Path, mock_factory: MockFactory) -> None:
+    config = load_config(None, env={}, home=Path("/nonexistent"))
+    assert config["vision"]["keep_rolls"] > 0
+    for learn, keeps in ((True, True), (False, False)):
+        station_config, _note = dice_config(config, UiSettings(camera="none", learn_from_rolls=learn))
+        station = build_dice_station(station_config, on_status=lambda _s: None, on_roll=lambda _r: None,
+                                     report=lambda _p: None, clock=lambda: 1.0, pin_factory=mock_factory)
+        try:
+            assert (station.service._keep_roll is not None) is keeps
+        finally:
+            station.stop()

@@ -1,0 +1,66 @@
+"""Where the point straight below the camera lies in the picture, from the tray's four corners.
+
+The leaning check turns each die so that "outward" (away from the point below the camera)
+always points the same way: a flat die shows a sliver of side face towards that point, a
+cocked die a whole face. Straight above the tray, that point is the picture's centre. A
+camera tilted towards the tray moves it, far beyond the picture's edge at 30 degrees, and
+outward taken from the centre then points sideways or inward for many dice.
+
+The tray is a rectangle on the table. Its corners seen at a slant give the two vanishing
+points of its sides; with the camera's focal length they give the table's normal, whose image
+is the point below the camera (the vanishing point of vertical lines).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+# Vanishing points nearer the picture's centre than this many focal lengths are taken as real
+# when the focal length is measured from them (farther ones: the sides are nearly parallel).
+_FINITE_WITHIN_FOCALS = 50.0
+# A focal length measured from the corners is trusted only within this factor of the assumed one
+# (a slip of a tap, or a tray that is not quite rectangular, moves it wildly).
+_FOCAL_TRUST = 2.0
+
+
+def focal_length_px(width: int, field_of_view_deg: float) -> float:
+    """The focal length in pixels of a camera whose picture, `width` px wide, spans
+    `field_of_view_deg` degrees across."""
+    return width / 2.0 / math.tan(math.radians(field_of_view_deg) / 2.0)
+
+
+def point_below_camera(corners: np.ndarray, width: int, height: int,
+                       field_of_view_deg: float) -> tuple[float, float]:
+    """The point straight below the camera (frame px; it may lie outside the picture) from the
+    tray's four corners (4 x 2 px, in order round the tray) in a `width` x `height` picture
+    whose principal point is its centre. The focal length comes from the corners when the
+    slant shows it (the tray's sides meet at right angles), else from `field_of_view_deg`.
+    A tray seen square on gives the picture's centre."""
+    centre = np.array([width / 2.0, height / 2.0])
+    assumed = focal_length_px(width, field_of_view_deg)
+    points = np.hstack([np.asarray(corners, float) - centre, np.ones((4, 1))])
+    sides = [np.cross(points[i], points[(i + 1) % 4]) for i in range(4)]
+    vanishing = [np.cross(sides[0], sides[2]), np.cross(sides[1], sides[3])]  # opposite sides meet there
+    focal = _measured_focal(vanishing, assumed) or assumed
+    inverse = np.diag([1.0 / focal, 1.0 / focal, 1.0])
+    normal = np.cross(inverse @ vanishing[0], inverse @ vanishing[1])
+    if abs(normal[2]) < 1e-9 * np.linalg.norm(normal):  # camera looking level: below it is infinitely far
+        return float(centre[0]), float(centre[1])
+    return float(centre[0] + focal * normal[0] / normal[2]), float(centre[1] + focal * normal[1] / normal[2])
+
+
+def _measured_focal(vanishing: list[np.ndarray], assumed: float) -> float | None:
+    """The focal length that makes the tray's sides meet at a right angle, when both vanishing
+    points are finite and it is plausible; None otherwise."""
+    if any(abs(v[2]) < 1e-12 for v in vanishing):
+        return None
+    first, second = (v[:2] / v[2] for v in vanishing)
+    if max(np.linalg.norm(first), np.linalg.norm(second)) > _FINITE_WITHIN_FOCALS * assumed:
+        return None
+    squared = -float(first @ second)
+    if squared <= 0.0:
+        return None
+    focal = math.sqrt(squared)
+    return focal if assumed / _FOCAL_TRUST <= focal <= assumed * _FOCAL_TRUST else None

@@ -1,0 +1,164 @@
+"""The empty-tray reference: what differs from a picture of the empty tray is where dice lie.
+
+The camera check takes a picture of the empty tray, and the app refreshes it whenever the
+reader finds the tray empty. Compared with it, a die the detector has never seen the like of
+still shows up as a change (`proposals`), and a pattern printed on the tray or board, which is
+in the reference too, never does (`differs_at`). The comparison runs on a small copy of both
+pictures: a small camera shift is undone (phase correlation) and a change of light evened out
+(each Lab channel matched on its median, which the few dice hardly move); when the pictures
+still differ over much of the tray (camera moved, lamp switched), the reference is not used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.frame import FrameError, check_frame, is_blank
+from vision.learned_models import DieCandidate
+from vision.params import VisionParams
+
+
+class ReferenceUnusable(ValueError):
+    """The reference cannot be compared with this picture; the message says why."""
+
+
+@dataclass(frozen=True)
+class TrayDifference:
+    """Where a picture differs from the empty tray: a mask on a small copy of the picture."""
+
+    changed: np.ndarray  # uint8 0/1, the picture shrunk by `scale`
+    scale: float  # mask pixels per picture pixel
+
+    def changed_share(self, cx: float, cy: float, radius: float) -> float:
+        """The share of changed pixels within `radius` picture px of (cx, cy)."""
+        height, width = self.changed.shape
+        x, y, r = cx * self.scale, cy * self.scale, max(1.0, radius * self.scale)
+        x0, x1 = max(0, int(x - r)), min(width, int(np.ceil(x + r)) + 1)
+        y0, y1 = max(0, int(y - r)), min(height, int(np.ceil(y + r)) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
+        return float(self.changed[y0:y1, x0:x1][disc].mean()) if disc.any() else 0.0
+
+    def differs_at(self, candidate: DieCandidate, params: VisionParams) -> bool:
+        """Whether enough of the candidate's top face differs from the empty tray to be a die."""
+        share = self.changed_share(candidate.cx, candidate.cy, params.reference_probe_radius * candidate.side)
+        return share >= params.reference_min_changed
+
+    def proposals(self, found: list[DieCandidate], typical: float | None, score: float,
+                  params: VisionParams) -> list[DieCandidate]:
+        """Die-sized patches of change that no candidate in `found` lies on, as candidates (side:
+        the patch's shorter extent, at most `typical` when known; `score` for all)."""
+        count, _labels, stats, centroids = cv2.connectedComponentsWithStats(self.changed, connectivity=8)
+        proposed = []
+        for index in range(1, count):
+            left, top, width, height = (float(v) / self.scale for v in stats[index][:4])
+            area = float(stats[index][4]) / self.scale**2
+            side = min(width, height)
+            if side < params.reference_min_side_px or area < params.reference_min_fill * side * side:
+                continue
+            if typical is not None and not typical / 2 <= side <= 3 * typical:
+                continue  # a speck, or a hand, a card or many dice at once
+            if max(width, height) > params.reference_max_aspect * side:
+                continue
+            if any(left <= c.cx <= left + width and top <= c.cy <= top + height for c in found):
+                continue  # the detector has it already
+            cx, cy = (float(v) / self.scale for v in centroids[index])
+            proposed.append(DieCandidate(cx, cy, side if typical is None else min(side, typical), score))
+        return proposed
+
+
+def tray_difference(picture: np.ndarray, reference: np.ndarray, params: VisionParams) -> TrayDifference:
+    """Where `picture` differs from the empty-tray `reference` (both BGR, the same size);
+    ReferenceUnusable when they cannot be compared."""
+    if picture.shape != reference.shape:
+        raise ReferenceUnusable(f"the empty-tray picture is {reference.shape[1]}x{reference.shape[0]}, "
+                                f"this one {picture.shape[1]}x{picture.shape[0]}")
+    # Shrunk by a whole factor (OpenCV's fast path for area averaging; the camera's frame is
+    # large, and this runs on every frame read).
+    step = max(1, -(-max(picture.shape[:2]) // params.reference_long_side))
+    small = [cv2.resize(image, None, fx=1.0 / step, fy=1.0 / step, interpolation=cv2.INTER_AREA) if step > 1
+             else image for image in (picture, reference)]
+    now, empty = (cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32) for image in small)
+    empty = _aligned(now, empty, params)
+    # The light: each channel's median matched (lightness by gain, colour by offset), over a
+    # sparse grid of pixels (the median of all costs more than the rest together).
+    grid_now, grid_empty = now[::4, ::4].reshape(-1, 3), empty[::4, ::4].reshape(-1, 3)
+    medians_now, medians_empty = np.median(grid_now, axis=0), np.median(grid_empty, axis=0)
+    empty[..., 0] *= float(medians_now[0] + 1.0) / float(medians_empty[0] + 1.0)
+    empty[..., 1:] += medians_now[1:] - medians_empty[1:]
+    now = cv2.GaussianBlur(now, (0, 0), params.reference_blur_px)
+    empty = cv2.GaussianBlur(empty, (0, 0), params.reference_blur_px)
+    # A pixel differs by how far it lies outside the range the empty tray shows within one pixel
+    # of it (each channel): lined up to a fraction of a pixel, a printed edge would still differ
+    # all along itself, and a board's print is all edges.
+    near = np.ones((3, 3), np.uint8)
+    excess = np.maximum(np.maximum(cv2.erode(empty, near) - now, now - cv2.dilate(empty, near)), 0.0)
+    squared = cv2.transform(cv2.multiply(excess, excess), np.ones((1, 3), np.float32))  # summed over L, a, b
+    # No opening of the mask: on the small copy a pip is 2-3 px, and on a die the colour of the
+    # table its pips are all that differs.
+    changed = (squared >= params.reference_change**2).astype(np.uint8)
+    share = float(changed.mean())
+    if share > params.reference_max_changed:
+        raise ReferenceUnusable(f"the picture differs from the empty tray over {share:.0%} of it "
+                                "(camera moved or light changed)")
+    return TrayDifference(changed, changed.shape[1] / picture.shape[1])
+
+
+def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.ndarray:
+    """The reference shifted onto the picture (a camera nudged by a few px); ReferenceUnusable
+    when the two hardly correlate (a peak below reference_min_match) or the shift is beyond
+    reference_max_shift of the long side (the camera was moved)."""
+    window = cv2.createHanningWindow(now.shape[1::-1], cv2.CV_32F)
+    (dx, dy), response = cv2.phaseCorrelate(empty[..., 0], now[..., 0], window)
+    if response < params.reference_min_match:
+        raise ReferenceUnusable("the picture does not line up with the empty tray (camera moved or view blocked)")
+    if np.hypot(dx, dy) > params.reference_max_shift * max(now.shape[:2]):
+        raise ReferenceUnusable(f"the camera moved by {np.hypot(dx, dy) / max(now.shape[:2]):.0%} of the picture "
+                                "since the empty tray was taken")
+    if np.hypot(dx, dy) < 0.5:  # the comparison allows a pixel either way
+        return empty
+    matrix = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(empty, matrix, now.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def shows_empty_tray(frame: np.ndarray, found_dice: int, params: VisionParams) -> bool:
+    """Whether a still frame the reader found `found_dice` dice in may become the empty-tray
+    reference: none found, and a picture with contrast (not a covered lens or a blown-out one)."""
+    try:
+        checked = check_frame(frame, params)
+    except FrameError:
+        return False
+    return found_dice == 0 and not is_blank(checked, params)
+
+
+def save_reference(frame: np.ndarray, path: Path) -> None:
+    """Write the empty-tray picture as PNG (directories made; written atomically: a failed write
+    leaves the old one). OSError when it cannot be written."""
+    encoded, data = cv2.imencode(".png", frame)
+    if not encoded:
+        raise OSError(f"{path}: the picture could not be encoded")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_bytes(data.tobytes())
+    temporary.replace(path)
+
+
+def load_reference(path: Path) -> np.ndarray | None:
+    """The stored empty-tray picture, or None when there is none or it is not a colour image
+    (a damaged file only costs the reference; the next empty tray seen makes a new one)."""
+    if not path.is_file():
+        return None
+    picture = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return picture if picture is not None and picture.size else None
+
+
+def default_reference_path(calibration_path: Path) -> Path:
+    """Where the empty-tray picture is kept: beside the colour calibration, on the table's own
+    machine only."""
+    return calibration_path.with_name("empty-tray.png")
