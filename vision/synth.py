@@ -157,6 +157,7 @@ class DieLabel:
     box: tuple[float, float, float, float]  # x0, y0, x1, y1 around the whole die
     cocked: bool
     touching: tuple[str, ...]  # colours of the dice it touches
+    face_side: float = 0.0  # mean side of its most upward face in the picture, px (far dice are smaller)
 
     @property
     def touches_other_die(self) -> bool:
@@ -172,6 +173,7 @@ class DieLabel:
             "bbox_px": [round(c, 1) for c in self.box],
             "touches_other_die": self.touches_other_die,
             "touching": list(self.touching),
+            "face_side_px": round(self.face_side, 1),
         }
 
 
@@ -1194,6 +1196,7 @@ def _labels(world: _World, dice: Sequence[_Box]) -> SceneLabels:
         top = box.top_face()
         centre = world.cam.project(box.face_point(top, np.zeros((1, 2))))[0]
         corners = world.cam.project(box.corners())
+        face = world.cam.project(box.face_point(top, _rounded_square(0.0)))
         cocked = world.cocked[i]
         labels.append(
             DieLabel(
@@ -1203,6 +1206,7 @@ def _labels(world: _World, dice: Sequence[_Box]) -> SceneLabels:
                 box=(*(float(v) for v in corners.min(0)), *(float(v) for v in corners.max(0))),
                 cocked=cocked,
                 touching=touching[i],
+                face_side=float(np.mean(np.linalg.norm(face - np.roll(face, 1, axis=0), axis=1))),
             )
         )
     return SceneLabels(dice=tuple(labels), conditions=dict(world.conditions))

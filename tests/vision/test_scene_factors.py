@@ -131,3 +131,18 @@ def test_synth_command_writes_factors_and_refuses_a_bad_one(tmp_path: Path, caps
     assert "factors" in (out / "manifest.csv").read_text().splitlines()[0]
     assert synth.main([str(tmp_path / "bad"), "--hold-out", "tilt=90"]) == 2
     assert "tilt has no value '90'" in capsys.readouterr().err
+
+
+def test_each_die_is_labelled_with_its_own_face_side_and_training_reads_it(tmp_path: Path) -> None:
+    """Straight down every face measures the asked size; a tilted camera sees far dice smaller,
+    and the training data takes each die's own side rather than one size for the picture."""
+    from vision.training.data import load_folder
+
+    straight = render_scene(3, SceneOptions(width=640, height=480, die_px=40, tilt_deg=0.0))[1]
+    assert all(abs(d.face_side - 40) < 1.5 for d in straight.dice)
+    out = tmp_path / "tilted"
+    synth.write_dataset(out, 1, 4, SceneOptions(width=640, height=480, die_px=40, tilt_deg=35.0, aim_at_tray=True))
+    label = json.loads(next((out / "labels").iterdir()).read_text())
+    sides = [d["face_side_px"] for d in label["dice"]]
+    assert max(sides) - min(sides) > 3
+    assert [die.side for die in load_folder(out)[0].dice] == pytest.approx(sides)
