@@ -8,6 +8,10 @@ numpy + OpenCV and deterministic per seed: the same seed gives the same pixels.
     frame, labels = render_scene(7)                      # one still scene
     sequence = render_roll_sequence(7, n_frames=30)      # a roll coming to rest
     python -m vision.synth OUTDIR --count 100 --seed 1   # a labelled folder
+
+With `--randomise` (`render_randomised`) each scene also draws what the reader must not
+depend on (table, dice style, size, camera tilt and kind, blur, light; `vision.scene_factors`),
+and `--hold-out` / `--only` build sets with a factor's value left out or alone.
 """
 
 from __future__ import annotations
