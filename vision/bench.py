@@ -1,4 +1,5 @@
-"""Timing the reader against one plain pass (BGR->HSV plus a 5x5 Gaussian blur) on the same frame."""
+"""Timing the reader against one plain pass (BGR->HSV plus a 5x5 Gaussian blur) and against a
+plain pip-blob reader (`vision.baseline`, the speed it must never fall behind) on the same frame."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.baseline import read_baseline
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import read_dice
@@ -51,7 +53,8 @@ def plain_pass(frame: np.ndarray) -> np.ndarray:
 
 def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None,
               learned: LearnedParams | None = None) -> list[dict[str, object]]:
-    """Median reading time and plain-pass time per size, single-threaded (`learned` as in read_dice)."""
+    """Median reading time, plain-pass time and baseline reader's time per size, single-threaded
+    (`learned` as in read_dice)."""
     cv2.setNumThreads(1)
     rows = []
     for size in BENCH_SIZES:
@@ -59,8 +62,10 @@ def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None,
         read_dice(frame, params, expect="macao", learned=learned)  # warm-up
         reader, reader_cpu = median_ms(lambda: read_dice(frame, params, expect="macao", learned=learned), runs)
         plain, plain_cpu = median_ms(lambda: plain_pass(frame), runs)
+        baseline, baseline_cpu = median_ms(lambda: read_baseline(frame), runs)
         rows.append({
             "size": f"{size[0]}x{size[1]}", "read_ms": reader, "plain_ms": plain, "ratio": reader / plain,
             "read_cpu_ms": reader_cpu, "plain_cpu_ms": plain_cpu, "cpu_ratio": reader_cpu / max(plain_cpu, 1e-6),
+            "baseline_ms": baseline, "baseline_cpu_ms": baseline_cpu,
         })
     return rows

@@ -13,6 +13,7 @@ import numpy as np
 
 from vision import synth
 from vision.adapt import HELD_OUT_EVERY, AdaptError, adapt, adapted_settings
+from vision.baseline import read_baseline
 from vision.bench import run_bench
 from vision.calibrate import (
     Calibration,
@@ -120,11 +121,14 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
     calibration = _calibration_for(args, params)
     params = params.with_tray(WHOLE_FRAME)  # a dataset's pictures are not the table's camera
     cv2.setNumThreads(1)
-    score = evaluate(
-        folder,
-        lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration, learned=learned),
-        score_colour=args.expect == "macao",
-    )
+    if args.reader == "baseline":
+        score = evaluate(folder, read_baseline, score_colour=False)
+    else:
+        score = evaluate(
+            folder,
+            lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration, learned=learned),
+            score_colour=args.expect == "macao",
+        )
     report = score.report()
     if args.json:
         if args.mistakes:
@@ -196,7 +200,8 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
     for row in run_bench(params.with_tray(WHOLE_FRAME), args.runs, source, learned):
         print(f"{row['size']}: read {row['read_ms']:.2f} ms, plain pass {row['plain_ms']:.2f} ms, "
               f"ratio {row['ratio']:.1f}; thread CPU: read {row['read_cpu_ms']:.2f} ms, "
-              f"plain {row['plain_cpu_ms']:.2f} ms, ratio {row['cpu_ratio']:.1f} (median of {args.runs}, 1 thread)")
+              f"plain {row['plain_cpu_ms']:.2f} ms, ratio {row['cpu_ratio']:.1f}; baseline reader "
+              f"{row['baseline_ms']:.2f} ms (CPU {row['baseline_cpu_ms']:.2f} ms) (median of {args.runs}, 1 thread)")
     return EXIT_OK
 
 
@@ -221,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--expect", choices=("macao", "any"), default="macao")
     ev.add_argument("--calibration", metavar="PATH", help="calibration file (default: none unless in config)")
     ev.add_argument("--json", action="store_true")
+    ev.add_argument("--reader", choices=("windrose", "baseline"), default="windrose",
+                    help="baseline: the plain pip-blob reader of the bench (values only), for comparison")
     ev.add_argument("--mistakes", action="store_true",
                     help="also list each die not read right (missed, unsure, wrong) and each die read where none lies")
     ad = sub.add_parser("adapt", help="refit colours and the sure threshold on the table's own rolls, "

@@ -63,6 +63,8 @@ class Score:
     wrong_confident: int = 0
     unsure: int = 0
     extra: int = 0
+    phantom: int = 0  # extra readings that lie on no labelled die at all (table art, cubes, ...)
+    phantom_sure: int = 0  # of those, read with a value and not unsure
     cocked_confident: int = 0
     images_all_right: int = 0
     colour_labelled: bool = False
@@ -83,6 +85,8 @@ class Score:
             "wrong_but_confident": self.wrong_confident / n,
             "unsure_rate": self.unsure / n,
             "extra_per_image": self.extra / max(self.images, 1),
+            "phantom_per_image": self.phantom / max(self.images, 1),
+            "phantom_sure_per_image": self.phantom_sure / max(self.images, 1),
             "all_correct_images": self.images_all_right / max(self.images, 1),
             "cocked_dice": self.cocked,
             "cocked_read_confidently": self.cocked_confident,
@@ -145,6 +149,19 @@ def match(dice: list[LabelledDie], predictions: tuple[DieReading, ...]) -> dict[
             taken_dice[i] = j
             taken_predictions.add(j)
     return taken_dice
+
+
+def on_a_die(dice: list[LabelledDie], prediction: DieReading) -> bool:
+    """Whether a reading's centre lies on some labelled die (its box grown as for matching):
+    a reading that matches no die but lies on one reads a die twice; one that lies on none is
+    a phantom, something that is no die taken for one."""
+    px, py = prediction.x + prediction.w / 2, prediction.y + prediction.h / 2
+    for die in dice:
+        x0, y0, x1, y1 = die.box
+        gx, gy = (x1 - x0) * MATCH_BOX_GROWTH / 2, (y1 - y0) * MATCH_BOX_GROWTH / 2
+        if x0 - gx <= px <= x1 + gx and y0 - gy <= py <= y1 + gy:
+            return True
+    return False
 
 
 def judge(die: LabelledDie, prediction: DieReading | None, use_colour: bool) -> str:
@@ -214,6 +231,9 @@ def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use
     matched = set(matches.values())
     for j, prediction in enumerate(reading.dice):
         if j not in matched:
+            if not on_a_die(dice, prediction):
+                score.phantom += 1
+                score.phantom_sure += not prediction.unsure and prediction.value is not None
             box = (prediction.x, prediction.y, prediction.x + prediction.w, prediction.y + prediction.h)
             score.mistakes.append(Mistake(image, EXTRA, box, "", as_read(prediction)))
     if all_right:

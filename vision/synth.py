@@ -8,6 +8,10 @@ numpy + OpenCV and deterministic per seed: the same seed gives the same pixels.
     frame, labels = render_scene(7)                      # one still scene
     sequence = render_roll_sequence(7, n_frames=30)      # a roll coming to rest
     python -m vision.synth OUTDIR --count 100 --seed 1   # a labelled folder
+
+With `--randomise` (`render_randomised`) each scene also draws what the reader must not
+depend on (table, dice style, size, camera tilt and kind, blur, light; `vision.scene_factors`),
+and `--hold-out` / `--only` build sets with a factor's value left out or alone.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from vision.scene_factors import allowed_values, draw_factors, parse_choices, scene_keywords
+from vision.synth_tables import MORE_TABLES, more_table
 from vision.types import DIE_COLOURS
 
 DIE_MM = 16.0
@@ -33,7 +39,11 @@ TRAY_WALL_MM = 10.0  # wall thickness
 TRAY_WALL_HEIGHT_MM = 22.0
 SUPERSAMPLE = 4  # bodies are drawn this many times larger, then area-averaged
 
-TABLES: tuple[str, ...] = ("grey_card", "wood", "green_felt", "dark")
+TABLES: tuple[str, ...] = ("grey_card", "wood", "green_felt", "dark")  # drawn at random when none is given
+ALL_TABLES: tuple[str, ...] = TABLES + MORE_TABLES  # any of these may be asked for
+DICE_STYLES: tuple[str, ...] = ("macao", "white", "ivory", "coloured", "translucent", "marbled")
+PIP_STYLES: tuple[str, ...] = ("usual", "black", "white", "coloured")  # usual: the style's own
+CORNERS: tuple[str, ...] = ("rounded", "sharp")
 TINTS: tuple[str, ...] = ("neutral", "warm", "cool")
 
 # Plausible sRGB body colours of the dice (0-1); cubes are painted wood, a bit duller.
@@ -129,6 +139,16 @@ class SceneOptions:
     # which the pips of their hidden faces show faintly (as on translucent sets). Own stream.
     translucent_dice: bool = False
     tray: bool = True
+    # The randomised scenes' factors (`vision.scene_factors`); each None or False leaves the
+    # scene as above. dice_style (one of DICE_STYLES) repaints the six dice, pips (PIP_STYLES)
+    # repaints their pips, corners (CORNERS) rounds or sharpens them; all from own streams.
+    dice_style: str | None = None
+    pips: str | None = None
+    corners: str | None = None
+    motion_blur_px: float = 0.0  # length of a straight smear (a die still rolling, a shaky hand)
+    aim_at_tray: bool = False  # a tilted camera looks at the tray rather than leaning over it
+    webcam: bool = False  # a cheap webcam: strong and coloured noise, then JPEG at a low quality
+    factors: tuple[tuple[str, str], ...] = ()  # the factor values a scene was drawn with (for its label)
 
 
 @dataclass(frozen=True)
@@ -141,6 +161,7 @@ class DieLabel:
     box: tuple[float, float, float, float]  # x0, y0, x1, y1 around the whole die
     cocked: bool
     touching: tuple[str, ...]  # colours of the dice it touches
+    face_side: float = 0.0  # mean side of its most upward face in the picture, px (far dice are smaller)
 
     @property
     def touches_other_die(self) -> bool:
@@ -156,6 +177,7 @@ class DieLabel:
             "bbox_px": [round(c, 1) for c in self.box],
             "touches_other_die": self.touches_other_die,
             "touching": list(self.touching),
+            "face_side_px": round(self.face_side, 1),
         }
 
 
@@ -206,16 +228,22 @@ def _face_up(value: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Camera:
-    """Pinhole above the world origin, looking down (tilted by `turn`); X right, Y down the image, Z up (mm)."""
+    """Pinhole above the world origin (or above `ground`), looking down (tilted by `turn`); X right,
+    Y down the image, Z up (mm)."""
 
     f: float
     cx: float
     cy: float
     height_mm: float = CAMERA_HEIGHT_MM
     turn: np.ndarray = field(default_factory=lambda: np.eye(3))  # world -> camera rotation
+    ground: tuple[float, float] = (0.0, 0.0)  # the table point straight below the camera
+
+    @property
+    def eye(self) -> np.ndarray:
+        return np.array([self.ground[0], self.ground[1], self.height_mm])
 
     def project(self, points: np.ndarray) -> np.ndarray:
-        rel = (points - np.array([0.0, 0.0, self.height_mm])) @ self.turn.T
+        rel = (points - self.eye) @ self.turn.T
         depth = -rel[..., 2]
         return np.stack((self.cx + self.f * rel[..., 0] / depth, self.cy + self.f * rel[..., 1] / depth), -1)
 
@@ -224,7 +252,7 @@ class _Camera:
         corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], float)
         rays = np.stack(((corners[:, 0] - self.cx) / self.f, (corners[:, 1] - self.cy) / self.f, -np.ones(4)), -1)
         rays = rays @ self.turn  # camera -> world
-        on_table = rays[:, :2] * (self.height_mm / -rays[:, 2:3])
+        on_table = rays[:, :2] * (self.height_mm / -rays[:, 2:3]) + np.array(self.ground)
         left, right = max(on_table[0, 0], on_table[3, 0]), min(on_table[1, 0], on_table[2, 0])
         top, bottom = max(on_table[0, 1], on_table[1, 1]), min(on_table[2, 1], on_table[3, 1])
         return (float(left), float(top), float(right), float(bottom))
@@ -341,7 +369,7 @@ def _draw_box(
     ss = SUPERSAMPLE
     patch = np.zeros(((y1 - y0) * ss, (x1 - x0) * ss, 3), np.float32)
     alpha = np.zeros(patch.shape[:2], np.float32)
-    eye = np.array([0.0, 0.0, cam.height_mm])
+    eye = cam.eye
 
     def to_patch(points_world: np.ndarray) -> np.ndarray:
         px = (cam.project(points_world) - (x0, y0)) * ss
@@ -486,7 +514,7 @@ def _table(kind: str, width: int, height: int, rng: np.random.Generator) -> np.n
         base = np.array((0.10, 0.095, 0.09)) * rng.uniform(0.6, 1.3)
         tex = 1 + 0.05 * smooth_noise(10) + 0.05 * grain
     else:
-        raise ValueError(f"unknown table {kind!r}; choose one of {', '.join(TABLES)}")
+        raise ValueError(f"unknown table {kind!r}; choose one of {', '.join(ALL_TABLES)}")
     return (_srgb_to_linear(base)[None, None, :] * tex[..., None]).astype(np.float32)
 
 
@@ -550,6 +578,18 @@ class _World:
     noise_sigma: float
     blur_sigma: float
     conditions: dict[str, object]
+    smear: tuple[float, float] | None = None  # motion blur: length (px) and direction (radians)
+    jpeg_quality: int | None = None  # a webcam's own JPEG compression
+
+
+def _aimed_at_the_table_centre(cam: _Camera) -> _Camera:
+    """The tilted camera moved back so that its axis meets the table at the world origin (where
+    the tray lies), as far along that axis as the straight-down camera is high: the die size at
+    the picture's centre stays what was asked for, however far the camera leans."""
+    axis = cam.turn.T @ np.array([0.0, 0.0, -1.0])  # the optical axis in the world
+    height = CAMERA_HEIGHT_MM * float(-axis[2])
+    reach = axis[:2] * (height / -axis[2])
+    return replace(cam, height_mm=height, ground=(float(-reach[0]), float(-reach[1])))
 
 
 def _pick(rng: np.random.Generator, given: object, choices: Sequence[object]) -> object:
@@ -589,6 +629,8 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     tilt_dir = tilt_rng.uniform(0, 2 * math.pi)
     turn = _rotation((math.cos(tilt_dir), math.sin(tilt_dir), 0.0), math.radians(tilt_deg))
     cam = _Camera(f=f, cx=cx, cy=cy, turn=turn)
+    if options.aim_at_tray:
+        cam = _aimed_at_the_table_centre(cam)
     ex0, ey0, ex1, ey1 = cam.table_extent(w, h)
 
     elevation = rng.uniform(0.9, 1.4) if hard else rng.uniform(2.0, 4.0)
@@ -642,12 +684,18 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         dice = _repainted(dice, np.random.default_rng([seed, 9]))
         if options.translucent_dice:
             dice = _see_through(dice, np.random.default_rng([seed, 11]))
+    if options.dice_style is not None or options.pips is not None or options.corners is not None:
+        dice = _styled(dice, options.dice_style or "macao", options.pips, options.corners,
+                       np.random.default_rng([seed, 21]))
     cubes = supports + _place_cubes(lay, n_cubes, cubes_near, dice, inner, (ex0, ey0, ex1, ey1), supports)
 
     walls = _tray_walls(inner, _srgb_to_linear(wall_srgb)) if options.tray else []
     shadow_strength = rng.uniform(0.45, 0.65) if hard else rng.uniform(0.3, 0.45)
     shadow_blur = (0.06 if hard else 0.35) * die_px
-    background = _table(table, w, h, rng)
+    if table in MORE_TABLES:
+        background = more_table(table, w, h, die_px, np.random.default_rng([seed, 22]))
+    else:
+        background = _table(table, w, h, rng)
     card_rng = np.random.default_rng([seed, 5])  # own stream: cards never move the rest of the scene
     n_cards = int(card_rng.integers(0, 3)) if options.cards is None else options.cards
     for _ in range(n_cards):
@@ -665,6 +713,11 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
     vignette = 1 - rng.uniform(0.05, 0.3) * r2 / 2
     exposure = rng.uniform(0.22, 0.35) if dim else rng.uniform(0.95, 1.2)
     noise = rng.uniform(5, 9) if dim else rng.uniform(1.0, 3.0)
+    camera_rng = np.random.default_rng([seed, 23])  # own stream: the webcam and the smear
+    smear = (options.motion_blur_px, float(camera_rng.uniform(0, math.pi))) if options.motion_blur_px > 0 else None
+    if options.webcam:
+        noise += float(camera_rng.uniform(3, 7))
+    jpeg = int(camera_rng.integers(45, 80)) if options.webcam else None
 
     touching_labels = _touching(dice)
     conditions: dict[str, object] = {
@@ -692,6 +745,10 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "blur_sigma": round(blur, 2),
         "gray_die_pips": "black" if gray_black else "white",
     }
+    if options.factors:
+        conditions["factors"] = dict(options.factors)
+        conditions["motion_blur_px"] = round(options.motion_blur_px, 1)
+        conditions["jpeg_quality"] = jpeg
     return _World(
         width=w,
         height=h,
@@ -710,6 +767,8 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         noise_sigma=noise,
         blur_sigma=blur,
         conditions=conditions,
+        smear=smear,
+        jpeg_quality=jpeg,
     )
 
 
@@ -759,6 +818,56 @@ def _see_through(dice: list[_Box], rng: np.random.Generator) -> list[_Box]:
                           translucency=float(rng.uniform(*TRANSLUCENCY_RANGE)))
         changed.append(box)
     return changed
+
+
+STYLE_BODY_SRGB = {"white": (0.92, 0.92, 0.90), "ivory": (0.90, 0.84, 0.68)}
+STYLE_ROUNDING = {"rounded": (0.25, 0.4), "sharp": (0.0, 0.06)}
+
+
+def _styled(dice: list[_Box], style: str, pips: str | None, corners: str | None,
+            rng: np.random.Generator) -> list[_Box]:
+    """The six dice repainted in `style` (one of DICE_STYLES; macao keeps the paint), with
+    pips of `pips` (PIP_STYLES; a colour that stands out from the body) and `corners`."""
+    if style not in DICE_STYLES:
+        raise ValueError(f"unknown dice style {style!r}; choose one of {', '.join(DICE_STYLES)}")
+    if pips is not None and pips not in PIP_STYLES:
+        raise ValueError(f"unknown pips {pips!r}; choose one of {', '.join(PIP_STYLES)}")
+    if corners is not None and corners not in STYLE_ROUNDING:
+        raise ValueError(f"unknown corners {corners!r}; choose one of {', '.join(CORNERS)}")
+    if style in ("coloured", "translucent", "marbled"):
+        dice = _repainted(dice, rng)
+    styled = []
+    for box in dice:
+        if style in STYLE_BODY_SRGB:
+            body = np.clip(np.array(STYLE_BODY_SRGB[style]) * rng.uniform(0.93, 1.04, 3), 0, 1)
+            box = replace(box, colour=_srgb_to_linear(body), pip_colour=_srgb_to_linear(BLACK_PIP_SRGB))
+        if style == "marbled" and box.marble is None:
+            swirl = np.clip(box.colour ** (1 / 2.2) + rng.uniform(-0.35, 0.35, 3), 0, 1)
+            box = replace(box, marble=(_srgb_to_linear(swirl), int(rng.integers(1 << 30))))
+        elif style in ("coloured", "translucent"):
+            box = replace(box, marble=None)
+        if style == "translucent":
+            box = replace(box, colour=box.colour * float(rng.uniform(*SMOKY_DARKENING)),
+                          translucency=float(rng.uniform(*TRANSLUCENCY_RANGE)))
+        if pips not in (None, "usual"):
+            box = replace(box, pip_colour=_srgb_to_linear(_pip_for(box.colour ** (1 / 2.2), pips, rng)))
+        if corners is not None:
+            box = replace(box, rounding=float(rng.uniform(*STYLE_ROUNDING[corners])))
+        styled.append(box)
+    return styled
+
+
+def _pip_for(body_srgb: np.ndarray, pips: str, rng: np.random.Generator) -> tuple[float, float, float]:
+    """Pips of the kind asked for, or the nearest kind that stands out from the body
+    (black pips on a black die would be no pips at all)."""
+    coloured = FOREIGN_PIPS_SRGB[2:]
+    wanted = {"black": [BLACK_PIP_SRGB], "white": [WHITE_PIP_SRGB], "coloured": list(coloured)}[pips]
+    fallback = [c for c in FOREIGN_PIPS_SRGB if c not in wanted]
+    for choices in (wanted, fallback):
+        visible = [c for c in choices if np.linalg.norm(np.subtract(c, body_srgb)) >= FOREIGN_MIN_CONTRAST]
+        if visible:
+            return visible[int(rng.integers(len(visible)))]
+    return WHITE_PIP_SRGB
 
 
 def _place_dice(
@@ -1040,7 +1149,7 @@ def _draw_wall(
     canvas: np.ndarray, box: _Box, cam: _Camera, light: np.ndarray, ambient: float, light_rgb: np.ndarray
 ) -> None:
     """Large flat boxes (tray walls): anti-aliased polygons at full size, no supersampling."""
-    eye = np.array([0.0, 0.0, cam.height_mm])
+    eye = cam.eye
     faces = []
     for index, (n, _, _, _) in enumerate(_FACES):
         normal = box.rotation @ n
@@ -1091,6 +1200,7 @@ def _labels(world: _World, dice: Sequence[_Box]) -> SceneLabels:
         top = box.top_face()
         centre = world.cam.project(box.face_point(top, np.zeros((1, 2))))[0]
         corners = world.cam.project(box.corners())
+        face = world.cam.project(box.face_point(top, _rounded_square(0.0)))
         cocked = world.cocked[i]
         labels.append(
             DieLabel(
@@ -1100,6 +1210,7 @@ def _labels(world: _World, dice: Sequence[_Box]) -> SceneLabels:
                 box=(*(float(v) for v in corners.min(0)), *(float(v) for v in corners.max(0))),
                 cocked=cocked,
                 touching=touching[i],
+                face_side=float(np.mean(np.linalg.norm(face - np.roll(face, 1, axis=0), axis=1))),
             )
         )
     return SceneLabels(dice=tuple(labels), conditions=dict(world.conditions))
@@ -1135,9 +1246,25 @@ def _compose(
     srgb = np.clip(canvas, 0, 1) ** (1 / 2.2) * 255
     if world.blur_sigma > 0:
         srgb = cv2.GaussianBlur(srgb, (0, 0), world.blur_sigma)
+    if world.smear is not None:
+        srgb = cv2.filter2D(srgb, -1, _smear_kernel(*world.smear))
     srgb += rng.standard_normal(srgb.shape, dtype=np.float32) * np.float32(world.noise_sigma)
     rgb = np.clip(srgb + 0.5, 0, 255).astype(np.uint8)
-    return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    if world.jpeg_quality is not None:
+        _ok, encoded = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, world.jpeg_quality])
+        bgr = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    return bgr
+
+
+def _smear_kernel(length_px: float, angle: float) -> np.ndarray:
+    """A normalised straight line `length_px` long at `angle`: the blur of a short movement."""
+    size = int(math.ceil(length_px)) | 1
+    kernel = np.zeros((size, size), np.float32)
+    half = (size - 1) / 2
+    dx, dy = math.cos(angle) * length_px / 2, math.sin(angle) * length_px / 2
+    cv2.line(kernel, (round(half - dx), round(half - dy)), (round(half + dx), round(half + dy)), 1.0, 1, cv2.LINE_AA)
+    return kernel / max(float(kernel.sum()), 1e-6)
 
 
 def render_scene(seed: int, options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, SceneLabels]:
@@ -1226,17 +1353,42 @@ def render_roll_sequence(
 # --------------------------------------------------------------------------- dataset
 
 
+SCENE_ATTEMPTS = 8  # a randomised scene with no room for its dice is drawn again from another seed
+ATTEMPT_SEED_STEP = 1_000_000_007
+
+
+def render_randomised(scene_seed: int, allowed: dict[str, tuple[str, ...]],
+                      options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, SceneLabels]:
+    """One scene whose factors (`vision.scene_factors`) are drawn from `allowed`; where the
+    drawn size, tilt and tray leave no room for six dice, the next seed of a fixed series."""
+    problem = ""
+    for attempt in range(SCENE_ATTEMPTS):
+        seed = scene_seed + attempt * ATTEMPT_SEED_STEP
+        factors = draw_factors(seed, allowed)
+        try:
+            return render_scene(seed, replace(options, **scene_keywords(factors, seed)))  # type: ignore[arg-type]
+        except ValueError as err:
+            problem = str(err)
+    raise ValueError(f"scene {scene_seed}: {problem} ({SCENE_ATTEMPTS} draws)")
+
+
 def write_dataset(
-    outdir: Path, count: int, seed: int, options: SceneOptions = SceneOptions(), quality: int = 90
+    outdir: Path, count: int, seed: int, options: SceneOptions = SceneOptions(), quality: int = 90,
+    randomised: dict[str, tuple[str, ...]] | None = None,
 ) -> list[Path]:
-    """Write `count` scenes as images/ + labels/ + manifest.csv (rendered-dev format)."""
+    """Write `count` scenes as images/ + labels/ + manifest.csv (rendered-dev format); with
+    `randomised` (each factor's allowed values), scenes of randomised factors."""
     (outdir / "images").mkdir(parents=True, exist_ok=True)
     (outdir / "labels").mkdir(parents=True, exist_ok=True)
     written = []
     rows = []
     for index in range(count):
         name = f"synth_{seed}_{index:04d}"
-        frame, labels = render_scene(seed * 100_003 + index, options)
+        scene_seed = seed * 100_003 + index
+        if randomised is None:
+            frame, labels = render_scene(scene_seed, options)
+        else:
+            frame, labels = render_randomised(scene_seed, randomised, options)
         image_path = outdir / "images" / f"{name}.jpg"
         if not cv2.imwrite(str(image_path), frame, [cv2.IMWRITE_JPEG_QUALITY, quality]):
             raise OSError(f"could not write {image_path}")
@@ -1250,11 +1402,13 @@ def write_dataset(
         }
         (outdir / "labels" / f"{name}.json").write_text(json.dumps(record, indent=1))
         values = " ".join(f"{d.colour}:{'null' if d.value is None else d.value}" for d in labels.dice)
-        rows.append((f"images/{name}.jpg", f"labels/{name}.json", labels.conditions["table"], values))
+        factors = labels.conditions.get("factors", {})
+        rows.append((f"images/{name}.jpg", f"labels/{name}.json", labels.conditions["table"], values,
+                     " ".join(f"{k}={v}" for k, v in factors.items())))  # type: ignore[union-attr]
         written.append(image_path)
     with open(outdir / "manifest.csv", "w", newline="") as fh:
         writer = csv.writer(fh)
-        writer.writerow(("image", "label", "table", "values"))
+        writer.writerow(("image", "label", "table", "values", "factors"))
         writer.writerows(rows)
     return written
 
@@ -1281,6 +1435,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the cocked die (with --cocked, or where there is one) leans on another die, not a wall")
     parser.add_argument("--on-a-cube", action="store_true",
                         help="the cocked die leans on an action cube put down for it, not a wall")
+    parser.add_argument("--randomise", action="store_true",
+                        help="draw every factor the reader must not depend on (background, dice style, pips, "
+                             "corners, size, tilt, blur, camera, light, shadows, distractors, tray) per scene; "
+                             "the camera sets the frame size")
+    parser.add_argument("--hold-out", action="append", default=[], metavar="FACTOR=VALUE[,VALUE]",
+                        help="with --randomise: no scene takes these values (repeatable)")
+    parser.add_argument("--only", action="append", default=[], metavar="FACTOR=VALUE[,VALUE]",
+                        help="with --randomise: every scene takes one of these values (repeatable)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1288,12 +1450,19 @@ def run(args: argparse.Namespace) -> int:
     if args.count < 1:
         print("synth: --count must be at least 1", file=sys.stderr)
         return 2
+    randomised = None
+    if args.randomise or args.hold_out or args.only:
+        try:
+            randomised = allowed_values(parse_choices(args.hold_out, "--hold-out"), parse_choices(args.only, "--only"))
+        except ValueError as err:
+            print(f"synth: {err}", file=sys.stderr)
+            return 2
     options = SceneOptions(width=args.width, height=args.height, die_px=args.die_px,
                            glare=args.glare, cocked=args.cocked, foreign_dice=args.foreign,
                            translucent_dice=args.translucent, dice_by_walls=args.by_walls,
                            cocked_on_a_die=args.on_a_die, cocked_on_a_cube=args.on_a_cube)
     try:
-        paths = write_dataset(args.outdir, args.count, args.seed, options)
+        paths = write_dataset(args.outdir, args.count, args.seed, options, randomised=randomised)
     except (OSError, ValueError) as err:
         print(f"synth: {err}", file=sys.stderr)
         return 2

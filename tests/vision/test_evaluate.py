@@ -69,6 +69,22 @@ def test_a_picture_read_right_is_all_right_and_lists_nothing() -> None:
     assert score.mistakes == [] and score.images_all_right == 1 and score.colour_value_right == 2
 
 
+def test_a_reading_on_no_die_is_a_phantom_and_a_second_reading_of_a_die_is_not() -> None:
+    """Both are extra; only the one where no die lies counts as a phantom (board art, a cube),
+    and it counts as a sure phantom when it states a value."""
+    labels = [_label(0, 3, None), _label(100, 4, None)]
+    twice = DieReading(4, 102, 40, 40, None, 3, 0.9, unsure=False)  # the first die read a second time
+    on_the_table = _read(600, 2, None)
+    asked_about = _read(900, None, None, 0.4)
+    reading = DiceReading(dice=(_read(0, 3, None), _read(100, 4, None), twice, on_the_table, asked_about))
+    score = Score()
+    score_image(score, labels, reading, use_colour=False)
+    score_image(score, labels, DiceReading(dice=(_read(0, 3, None), _read(100, 4, None))), use_colour=False)
+    report = score.report()
+    assert (score.extra, score.phantom, score.phantom_sure) == (3, 2, 1)
+    assert report["phantom_per_image"] == 1.0 and report["phantom_sure_per_image"] == 0.5
+
+
 @pytest.mark.parametrize("as_json", [True, False])
 def test_the_command_line_lists_the_mistakes_behind_its_figures(tmp_path: Path, as_json: bool,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,8 +65,9 @@ def _from_json(label: Path) -> tuple[LabelledDie, ...]:
     known = data.get("scene", {}).get("die_px")
     least = min(min(d["bbox_px"][2] - d["bbox_px"][0], d["bbox_px"][3] - d["bbox_px"][1]) for d in dice)
     side = float(known) if known else least * JSON_FACE_FRACTION
-    return tuple(
-        LabelledDie(float(d["center_px"][0]), float(d["center_px"][1]), side, int(d["value"] or 0)) for d in dice
+    return tuple(  # a drawn scene's label gives each die's own face side (a tilted camera sees far dice smaller)
+        LabelledDie(float(d["center_px"][0]), float(d["center_px"][1]), float(d.get("face_side_px") or side),
+                    int(d["value"] or 0)) for d in dice
     )
 
 

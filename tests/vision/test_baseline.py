@@ -1,0 +1,51 @@
+"""The plain pip-blob reader the bench compares the reader with (vision/baseline.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.baseline import _groups, read_baseline
+from vision.bench import run_bench
+from vision.evaluate import LabelledDie, Score, score_image
+from vision.params import WHOLE_FRAME, load_vision_params
+from vision.synth import SceneOptions, render_scene
+
+
+def test_pips_chain_into_one_die_only_within_reach() -> None:
+    centres = np.array([[0, 0], [10, 10], [20, 20], [100, 0], [200, 0]], np.float32)
+    assert _groups(centres, np.full(5, 15.0)) == [[0, 1, 2], [3], [4]]
+
+
+def test_white_dice_seen_plainly_are_mostly_read_and_a_blank_frame_has_none() -> None:
+    """The recipe works where it is meant to (white dice, black pips, a dark table, straight
+    down): a yardstick that read nothing would make the speed comparison meaningless."""
+    score = Score()
+    for seed in range(6):
+        options = SceneOptions(width=640, height=480, die_px=48, dice_style="white", table="dark", cubes=0, cards=0,
+                               dim=False, cocked=False, glare=False, tint="neutral", blur_sigma=0.5, tilt_deg=0.0,
+                               touching=False)
+        frame, labels = render_scene(seed, options)
+        score_image(score, [LabelledDie(d.box, d.value, None) for d in labels.dice], read_baseline(frame), False)
+    assert score.right >= 28 and score.dice == 36
+    assert read_baseline(np.full((480, 640, 3), 128, np.uint8)).dice == ()
+
+
+def test_the_bench_times_the_baseline_on_the_same_frames() -> None:
+    rows = run_bench(load_vision_params().with_tray(WHOLE_FRAME), runs=1)
+    assert [row["size"] for row in rows] == ["1280x720", "1600x900", "2304x1296"]
+    assert all(float(row["baseline_ms"]) > 0 and float(row["read_ms"]) > 0 for row in rows)  # type: ignore[arg-type]
+
+
+def test_evaluate_scores_the_baseline_on_request(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.cli import main as vision_main
+
+    dataset = tmp_path / "set"
+    assert vision_main(["synth", str(dataset), "--count", "2", "--seed", "5", "--width", "640", "--height", "360"]) == 0
+    capsys.readouterr()
+    assert vision_main(["evaluate", str(dataset), "--reader", "baseline", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["dice"] == 12 and "colour_and_value_right" not in report and "phantom_per_image" in report
