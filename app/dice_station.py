@@ -42,7 +42,7 @@ from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE
 from vision.reader import learned_models, read_dice, release_learned_models
-from vision.reference import default_reference_path, load_reference, save_reference, shows_empty_tray
+from vision.reference import EmptyTray, default_reference_path, load_reference, save_reference, shows_empty_tray
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.table_rolls import default_rolls_folder, keep_roll
 from vision.types import DiceReading, DiceSpec
@@ -95,19 +95,20 @@ class TableReader:
         self.calibration = calibration
         self.dice = DiceSpec()
         self.reference_path = reference_path
-        self.reference = load_reference(reference_path) if reference_path is not None else None
+        stored = load_reference(reference_path) if reference_path is not None else None
+        self.reference = None if stored is None else EmptyTray.of(stored, params)
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
         reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=self.calibration,
                             learned=self.learned, reference=self.reference)
         if shows_empty_tray(frame, len(reading.dice), self.params):
-            self.reference = frame  # the light drifts through an evening: the newest empty tray
+            self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray
         return reading
 
     def keep_reference(self, frame: np.ndarray) -> None:
         """Use `frame` as the empty tray from now on, and store it for the next start (a failed
         write only costs that: the reader keeps it for this run)."""
-        self.reference = frame
+        self.reference = EmptyTray.of(frame, self.params)
         if self.reference_path is not None:
             try:
                 save_reference(frame, self.reference_path)

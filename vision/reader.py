@@ -31,7 +31,7 @@ from vision.learned_models import DiceDetector, DiceNet, LearnedModels, ModelErr
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.perspective import point_below_camera
-from vision.reference import ReferenceUnusable, TrayDifference, tray_difference
+from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, tray_difference
 from vision.segment import find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
@@ -51,11 +51,12 @@ def read_dice(
     region: tuple[int, int, int, int] | None = None,
     debug: DebugSink | None = None,
     learned: LearnedParams | None = None,
-    reference: np.ndarray | None = None,
+    reference: np.ndarray | EmptyTray | None = None,
 ) -> DiceReading:
     """Read the dice in one BGR frame; never raises on bad input (see `message`).
 
-    `reference`: a picture of the empty tray from the same camera (vision.reference), if any:
+    `reference`: a picture of the empty tray from the same camera (vision.reference; a frame, or
+    an `EmptyTray` made of one once), if any:
     the learned path then finds dice where the picture differs from it and never where it does
     not; one that cannot be compared (another size, camera moved) is left out, and the message
     says so.
@@ -153,7 +154,7 @@ def _read_learned(
     calibration: Calibration | None,
     region: tuple[int, int, int, int] | None,
     debug: DebugSink | None,
-    reference: np.ndarray | None,
+    reference: np.ndarray | EmptyTray | None,
     models: LearnedModels,
     learned: LearnedParams,
 ) -> DiceReading:
@@ -184,21 +185,18 @@ def _read_learned(
                                message="; ".join(filter(None, [reading.message, reference_note])))
 
 
-def _difference(view: np.ndarray, checked: np.ndarray, place: RegionPlace | None, reference: np.ndarray | None,
-                params: VisionParams) -> tuple[TrayDifference | None, str]:
+def _difference(view: np.ndarray, checked: np.ndarray, place: RegionPlace | None,
+                reference: np.ndarray | EmptyTray | None, params: VisionParams) -> tuple[TrayDifference | None, str]:
     """Where the view read differs from the same part of the empty-tray `reference`, or None and
     (for a reference that cannot be used) why not."""
     if reference is None:
         return None, ""
     try:
-        empty = check_frame(reference, params)
-        if empty.shape != checked.shape:
-            raise ReferenceUnusable(f"the empty-tray picture is {empty.shape[1]}x{empty.shape[0]}, "
+        empty = reference if isinstance(reference, EmptyTray) else EmptyTray.of(check_frame(reference, params), params)
+        if empty.frame_size != (checked.shape[1], checked.shape[0]):
+            raise ReferenceUnusable(f"the empty-tray picture is {empty.frame_size[0]}x{empty.frame_size[1]}, "
                                     f"the frame {checked.shape[1]}x{checked.shape[0]}")
-        if place is not None:
-            x0, y0 = place.offset
-            empty = empty[y0:y0 + view.shape[0], x0:x0 + view.shape[1]]
-        return tray_difference(view, empty, params), ""
+        return tray_difference(view, empty, (0, 0) if place is None else place.offset, params), ""
     except (FrameError, ReferenceUnusable) as exc:
         return None, f"empty-tray reference not used: {exc}"
 

@@ -73,18 +73,39 @@ class TrayDifference:
         return proposed
 
 
-def tray_difference(picture: np.ndarray, reference: np.ndarray, params: VisionParams) -> TrayDifference:
-    """Where `picture` differs from the empty-tray `reference` (both BGR, the same size);
-    ReferenceUnusable when they cannot be compared."""
-    if picture.shape != reference.shape:
-        raise ReferenceUnusable(f"the empty-tray picture is {reference.shape[1]}x{reference.shape[0]}, "
-                                f"this one {picture.shape[1]}x{picture.shape[0]}")
-    # Shrunk by a whole factor (OpenCV's fast path for area averaging; the camera's frame is
-    # large, and this runs on every frame read).
-    step = max(1, -(-max(picture.shape[:2]) // params.reference_long_side))
-    small = [cv2.resize(image, None, fx=1.0 / step, fy=1.0 / step, interpolation=cv2.INTER_AREA) if step > 1
-             else image for image in (picture, reference)]
-    now, empty = (cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32) for image in small)
+@dataclass(frozen=True)
+class EmptyTray:
+    """A picture of the empty tray as the comparison uses it: shrunk once, by a whole factor
+    (OpenCV's fast path for area averaging) that brings the frame's long side to about
+    reference_long_side; a fraction of a frame's memory, kept for a whole evening."""
+
+    small: np.ndarray  # BGR uint8, the frame shrunk by `step`
+    step: int
+    frame_size: tuple[int, int]  # width and height of the frame it was taken from
+
+    @classmethod
+    def of(cls, frame: np.ndarray, params: VisionParams) -> EmptyTray:
+        step = max(1, -(-max(frame.shape[:2]) // params.reference_long_side))
+        return cls(_shrunk(frame, step), step, (frame.shape[1], frame.shape[0]))
+
+
+def _shrunk(image: np.ndarray, step: int) -> np.ndarray:
+    return cv2.resize(image, None, fx=1.0 / step, fy=1.0 / step, interpolation=cv2.INTER_AREA) if step > 1 else image
+
+
+def tray_difference(picture: np.ndarray, empty_tray: EmptyTray, offset: tuple[int, int],
+                    params: VisionParams) -> TrayDifference:
+    """Where `picture` (BGR; a part of a frame the size of the empty tray's, its top-left corner
+    at `offset`) differs from the empty tray; ReferenceUnusable when they cannot be compared."""
+    step = empty_tray.step
+    now_small = _shrunk(picture, step)
+    x0, y0 = offset[0] // step, offset[1] // step  # within a pixel of the small copy: allowed for below
+    empty_small = empty_tray.small[y0:y0 + now_small.shape[0], x0:x0 + now_small.shape[1]]
+    height, width = min(now_small.shape[0], empty_small.shape[0]), min(now_small.shape[1], empty_small.shape[1])
+    if height < 8 or width < 8:
+        raise ReferenceUnusable("the part read lies outside the empty-tray picture")
+    now, empty = (cv2.cvtColor(np.ascontiguousarray(image[:height, :width]), cv2.COLOR_BGR2Lab).astype(np.float32)
+                  for image in (now_small, empty_small))
     empty = _aligned(now, empty, params)
     # The light: each channel's median matched (lightness by gain, colour by offset), over a
     # sparse grid of pixels (the median of all costs more than the rest together).
@@ -107,7 +128,7 @@ def tray_difference(picture: np.ndarray, reference: np.ndarray, params: VisionPa
     if share > params.reference_max_changed:
         raise ReferenceUnusable(f"the picture differs from the empty tray over {share:.0%} of it "
                                 "(camera moved or light changed)")
-    return TrayDifference(changed, changed.shape[1] / picture.shape[1])
+    return TrayDifference(changed, 1.0 / step)
 
 
 def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.ndarray:

@@ -17,7 +17,7 @@ from vision.learned_models import DieCandidate
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
-from vision.reference import ReferenceUnusable, TrayDifference, tray_difference
+from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, tray_difference
 from vision.synth import SceneLabels, SceneOptions
 
 PARAMS = load_vision_params()
@@ -116,7 +116,7 @@ def test_a_reference_that_cannot_be_compared_is_left_out_and_said_so() -> None:
         assert "empty-tray reference not used" in message and words in message
         assert outcomes == without
     with pytest.raises(ReferenceUnusable, match="differs from the empty tray over"):
-        tray_difference(frame, brighter, PARAMS)
+        tray_difference(frame, EmptyTray.of(brighter, PARAMS), (0, 0), PARAMS)
 
 
 def test_a_patch_of_change_no_candidate_covers_is_proposed() -> None:
