@@ -28,6 +28,9 @@ def test_marco_polo_rounds_survive_a_restart_and_end_scored(tmp_path: Path) -> N
         session.undo()
         assert session.progress().label.render() == "Round 3"
         assert session.waiting_for().player == "Ben"
+        lines = [entry.message.render() for entry in session.history()]
+        assert lines[0] == "Round 1, dice of Ann: 3 1 2 6 2"
+        assert any("Round 3, dice of Ben: 6 6" in line for line in lines[-2:])  # the slip, then its undo
     with Session.open(tmp_path / "windrose.db") as session:  # the power came back
         assert session.resume_last()
         assert [a["dice"] for a in session.actions] == [a["dice"] for a in rolls[:7]]
