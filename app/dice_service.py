@@ -26,7 +26,7 @@ import numpy as np
 
 from hardware.camera import Camera, CameraError, to_bgr_uint8
 from hardware.status_led import LightPattern, StatusLed
-from vision.types import DIE_COLOURS, DiceReading, MotionState
+from vision.types import DiceReading, DiceSpec, MotionState
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class _Look:
 
 
 class InvalidDice(ValueError):
-    """Dice given to `confirm` that are not six colours with 1-6 pips each."""
+    """Dice given to `confirm` that are not the game's dice (its DiceSpec) with 1-6 pips each."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,7 @@ class DiceStatus:
     note: str
     params: Mapping[str, Any] = field(default_factory=dict)
     reading: DiceReading | None = None
+    spec: DiceSpec = DiceSpec()  # the dice the game rolls
 
     @property
     def message(self) -> str:
@@ -113,19 +114,20 @@ class DiceStatus:
     def proposed_dice(self) -> dict[str, int | None]:
         """Colour -> pips of the proposal (None where the reader was unsure)."""
         if self.reading is None:
-            return {colour: None for colour in DIE_COLOURS}
-        return self.reading.values_by_colour()
+            return {colour: None for colour in self.spec.colours}
+        return self.reading.values_by_colour(self.spec)
 
 
-def checked_dice(dice: Mapping[str, Any]) -> dict[str, int]:
-    """The six Macao dice as colour -> pips, or InvalidDice saying what is wrong."""
-    missing = [colour for colour in DIE_COLOURS if colour not in dice]
-    unknown = sorted(set(dice) - set(DIE_COLOURS))
+def checked_dice(dice: Mapping[str, Any], spec: DiceSpec = DiceSpec()) -> dict[str, int]:
+    """The game's dice (one of each colour of `spec`) as colour -> pips, or InvalidDice saying
+    what is wrong."""
+    missing = [colour for colour in spec.colours if colour not in dice]
+    unknown = sorted(set(dice) - set(spec.colours))
     if missing or unknown:
-        raise InvalidDice(f"need exactly the dice {', '.join(DIE_COLOURS)}; "
+        raise InvalidDice(f"need exactly the dice {', '.join(spec.colours)}; "
                           f"missing: {', '.join(missing) or 'none'}, unknown: {', '.join(unknown) or 'none'}")
     checked: dict[str, int] = {}
-    for colour in DIE_COLOURS:
+    for colour in spec.colours:
         pips = dice[colour]
         if isinstance(pips, bool) or not isinstance(pips, int) or not 1 <= pips <= 6:
             raise InvalidDice(f"the {colour} die needs 1 to 6 pips, not {pips!r}")
@@ -139,9 +141,12 @@ class DiceService:
     def __init__(self, make_camera: CameraFactory, reader: Reader, new_settler: Callable[[], Settler],
                  vote: Voter, timings: RollTimings, clock: Callable[[], float],
                  on_status: Callable[[DiceStatus], None], on_roll: Callable[[dict[str, Any]], None],
-                 led: StatusLed | None = None, rest_reader: Callable[[], None] | None = None) -> None:
+                 led: StatusLed | None = None, rest_reader: Callable[[], None] | None = None,
+                 dice: DiceSpec = DiceSpec()) -> None:
         """`rest_reader` runs on the ticking thread once a roll's reading is over (proposed,
-        failed, cancelled), so the reader can let go of what it keeps only for reading."""
+        failed, cancelled), so the reader can let go of what it keeps only for reading.
+        `dice`: the dice the game rolls, which `confirm` accepts."""
+        self.dice = dice
         self._make_camera = make_camera
         self._reader = reader
         self._rest_reader = rest_reader
@@ -167,7 +172,7 @@ class DiceService:
         self._relock_requested = False
         self._watching = False
         self._latest_frame: np.ndarray | None = None
-        self._status = DiceStatus(RollState.CAMERA_UNAVAILABLE, "Starting the camera")
+        self._status = DiceStatus(RollState.CAMERA_UNAVAILABLE, "Starting the camera", spec=dice)
 
     # ------------------------------------------------------------------ reading state
 
@@ -218,19 +223,19 @@ class DiceService:
         """Accept the proposal as it is (dice=None) or the player's own dice (a fix or manual entry).
 
         Own dice are accepted in every state, so a game goes on without a camera.
-        Raises InvalidDice when the proposal is incomplete or the dice are not six
-        colours with 1-6 pips.
+        Raises InvalidDice when the proposal is incomplete or the dice are not the
+        game's dice with 1-6 pips.
         """
         with self._lock:
             if dice is None:
                 if self._status.state is not RollState.PROPOSED or self._status.reading is None:
                     raise InvalidDice("there is no reading to confirm; enter the dice by hand")
-                values = self._status.reading.values_by_colour()
+                values = self._status.reading.values_by_colour(self.dice)
                 unread = [colour for colour, pips in values.items() if pips is None]
                 if unread:
                     raise InvalidDice(f"not read for sure: {', '.join(unread)}; correct these dice first")
                 dice = {colour: int(pips) for colour, pips in values.items() if pips is not None}
-            action = {"type": "roll", "dice": checked_dice(dice)}
+            action = {"type": "roll", "dice": checked_dice(dice, self.dice)}
             if self._status.state is not RollState.CAMERA_UNAVAILABLE:  # that notice (and its retries) stay
                 self._settler = None
                 self._latest_frame = None  # as for cancel: the roll's frame is done with
@@ -380,7 +385,9 @@ class DiceService:
             self._enter(RollState.ERROR, now, "The dice reader failed ({problem}): enter the dice by hand",
                         {"problem": problem})
             return
-        note = "Check the dice and confirm" if voted.complete else "Some dice are unclear: correct them, then confirm"
+        read = voted.values_by_colour(self.dice)
+        complete = len(voted.dice) == self.dice.count and None not in read.values()
+        note = "Check the dice and confirm" if complete else "Some dice are unclear: correct them, then confirm"
         self._enter(RollState.PROPOSED, now, note, {"detail": voted.message}, reading=voted)
 
     def _open_failed(self, now: float, problem: str) -> None:
@@ -422,7 +429,7 @@ class DiceService:
 
     def _set(self, state: RollState, note: str, params: Mapping[str, Any] | None = None,
              reading: DiceReading | None = None) -> None:
-        status = DiceStatus(state, note, dict(params or {}), reading)
+        status = DiceStatus(state, note, dict(params or {}), reading, self.dice)
         if status == self._status:
             return
         self._status = status

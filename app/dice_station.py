@@ -42,7 +42,7 @@ from vision.params import VisionParams
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE
 from vision.reader import learned_models, read_dice, release_learned_models
 from vision.settle import SettleDetector, SettleParams, vote
-from vision.types import DiceReading
+from vision.types import DiceReading, DiceSpec
 
 
 def camera_settings(config: Config) -> CameraSettings:
@@ -78,16 +78,17 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
 
 
 class TableReader:
-    """`read_dice` in macao mode with the table's current colour calibration, which a new
+    """`read_dice` for the game's dice with the table's current colour calibration, which a new
     calibration replaces while the game goes on (the next frame read uses it)."""
 
     def __init__(self, params: VisionParams, learned: LearnedParams, calibration: Calibration | None) -> None:
         self.params = params
         self.learned = learned
         self.calibration = calibration
+        self.dice = DiceSpec()
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
-        return read_dice(frame, params=self.params, expect="macao", calibration=self.calibration,
+        return read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=self.calibration,
                          learned=self.learned)
 
     def rest(self) -> None:
@@ -150,6 +151,11 @@ class DiceStation:
     led: StatusLed | None = None
     problems: list[str] = field(default_factory=list)
     cameras: list[SharedCamera] = field(default_factory=list)  # the camera last made (at most one)
+
+    def use_dice(self, dice: DiceSpec) -> None:
+        """Read and accept the dice of the game now on the table."""
+        self.service.dice = dice
+        self.reader.dice = dice
 
     def take_frame(self) -> np.ndarray:
         """A full-size frame from the running camera; CameraError when none is open."""

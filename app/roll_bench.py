@@ -26,6 +26,7 @@ from vision.params import VisionParams
 from vision.reader import read_dice
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.synth import render_roll_sequence
+from vision.types import DiceSpec
 
 
 def bench_roll(seed: int, folder: Path) -> tuple[float | None, float, int, int, int]:
@@ -40,7 +41,8 @@ def bench_roll(seed: int, folder: Path) -> tuple[float | None, float, int, int, 
     motion_size = (config["camera"]["motion_width"], config["camera"]["motion_height"])
     service = DiceService(
         make_camera=lambda: FolderCamera(folder, motion_size, loop=False),
-        reader=functools.partial(read_dice, params=vision_params, expect="macao", calibration=None),
+        reader=functools.partial(read_dice, params=vision_params, expect=DiceSpec().reader_mode,
+                                 calibration=None),
         new_settler=lambda: SettleDetector(settle_params), vote=functools.partial(vote, params=settle_params),
         timings=roll_timings(config), clock=lambda: now[0], on_status=lambda status: None,
         on_roll=lambda action: None)

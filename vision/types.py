@@ -15,6 +15,24 @@ ExpectMode = Literal["macao", "any"]
 
 
 @dataclass(frozen=True)
+class DiceSpec:
+    """The dice a game rolls into the tray: how many, their colours (several of a colour when
+    `repeats`), so the app asks for and checks exactly those. The default is the six
+    differently coloured dice the reader's `macao` mode assigns jointly."""
+
+    count: int = len(DIE_COLOURS)
+    colours: tuple[str, ...] = DIE_COLOURS
+    repeats: bool = False
+
+    @property
+    def reader_mode(self) -> ExpectMode:
+        """`macao` (each colour exactly once, assigned jointly) for the six colours, else `any`."""
+        if self.count == len(DIE_COLOURS) and set(self.colours) == set(DIE_COLOURS) and not self.repeats:
+            return "macao"
+        return "any"
+
+
+@dataclass(frozen=True)
 class DieReading:
     """One die found in a frame.
 
@@ -58,9 +76,10 @@ class DiceReading:
         colours = {d.colour for d in self.dice if not d.unsure and d.value is not None}
         return len(self.dice) == 6 and colours == set(DIE_COLOURS)
 
-    def values_by_colour(self) -> dict[str, int | None]:
-        """Colour -> pips for the six Macao dice (None where unsure or missing)."""
-        found: dict[str, int | None] = {c: None for c in DIE_COLOURS}
+    def values_by_colour(self, spec: DiceSpec = DiceSpec()) -> dict[str, int | None]:
+        """Colour -> pips for each colour of `spec`, by default the six Macao dice (None where
+        unsure or missing)."""
+        found: dict[str, int | None] = {c: None for c in spec.colours}
         for die in self.dice:
             if die.colour in found and not die.unsure:
                 found[die.colour] = die.value

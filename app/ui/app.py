@@ -24,7 +24,6 @@ from app.journal import local_timestamp
 from app.session import Session, SessionError
 from app.watchdog import announce_ready
 from app.ui import theme
-from app.ui.macao.catalogue import CardCatalogue
 from app.ui.i18n import _, translator
 from app.ui.settings_store import SettingsStore, UiSettings
 
@@ -39,13 +38,13 @@ class UiContext:
     session: Session
     settings: UiSettings
     settings_store: SettingsStore
-    catalogue: CardCatalogue
     exports_dir: Path
     dice: Any = None  # app.ui.dice_link.DiceLink or None (manual entry only)
     camera_view: bool = True  # show the camera's picture on the dice screens
     start_dice: Callable[[UiSettings], None] | None = None  # (re)builds the dice station
     warnings: list[Any] = field(default_factory=list)  # start-up notices: Message, PlayerNotice or text
     clock: Callable[[], str] = local_timestamp  # when a new game starts (injected by the tour)
+    catalogue: Any = None  # a game's learned card list, opened by its UI package (GameUi.prepare)
 
 
 @dataclass

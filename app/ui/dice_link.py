@@ -12,7 +12,9 @@ from typing import Any
 from kivy.clock import Clock
 
 from app.dice_service import DiceStatus, InvalidDice, RollState
+from app.games.base import DiceNeed
 from vision.params import WHOLE_FRAME
+from vision.types import DiceSpec
 
 
 class DiceLink:
@@ -62,6 +64,11 @@ class DiceLink:
     def rolling(self) -> bool:
         return self.status is not None and self.status.state in (
             RollState.WAITING_FOR_MOTION, RollState.WAITING_FOR_STILL, RollState.READING)
+
+    def use_dice(self, need: DiceNeed) -> None:
+        """Read and accept the dice the game on the table rolls (a game's DiceNeed)."""
+        if self.station is not None:
+            self.station.use_dice(DiceSpec(need.count, need.colours, need.repeats))
 
     def roll(self) -> None:
         if self.station is not None:

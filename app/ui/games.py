@@ -12,6 +12,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.games import all_games
@@ -32,7 +33,7 @@ GAME_UIS: dict[str, str] = {
 
 
 class PlayersView(ABC):
-    """The players beside the phase panel (e.g. Macao's windroses), kept by the game screen
+    """The players beside the phase panel (e.g. each player's board), kept by the game screen
     across redraws so unchanged players are not drawn again."""
 
     @abstractmethod
@@ -43,12 +44,44 @@ class PlayersView(ABC):
         """Forget what is kept for quick redraws (the screen lets go of its widgets)."""
 
 
+class SettingsSection(ABC):
+    """A game's own part of the Settings screen: a titled row, the result of its last use, and
+    optionally a page of its own in place of the settings (set the screen's `choosing`)."""
+
+    @abstractmethod
+    def title(self) -> str:
+        """The row's name, in the table's language."""
+
+    @abstractmethod
+    def row(self) -> Widget:
+        """The row's controls."""
+
+    def result(self) -> Widget | None:
+        """What the last use of the row did, shown under the settings (None: nothing to say)."""
+        return None
+
+    def reset(self) -> None:
+        """Forget the last result (the screen is entered again)."""
+
+    def build_chooser(self, root: Widget) -> None:
+        """The section's own page, while the screen's `choosing` is this section."""
+        raise NotImplementedError
+
+    def tour(self, tour: Any) -> Iterator[None]:
+        """The section's pictures in the screenshot tour (app.ui.tour.Tour)."""
+        return iter(())
+
+
 class GameUi(ABC):
     """What a game's UI package offers the shell."""
 
     game: str  # the registered game's id
     setup_screen: str  # the screen that asks who plays, reached from New game
     screens: dict[str, str]  # the game's own screens: name -> "module:Class"
+    # A table ruling the rules cannot check, logged from the History screen: the counters it
+    # may change (action field, title marked with N_) and the button that opens the form.
+    corrections: tuple[tuple[str, str], ...] = ()
+    correction_prompt: str = ""
 
     @abstractmethod
     def panel(self, host: PanelHost, state: Any) -> PhasePanel:
@@ -70,8 +103,21 @@ class GameUi(ABC):
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
         """The final score's breakdown (table, chart, legend...) for the score and past-game screens."""
 
+    def correction(self, player: str, amounts: dict[str, int], note: str) -> dict[str, Any]:
+        """The action that logs a correction of `player`'s counters (only changed ones in `amounts`)."""
+        raise NotImplementedError
+
+    def prepare(self, context: Any, home: Path) -> list[Any]:
+        """Open what the game keeps beside the journal (e.g. a learned card list) into the app's
+        context; returns start-up warnings (Message, PlayerNotice or text)."""
+        return []
+
+    def settings_sections(self, screen: Any) -> list[SettingsSection]:
+        """The game's own rows on the Settings screen."""
+        return []
+
     def tour(self, tour: Any) -> Iterator[None]:
-        """The game's own pages of the screenshot tour (`tour.shot(name)`), one frame per step."""
+        """The game's part of the screenshot tour (app.ui.tour.Tour): set up, play and score a game."""
         return iter(())
 
 

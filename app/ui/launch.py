@@ -99,7 +99,7 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     from app.journal import JournalError
     from app.session import Session
     from app.ui.app import UiContext, WindroseApp
-    from app.ui.macao.catalogue import CardCatalogue
+    from app.ui.games import game_ui, playable_games
     from app.ui.settings_store import SettingsStore, UiSettings
 
     keep_heap_trimmed()
@@ -113,14 +113,13 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     store = SettingsStore(home / "ui-settings.json")
     settings, warning = store.load(UiSettings.from_config(dict(config["ui"])))
     warnings += [warning] if warning else []
-    catalogue = CardCatalogue(home / "cards.json")
-    warning = catalogue.load()
-    warnings += [warning] if warning else []
     exports = Path(config["ui"]["exports_dir"]) if config["ui"]["exports_dir"] else home / "exports"
     link = None if manual_dice else dice_link()
-    context = UiContext(session=session, settings=settings, settings_store=store, catalogue=catalogue,
+    context = UiContext(session=session, settings=settings, settings_store=store,
                         exports_dir=exports, dice=link, warnings=warnings,
                         camera_view=bool(config["ui"]["camera_view"]))
+    for game in playable_games():
+        warnings += game_ui(game).prepare(context, home)
     if link is not None:
         context.start_dice = lambda chosen: start_dice_station(link, config, chosen)
         context.start_dice(settings)

@@ -1,34 +1,31 @@
-"""`python -m app --screenshot-tour DIR`: a seeded demo game played offscreen, a PNG of every screen.
+"""`python -m app --screenshot-tour DIR`: every screen offscreen, a PNG each.
 
-The game comes from the rules core's seeded random table; each action goes
-through the app exactly as a tap would (WindroseApp.act), so the screens show
-real states. Main screens are also taken at 1280x720 and portrait 720x1280.
+The shell's screens are taken here; each game's UI package plays its own
+seeded demo game through the app (GameUi.tour), so its screens show real
+states. Main screens are also taken at 1280x720 and portrait 720x1280.
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from app.games.macao.simulate import RandomTable
-
 BASE = (800, 480)
 EXTRA_SIZES = ((1280, 720), (720, 1280))
-SEED = 11
 STARTED = "2026-11-29T19:30:00+01:00"
 
 
-def settle_roses(root: Any) -> None:
-    """Finish every rose's turning: the tour's frames follow each other faster than the 0.6 s
-    animation, which would leave cubes drawn between sectors in the pictures."""
-    from app.ui.macao.windrose import WindroseWidget
-
+def settle_animations(root: Any) -> None:
+    """Finish every animation a widget runs (those with a `settle()`, e.g. a turning windrose):
+    the tour's frames follow each other faster than the animations, which would leave them
+    half-way in the pictures."""
     for widget in root.walk():
-        if isinstance(widget, WindroseWidget):
-            widget.settle()
+        settle = getattr(widget, "settle", None)
+        if callable(settle):
+            settle()
 
 
 class Tour:
@@ -39,7 +36,7 @@ class Tour:
         self.out = out
         self.work = work  # the tour's own scratch folder (journal, exports, calibration)
         self.count = 0
-        self.table = RandomTable(SEED, players=2, activity=0.85)
+        self.started = STARTED  # when the demo games start
         self.taken: list[Path] = []
 
     def shot(self, name: str, all_sizes: bool = False) -> Iterator[None]:
@@ -54,7 +51,7 @@ class Tour:
                 self.app.refresh()
             yield
             yield
-            settle_roses(self.app.root)
+            settle_animations(self.app.root)
             target = self.out / f"{self.count:02d}-{name}-{size[0]}x{size[1]}.png"
             # Rendered through an Fbo at the window's size: the offscreen surface itself
             # keeps the size it was opened with.
@@ -66,115 +63,22 @@ class Tour:
             self.app.refresh()
             yield
 
-    def play_until(self, stop: Callable[[Any], bool]) -> Iterator[None]:
-        """Feed the seeded table's actions to the app until `stop(state)`."""
-        session = self.app.session
-        while not stop(session.state):
-            self.table.step()
-            if not self.app.act(self.table.actions[-1]):
-                raise RuntimeError(f"the app refused the demo's action: {self.app.notice.text}")
-        self.app.go("game")
-        yield
-
     def steps(self) -> Iterator[None]:
         from app.ui.games import game_ui, playable_games
-        from app.ui.i18n import translator
 
         app = self.app
         yield from self.shot("start-empty", all_sizes=True)
         app.go("new_game")
         yield from self.shot("choose-game", all_sizes=True)
-        app.go("macao_setup")
-        screen = app.manager.get_screen("macao_setup")
-        screen.seated = list(self.table.wall)
-        screen.names = {p["colour"]: p["name"] for p in self.table.players}
-        yield
-        screen.refresh()
-        yield from self.shot("new-game", all_sizes=True)
-        app.session.new_game("macao", {"started": STARTED, "players": self.table.players, "wall": self.table.wall})
-        app.go("game")
-        panel = app.manager.get_screen("game").current_panel()
-        panel.slots[0].cost[:] = ["red", "red", "blue"]
-        panel.slots[0].gold = 1
-        panel.slots[0].tribute_tapped = True
-        panel.slots[0].name = "Harbour Master"
-        panel.selected = 1
-        app.refresh()
-        yield from self.shot("setup-cards")
-        yield from self.play_until(lambda s: s.phase == "setup_pick")
-        yield from self.shot("setup-pick")
-        yield from self.play_until(lambda s: s.phase == "setup_cubes")
-        game = app.manager.get_screen("game")
-        game.current_panel().one = "green"
-        app.refresh()
-        yield from self.shot("setup-cubes")
-        yield from self.play_until(lambda s: s.phase == "reveal")
-        app.context.catalogue.learn(c for c in self.table.record().actions[0]["cards"])
-        panel = game.current_panel()
-        for slot, colours in zip(panel.slots, (["black"], ["gray", "gray"], ["violet", "red"])):
-            slot.cost[:] = colours
-            slot.gold, slot.prestige = 1, 1
-            slot.tribute_tapped = True
-        panel.selected = 3
-        app.refresh()
-        yield from self.shot("cards-reveal", all_sizes=True)
-        yield from self.play_until(lambda s: s.phase == "take_card")
-        yield from self.shot("cards-draft", all_sizes=True)
-        yield from self.play_until(lambda s: s.phase == "roll")
-        yield from self.shot("dice-manual")
-        self._propose_dice(game.current_panel())
-        app.refresh()
-        yield from self.shot("dice-proposal", all_sizes=True)
-        yield from self.play_until(lambda s: s.phase == "choose_dice")
-        game.current_panel().first = "blue"
-        app.refresh()
-        yield from self.shot("dice-choose", all_sizes=True)
-        yield from self.play_until(lambda s: s.phase == "actions")
-        yield from self.shot("actions", all_sizes=True)
-        panel = game.current_panel()
-        options = app.session.options(app.session.state.turn)
-        blocked = next((o.reason for o in (options.quarter, options.wall, options.buy_prestige, options.joker)
-                        if not o.ok and o.reason is not None), None)
-        if blocked is not None:
-            app.say(translator.message(blocked), "error")
-            app.refresh()
-            yield from self.shot("actions-not-allowed")
-            app.say("")
-        if options.wall.ok:
-            panel.open("wall")
-            supply = app.session.state.player(app.session.state.turn).supply
-            panel.pay = [c for c, n in supply.items() for _ in range(n)][:1]
-            app.refresh()
-            yield from self.shot("actions-wall")
-            panel.close()
-        app.go("history")
-        yield from self.shot("history", all_sizes=True)
-        app.go("game")
-        yield from self.play_until(lambda s: s.round == 8 and s.phase == "choose_dice")
-        yield from self.shot("dice-round-8")
-        yield from self.play_until(lambda s: s.round == 8 and s.phase == "actions")
-        translator.set_language("de")
-        yield
-        yield from self.shot("actions-german", all_sizes=True)
-        translator.set_language("en")
-        yield
-        yield from self.play_until(lambda s: s.phase == "final")
-        yield from self.shot("final-entry")
-        yield from self.play_until(lambda s: s.phase == "over")
-        app.go("score")
-        yield from self.shot("score", all_sizes=True)
+        for game in playable_games():
+            yield from game_ui(game).tour(self)
         app.go("past_games")
         yield from self.shot("past-games", all_sizes=True)
         app.go("settings")
         yield from self.shot("settings")
-        settings = app.manager.get_screen("settings")
-        settings.on_export()
-        yield from self.shot("settings-card-list-exported")
-        settings.on_choose_import()
-        yield from self.shot("settings-card-list-import")
+        for section in app.manager.get_screen("settings").sections:
+            yield from section.tour(self)
         yield from self.camera_check()
-        for game_id in playable_games():  # each game's own pages (Macao's are the ones above)
-            yield from game_ui(game_id).tour(self)
 
     def camera_check(self) -> Iterator[None]:
         """The camera check on a folder camera holding one resting demo frame: live picture with
@@ -226,27 +130,13 @@ class Tour:
             self.app.context.dice = None
             link.close()
 
-    def _propose_dice(self, panel: Any) -> None:
-        """Show what a camera proposal looks like: five dice read, the gray one unsure."""
-        from app.dice_service import DiceStatus, RollState
-        from vision.types import DiceReading, DieReading
-
-        values = {"red": 3, "blue": 5, "green": 1, "black": 6, "gray": 2, "violet": 4}
-        dice = tuple(
-            DieReading(40 * i, 40, 30, 30, colour, value, 0.4 if colour == "gray" else 0.95, colour == "gray")
-            for i, (colour, value) in enumerate(values.items())
-        )
-        panel.take_proposal(DiceStatus(RollState.PROPOSED, "Some dice are unclear: correct them, then confirm",
-                                       {}, DiceReading(dice)))
-
-
 def run_tour(out: Path) -> int:
     """Play the tour and write the PNGs into `out`; prints how many were written."""
     from kivy.clock import Clock
 
     from app.session import Session
     from app.ui.app import UiContext, WindroseApp
-    from app.ui.macao.catalogue import CardCatalogue
+    from app.ui.games import game_ui, playable_games
     from app.ui.settings_store import SettingsStore, UiSettings
 
     out.mkdir(parents=True, exist_ok=True)
@@ -254,9 +144,10 @@ def run_tour(out: Path) -> int:
     session = Session.open(work / "tour.db")
     context = UiContext(
         session=session, settings=UiSettings(), settings_store=SettingsStore(work / "ui-settings.json"),
-        catalogue=CardCatalogue(work / "cards.json"), exports_dir=work / "exports", dice=None,
-        clock=lambda: STARTED,
+        exports_dir=work / "exports", dice=None, clock=lambda: STARTED,
     )
+    for game in playable_games():
+        game_ui(game).prepare(context, work)
     app = WindroseApp(context)
     tour = Tour(app, out, work)
     problems: list[str] = []

@@ -21,7 +21,7 @@ from app.ui import theme
 from app.ui.i18n import translator
 from app.ui.screens.game import NOTICE_HEIGHT
 from app.ui.screens.history import ROW_HEIGHT
-from app.ui.tour import settle_roses
+from app.ui.tour import settle_animations
 from app.ui.widgets import ELLIPSIS, FIT_FLOOR, DieWidget, Panel, TextLabel, Tile
 from vision.types import DiceReading, DieReading
 from tests.ui.conftest import Table
@@ -111,7 +111,7 @@ def test_the_tour_pictures_each_rose_at_rest(ui: UiHarness, table: Table) -> Non
     roses = ui.app.manager.get_screen("game").players_view.roses
     assert ui.app.session.state.phase == "actions"
     assert roses[who].angle != 0  # the turn has only begun: cubes still between sectors
-    settle_roses(ui.root)
+    settle_animations(ui.root)
     assert [rose.angle for rose in roses.values()] == [0.0] * len(roses)
 
 

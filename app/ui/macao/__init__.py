@@ -6,15 +6,16 @@ The shell reaches all of it through `UI` (registered in app.ui.games).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.widget import Widget
 
 from app.games.base import ScoreTable
 from app.ui import theme
-from app.ui.games import GameUi, PlayersView
-from app.ui.i18n import _
+from app.ui.games import GameUi, PlayersView, SettingsSection
+from app.ui.i18n import N_, _
 from app.ui.widgets import PhaseBar, TextLabel
 
 if TYPE_CHECKING:
@@ -49,6 +50,8 @@ class MacaoUi(GameUi):
     game = "macao"
     setup_screen = "macao_setup"
     screens = {"macao_setup": "app.ui.macao.setup:NewGameScreen"}
+    corrections = (("gold", N_("Gold")), ("prestige", N_("Prestige")), ("punish", N_("Punish markers")))
+    correction_prompt = N_("Correct gold, prestige or punish markers")
 
     def panel(self, host: PanelHost, state: Any) -> PhasePanel:
         return panel_class(state.phase)(host)
@@ -74,6 +77,27 @@ class MacaoUi(GameUi):
         from app.ui.macao.score_columns import score_widgets
 
         return score_widgets(table, roomy, narrow)
+
+    def correction(self, player: str, amounts: dict[str, int], note: str) -> dict[str, Any]:
+        return {"type": "adjust", "player": player, "note": note, **amounts}
+
+    def prepare(self, context: Any, home: Path) -> list[Any]:
+        """The learned card list, kept in `cards.json` beside the journal."""
+        from app.ui.macao.catalogue import CardCatalogue
+
+        context.catalogue = CardCatalogue(home / "cards.json")
+        warning = context.catalogue.load()
+        return [warning] if warning else []
+
+    def settings_sections(self, screen: Any) -> list[SettingsSection]:
+        from app.ui.macao.card_list import CardListSettings
+
+        return [CardListSettings(screen)]
+
+    def tour(self, tour: Any) -> Iterator[None]:
+        from app.ui.macao.tour import MacaoTour
+
+        return MacaoTour(tour).steps()
 
 
 UI = MacaoUi()

@@ -23,7 +23,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from app.dice_service import DiceStatus, RollState
-from app.games.macao import CUBE_COLOURS
 from app.games.base import Message
 from app.ui import theme
 from app.ui.camera_view import CameraView, tray_from_corners
@@ -34,6 +33,7 @@ from hardware.camera import CameraError
 from vision.calibrate import Calibration, CalibrationError
 from vision.colour import ColourModel
 from vision.params import WHOLE_FRAME, VisionParams
+from vision.types import DIE_COLOURS
 
 POLARITY_WORDS = {"light": N_("light pips"), "dark": N_("dark pips"), "": N_("pips not seen")}
 KEPT_UNCHANGED = N_("The colours in use stay as they were.")
@@ -45,7 +45,7 @@ def doubtful_colours(calibration: Calibration, params: VisionParams) -> list[str
     """Dice whose learnt colour cannot be right: a coloured die that came out gray (another
     object was taken for it), or a black die lighter than the gray one. Shown, not refused."""
     models = calibration.models
-    doubtful = [name for name in CUBE_COLOURS
+    doubtful = [name for name in DIE_COLOURS
                 if name not in NEUTRAL_DICE and models[name].chroma < params.colour_chroma_neutral]
     if models["black"].lightness >= models["gray"].lightness:
         doubtful += list(NEUTRAL_DICE)
@@ -166,7 +166,7 @@ class CameraScreen(BaseScreen):
 
     def _swatches(self, calibration: Calibration) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
-        for colour in CUBE_COLOURS:
+        for colour in DIE_COLOURS:
             row.add_widget(ColourSwatch(calibration.models[colour], doubtful=colour in self.step.doubtful))
         return row
 
@@ -242,7 +242,7 @@ class CameraScreen(BaseScreen):
     def _reading(self, status: DiceStatus | None) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
         proposed = status.proposed_dice if status is not None and status.state is RollState.PROPOSED else {}
-        for colour in CUBE_COLOURS:
+        for colour in DIE_COLOURS:
             value = proposed.get(colour)
             die = DieWidget(colour, value or 0)
             die.unsure = bool(proposed) and value is None

@@ -84,6 +84,8 @@ class GameScreen(BaseScreen):
             self.app.go("score")
             return
         state = session.state
+        if self.app.context.dice is not None and session.game.dice is not None:
+            self.app.context.dice.use_dice(session.game.dice)
         expect = session.waiting_for()
         root.add_widget(self._top_bar(state))
         root.add_widget(self._notice(expect))

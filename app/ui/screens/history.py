@@ -1,4 +1,5 @@
-"""Every action of the game, newest first, with "go back to here"; redo; and table corrections."""
+"""Every action of the game, newest first, with "go back to here"; redo; and table corrections
+(the counters the game's UI names)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from app.ui import theme
+from app.ui.games import GameUi, game_ui
 from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen
 from app.ui.widgets import BigButton, Panel, TextField, TextLabel, player_button, stepper
@@ -28,8 +30,12 @@ class HistoryScreen(BaseScreen):
 
     def reset_correction(self) -> None:
         self.player: str | None = None
-        self.amounts = {"gold": 0, "prestige": 0, "punish": 0}
+        self.amounts: dict[str, int] = {}
         self.note = ""
+
+    @property
+    def game_ui(self) -> GameUi:
+        return game_ui(self.app.session.game.id)
 
     def build(self, root: BoxLayout) -> None:
         session = self.app.session
@@ -48,9 +54,10 @@ class HistoryScreen(BaseScreen):
         body = BoxLayout(orientation="vertical" if self.portrait() else "horizontal", spacing=theme.GAP,
                          padding=theme.GAP)
         body.add_widget(self._entries())
-        body.add_widget(self._correction() if self.correcting else BigButton(
-            _("Correct gold, prestige or punish markers"), on_tap=self._open_correction,
-            size_hint=(0.5, None) if not self.portrait() else (1, None)))
+        if self.game_ui.corrections:
+            body.add_widget(self._correction() if self.correcting else BigButton(
+                _(self.game_ui.correction_prompt), on_tap=self._open_correction,
+                size_hint=(0.5, None) if not self.portrait() else (1, None)))
         root.add_widget(body)
 
     def _entries(self) -> ScrollView:
@@ -87,20 +94,21 @@ class HistoryScreen(BaseScreen):
         self.refresh()
 
     def _correction(self) -> Panel:
-        state = self.app.session.state
+        session = self.app.session
         box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
         box.add_widget(TextLabel(_("A table ruling the rules cannot check; it is logged."), size=theme.FONT_SMALL,
                                  size_hint_y=None, height=24, color=theme.TEXT_DIM))
         players = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        for player in state.players:
-            button = player_button(player.colour, player.name, on_tap=lambda c=player.colour: self._set_player(c))
-            button.opacity = 1.0 if player.colour == self.player else 0.5
+        for seat in session.game.seats(session.document().header):
+            button = player_button(seat.colour or "", seat.name, on_tap=lambda c=seat.id: self._set_player(c))
+            button.opacity = 1.0 if seat.id == self.player else 0.5
             players.add_widget(button)
         box.add_widget(players)
-        for key, title in (("gold", _("Gold")), ("prestige", _("Prestige")), ("punish", _("Punish markers"))):
+        for key, title in self.game_ui.corrections:
             row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-            row.add_widget(TextLabel(title, size=theme.FONT_SMALL, size_hint_x=0.6))
-            row.add_widget(stepper(self.amounts[key], lambda n, k=key: self._set_amount(k, n), low=-99, high=99))
+            row.add_widget(TextLabel(_(title), size=theme.FONT_SMALL, size_hint_x=0.6))
+            row.add_widget(stepper(self.amounts.get(key, 0), lambda n, k=key: self._set_amount(k, n),
+                                   low=-99, high=99, key=key))
             box.add_widget(row)
         note = TextField(text=self.note, hint_text=_("Why (required)"), multiline=False, size_hint_y=None,
                          height=theme.BUTTON_HEIGHT, font_size=theme.font(theme.FONT_NORMAL), padding=(8, 14))
@@ -126,8 +134,10 @@ class HistoryScreen(BaseScreen):
         self.refresh()
 
     def _send(self) -> None:
-        action: dict[str, Any] = {"type": "adjust", "player": self.player, "note": self.note.strip()}
-        action.update({k: v for k, v in self.amounts.items() if v})
+        if self.player is None:
+            return
+        changed = {key: value for key, value in self.amounts.items() if value}
+        action = self.game_ui.correction(self.player, changed, self.note.strip())
         if self.app.act(action):
             self.correcting = False
             self.refresh()
