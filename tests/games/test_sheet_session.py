@@ -45,10 +45,10 @@ def test_marco_polo_rounds_survive_a_restart_and_end_scored(tmp_path: Path) -> N
 
 def test_a_columns_game_is_listed_as_finished_with_its_winner(tmp_path: Path) -> None:
     with Session.open(tmp_path / "windrose.db") as session:
-        game_id = session.new_game("columns", {"started": STARTED, "players": [{"name": "Ann"}, {"name": "Ben"}]})
+        game_id = session.new_game("guild_columns", {"started": STARTED, "players": [{"name": "Ann"}, {"name": "Ben"}]})
         session.act({"type": "columns", "player": "Ann", "columns": [3, 1, 4]})
         session.act({"type": "columns", "player": "Ben", "columns": [2, 5]})
         assert session.is_over and session.score().winner == "Ben"
         listed = [g for g in session.games() if g.id == game_id]
         assert [(g.game, g.players, g.finished, g.winner) for g in listed] == [
-            ("columns", [("Ann", "Ann"), ("Ben", "Ben")], True, "Ben")]
+            ("guild_columns", [("Ann", "Ann"), ("Ben", "Ben")], True, "Ben")]
