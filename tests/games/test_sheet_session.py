@@ -16,7 +16,7 @@ STARTED = "2026-12-05T20:15:00+01:00"
 def test_marco_polo_rounds_survive_a_restart_and_end_scored(tmp_path: Path) -> None:
     worked = json.loads((HERE / "marcopolo2" / "three_players.json").read_text(encoding="utf-8"))
     _rules, document = read_document(json.dumps(worked))
-    rolls = [a for a in document.actions if a["type"] == "roll"]
+    rolls = [a for a in document.actions if a["type"] == "round_dice"]
     ends = [a for a in document.actions if a["type"] == "end"]
     header = {"started": STARTED, "players": [{"name": p["name"], "colour": p["colour"], "rolls": []}
                                               for p in worked["players"]]}
@@ -24,10 +24,11 @@ def test_marco_polo_rounds_survive_a_restart_and_end_scored(tmp_path: Path) -> N
         session.new_game("marcopolo2", header)
         for action in rolls[:7]:
             session.act(action)
-        session.act({"type": "roll", "player": "Ben", "round": 3, "dice": [6, 6]})  # a slip of the finger
+        session.act({"type": "round_dice", "player": "Ben", "round": 3, "dice": [6, 6]})  # a slip of the finger
         session.undo()
         assert session.progress().label.render() == "Round 3"
         assert session.waiting_for().player == "Ben"
+        assert session.waiting_for().actions == ("round_dice",)  # a camera's "roll" is not taken for it
         lines = [entry.message.render() for entry in session.history()]
         assert lines[0] == "Round 1, dice of Ann: 3 1 2 6 2"
         assert any("Round 3, dice of Ben: 6 6" in line for line in lines[-2:])  # the slip, then its undo

@@ -160,7 +160,7 @@ def test_marco_polo_round_dice_show_sum_and_compensation(tables: list[PadTable])
     table.tap("die", "Ann", 4)  # a die tapped by mistake comes out again
     assert "sum 12, owed 3" in table.texts()
     table.tap("confirm", "Ann")
-    assert table.actions == [{"type": "roll", "player": "Ann", "round": 1, "dice": [3, 1, 2, 6]}]
+    assert table.actions == [{"type": "round_dice", "player": "Ann", "round": 1, "dice": [3, 1, 2, 6]}]
     for pips in (6, 6, 5):
         table.tap("pips", pips)
     assert "sum 17, none owed" in table.texts()
@@ -170,7 +170,7 @@ def test_marco_polo_round_dice_show_sum_and_compensation(tables: list[PadTable])
 
 def test_marco_polo_end_scoring_pad_after_five_rounds(tables: list[PadTable]) -> None:
     _found, document = read_document((SHEETS / "marcopolo2" / "two_players.json").read_text(encoding="utf-8"))
-    rolls = [a for a in document.actions if a["type"] == "roll"]
+    rolls = [a for a in document.actions if a["type"] == "round_dice"]
     table = PadTable("marcopolo2", MarcoPolo2Pad, header=document.header)
     tables.append(table)
     for action in rolls:
