@@ -20,7 +20,7 @@ GAMES: dict[str, str] = {
     "macao": "app.games.macao.game:GAME",
     "marcopolo2": "app.games.marcopolo2.game:GAME",
     "shadows": "app.games.shadows.game:GAME",
-    "columns": "app.games.columns.game:GAME",
+    "guild_columns": "app.games.guild_columns.game:GAME",
     "voyage": "app.games.voyage.game:GAME",
 }
 

@@ -27,7 +27,7 @@ GAME_UIS: dict[str, str] = {
     "macao": "app.ui.macao:UI",
     "marcopolo2": "app.ui.marcopolo2:UI",
     "shadows": "app.ui.shadows:UI",
-    "columns": "app.ui.columns:UI",
+    "guild_columns": "app.ui.guild_columns:UI",
     "voyage": "app.ui.voyage:UI",
 }
 

@@ -11,7 +11,7 @@ from tests.games.sheet_checks import golden_pairs
 from tests.test_cli import run_app
 
 HERE = Path(__file__).parent
-SHEET_GAMES = ("columns", "shadows", "voyage", "marcopolo2")
+SHEET_GAMES = ("guild_columns", "shadows", "voyage", "marcopolo2")
 WORKED = [pair for name in SHEET_GAMES for pair in golden_pairs(HERE / name)]
 
 
@@ -25,7 +25,7 @@ def test_score_prints_the_spec_json_for_each_worked_example(sheet: Path, expecte
 @pytest.mark.parametrize(
     ("game", "change", "where"),
     [
-        ("columns", lambda d: d["players"][1]["columns"].append(19), "players[1].columns[2]"),
+        ("guild_columns", lambda d: d["players"][1]["columns"].append(19), "players[1].columns[2]"),
         ("shadows", lambda d: d["players"][0].update(gang=[1] * 8), "players[0].gang"),
         ("voyage", lambda d: d["players"][2]["rounds"][0].update(goods_left="3"), "players[2].rounds[0].goods_left"),
         ("marcopolo2", lambda d: d["players"][1].update(colour="white"), "players[1].colour"),

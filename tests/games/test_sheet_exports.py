@@ -18,7 +18,7 @@ STARTED = "2026-12-05T20:15:00+01:00"
 @pytest.mark.parametrize(
     ("sheet", "columns", "winner"),
     [
-        ("columns/four_players.json", ["scoring_columns", "seat", *(f"column_{n}" for n in range(1, 7))], "Dee"),
+        ("guild_columns/four_players.json", ["scoring_columns", "seat", *(f"column_{n}" for n in range(1, 7))], "Dee"),
         ("shadows/tie_gang.json", ["gang", "establishments", "establishments_opened", "gang_members"], "Ben"),
         ("voyage/three_players.json", ["chests", "coins"], "Cy"),
         ("marcopolo2/three_players.json",

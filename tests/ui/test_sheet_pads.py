@@ -21,8 +21,8 @@ from kivy.uix.widget import Widget
 from app.games import game, read_document
 from app.games.base import RulesError
 from app.ui.i18n import translator
-from app.ui.columns.pad import ColumnsPad
-from app.ui.columns.ring import RingView
+from app.ui.guild_columns.pad import ColumnsPad
+from app.ui.guild_columns.ring import RingView
 from app.ui.marcopolo2.pad import MarcoPolo2Pad
 from app.ui.shadows.pad import ShadowsPad
 from app.ui.voyage.pad import VoyagePad
@@ -98,7 +98,7 @@ def tables() -> Iterator[list[PadTable]]:
 
 
 def test_columns_go_in_by_keypad(tables: list[PadTable]) -> None:
-    table = PadTable("columns", ColumnsPad, ["Ann", "Ben"])
+    table = PadTable("guild_columns", ColumnsPad, ["Ann", "Ben"])
     tables.append(table)
     assert table.widget("Ann:columns", "field").state == "normal" and "?" in table.texts()
     table.type_keys("3", "add", "1", "add", "4", "save")  # Ann's 3 1 4; Ben lights up next
@@ -109,7 +109,7 @@ def test_columns_go_in_by_keypad(tables: list[PadTable]) -> None:
 
 
 def test_a_column_the_game_cannot_have_is_refused_on_the_pad(tables: list[PadTable]) -> None:
-    table = PadTable("columns", ColumnsPad, ["Ann", "Ben"])
+    table = PadTable("guild_columns", ColumnsPad, ["Ann", "Ben"])
     tables.append(table)
     table.type_keys("0", "add")  # a column has at least one card
     assert "Only 1 to 18 can be entered here." in table.texts()
@@ -160,7 +160,7 @@ def test_marco_polo_round_dice_show_sum_and_compensation(tables: list[PadTable])
     table.tap("die", "Ann", 4)  # a die tapped by mistake comes out again
     assert "sum 12, owed 3" in table.texts()
     table.tap("confirm", "Ann")
-    assert table.actions == [{"type": "roll", "player": "Ann", "round": 1, "dice": [3, 1, 2, 6]}]
+    assert table.actions == [{"type": "round_dice", "player": "Ann", "round": 1, "dice": [3, 1, 2, 6]}]
     for pips in (6, 6, 5):
         table.tap("pips", pips)
     assert "sum 17, none owed" in table.texts()
@@ -170,7 +170,7 @@ def test_marco_polo_round_dice_show_sum_and_compensation(tables: list[PadTable])
 
 def test_marco_polo_end_scoring_pad_after_five_rounds(tables: list[PadTable]) -> None:
     _found, document = read_document((SHEETS / "marcopolo2" / "two_players.json").read_text(encoding="utf-8"))
-    rolls = [a for a in document.actions if a["type"] == "roll"]
+    rolls = [a for a in document.actions if a["type"] == "round_dice"]
     table = PadTable("marcopolo2", MarcoPolo2Pad, header=document.header)
     tables.append(table)
     for action in rolls:
@@ -189,7 +189,7 @@ def test_a_columns_game_from_new_game_to_the_ring_on_the_final_score(ui: UiHarne
     """The whole way through the app's own screens: which game, who plays, the pad, the result."""
     ui.app.go("new_game")
     ui.idle()
-    ui.tap(ui.tagged("game", "columns"))
+    ui.tap(ui.tagged("game", "guild_columns"))
     fields = ui.find(TextField)
     for field, name in zip(fields, ("Ann", "Ben", "Cy")):
         field.text = name

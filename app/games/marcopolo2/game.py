@@ -39,7 +39,8 @@ class MarcoPolo2(SheetGame):
     dice = DiceNeed(count=MAX_PLAYERS * MAX_DICE, colours=DIE_COLOURS, repeats=True)
     entry_fields = ("rolls", *END_FIELDS)
     lists_of_entries = ("rolls",)
-    action_types = ("roll", "end")
+    # "round_dice", not "roll": a camera roll (the dice service's "roll" action) has no player or round.
+    action_types = ("round_dice", "end")
     score_columns = (
         ScoreColumn("vp_track", Message("Track")),
         ScoreColumn("guild_seals_vp", Message("Guild seals")),
@@ -59,7 +60,7 @@ class MarcoPolo2(SheetGame):
     def entry_actions(self, sheet: dict[str, Any]) -> list[dict[str, Any]]:
         """Each round's rolls, player by player, then whatever end values are in."""
         actions: list[dict[str, Any]] = [
-            {"type": "roll", "player": p["name"], "round": number, "dice": p["rolls"][number - 1]}
+            {"type": "round_dice", "player": p["name"], "round": number, "dice": p["rolls"][number - 1]}
             for number in range(1, ROUNDS + 1) for p in sheet["players"] if len(p.get("rolls", [])) >= number
         ]
         for p in sheet["players"]:
@@ -81,7 +82,7 @@ class MarcoPolo2(SheetGame):
         number = current_round(sheet)
         if number <= ROUNDS:  # the rounds' dice come before the end scoring
             behind = [p["name"] for p in sheet["players"] if len(p.get("rolls", [])) < number]
-            return SheetWaiting(behind[0], ("roll",), prompt)
+            return SheetWaiting(behind[0], ("round_dice",), prompt)
         return SheetWaiting(missing_end(sheet)[0], ("end",), prompt)
 
     def sheet_progress(self, sheet: dict[str, Any]) -> Progress:

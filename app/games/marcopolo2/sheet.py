@@ -100,16 +100,16 @@ def current_round(sheet: Sheet) -> int:
 def apply_action(sheet: Sheet, action: object) -> Sheet:
     """The sheet after one action:
 
-    - ``{"type": "roll", "player": name, "round": r, "dice": [pips]}`` enters or corrects a
+    - ``{"type": "round_dice", "player": name, "round": r, "dice": [pips]}`` enters or corrects a
       player's dice of round r (the round being rolled, or an earlier one);
     - ``{"type": "end", "player": name, <any of END_FIELDS>: n}`` enters or corrects values of a
       player's end scoring (a pad may send them one at a time).
     """
-    act = check_action(action, ("roll", "end"))
+    act = check_action(action, ("round_dice", "end"))
     index = player_index(sheet, act)
     after = copy.deepcopy(sheet)
     player = after["players"][index]
-    if act["type"] == "roll":
+    if act["type"] == "round_dice":
         number = check_count(require(act, "round", "action"), "action.round", 1, ROUNDS)
         rolls = player.setdefault("rolls", [])
         if number > len(rolls) + 1 or number > current_round(sheet):
@@ -132,7 +132,7 @@ def apply_action(sheet: Sheet, action: object) -> Sheet:
 
 
 def describe_action(action: dict[str, Any]) -> Message:
-    if action["type"] == "roll":
+    if action["type"] == "round_dice":
         return Message("Round {round}, dice of {name}: {dice}",
                        {"round": action["round"], "name": action["player"],
                         "dice": " ".join(str(d) for d in action["dice"])})

@@ -27,7 +27,7 @@ class MarcoPolo2Ui(SheetGameUi):
     setup_screen = "marcopolo2_setup"
     screens = {"marcopolo2_setup": "app.ui.marcopolo2.setup:MarcoPolo2SetupScreen"}
     demo = (("Ann", "Ben", "Cy"), (
-        *({"type": "roll", "player": name, "round": number, "dice": dice}
+        *({"type": "round_dice", "player": name, "round": number, "dice": dice}
           for number, rolls in enumerate(DEMO_ROLLS, start=1) for name, dice in zip(("Ann", "Ben", "Cy"), rolls)),
         {"type": "end", "player": "Ann", "vp_track": 61, "guild_seals_vp": 6, "shields_vp": 10, "goods": 5,
          "coins": 23, "contracts": 4, "camels": 3},

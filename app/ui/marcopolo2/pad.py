@@ -90,7 +90,7 @@ class MarcoPolo2Pad(BoxLayout):
         if self.lit is None:
             return
         dice = self.drafts.get(self.lit, [])
-        self.act({"type": "roll", "player": self.lit, "round": self.round, "dice": list(dice)})
+        self.act({"type": "round_dice", "player": self.lit, "round": self.round, "dice": list(dice)})
 
     # -- drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:

@@ -122,7 +122,7 @@ def test_playing_the_rounds_by_actions_gives_the_worked_example() -> None:
     for number in range(1, 6):
         for player in doc["players"]:
             assert marcopolo2.waiting_for(sheet) is not None
-            sheet = marcopolo2.apply_action(sheet, {"type": "roll", "player": player["name"], "round": number,
+            sheet = marcopolo2.apply_action(sheet, {"type": "round_dice", "player": player["name"], "round": number,
                                                     "dice": player["rolls"][number - 1]})
     assert marcopolo2.progress(sheet) == {"rounds_rolled": 5, "rounds": 5, "end_entered": 0}
     assert "end scoring of Ann" in str(marcopolo2.waiting_for(sheet))
@@ -143,7 +143,7 @@ def test_end_values_can_be_entered_one_at_a_time() -> None:
 
 def test_an_earlier_round_can_be_corrected() -> None:
     sheet = marcopolo2.parse_sheet(sheet_doc("running"))
-    sheet = marcopolo2.apply_action(sheet, {"type": "roll", "player": "Ben", "round": 1, "dice": [1, 1]})
+    sheet = marcopolo2.apply_action(sheet, {"type": "round_dice", "player": "Ben", "round": 1, "dice": [1, 1]})
     assert sheet["players"][1]["rolls"] == [[1, 1]]
     assert marcopolo2.current_round(sheet) == 2
 
@@ -152,11 +152,11 @@ def test_an_earlier_round_can_be_corrected() -> None:
     ("action", "where", "words"),
     [
         ({"type": "reroll", "player": "Ann"}, "action.type", "unknown"),
-        ({"type": "roll", "player": "Ann", "round": 3, "dice": [6, 6, 6]}, "action.round", "round 2 come first"),
-        ({"type": "roll", "player": "Ben", "round": 3, "dice": [6, 6, 6]}, "action.round", "round 2 come first"),
-        ({"type": "roll", "player": "Ben", "round": 6, "dice": [6, 6, 6]}, "action.round", "1 to 5"),
-        ({"type": "roll", "player": "Ben", "round": 2, "dice": [6, 6, 9]}, "action.dice[2]", "1 to 6"),
-        ({"type": "roll", "player": "Ben", "round": 2}, "action.dice", "missing"),
+        ({"type": "round_dice", "player": "Ann", "round": 3, "dice": [6, 6, 6]}, "action.round", "round 2 come first"),
+        ({"type": "round_dice", "player": "Ben", "round": 3, "dice": [6, 6, 6]}, "action.round", "round 2 come first"),
+        ({"type": "round_dice", "player": "Ben", "round": 6, "dice": [6, 6, 6]}, "action.round", "1 to 5"),
+        ({"type": "round_dice", "player": "Ben", "round": 2, "dice": [6, 6, 9]}, "action.dice[2]", "1 to 6"),
+        ({"type": "round_dice", "player": "Ben", "round": 2}, "action.dice", "missing"),
         ({"type": "end", "player": "Ann", **{**END, "camels": None}}, "action.camels", "whole number"),
         ({"type": "end", "player": "Ann"}, "action", "at least one"),
     ],
@@ -168,7 +168,7 @@ def test_bad_actions_are_refused_and_leave_the_sheet_as_it_was(action: Any, wher
 
 
 def test_an_action_is_described_in_words() -> None:
-    roll = str(marcopolo2.describe_action({"type": "roll", "player": "Ann", "round": 2, "dice": [3, 1, 2]}))
+    roll = str(marcopolo2.describe_action({"type": "round_dice", "player": "Ann", "round": 2, "dice": [3, 1, 2]}))
     assert "Round 2" in roll and "Ann" in roll and "3 1 2" in roll
     assert "Ann" in str(marcopolo2.describe_action({"type": "end", "player": "Ann", **END}))
 
@@ -180,7 +180,7 @@ def test_the_game_interface_reads_writes_and_scores_each_worked_example(sheet: P
 
 def test_the_game_interface_refuses_a_bad_entry_with_a_message() -> None:
     assert_game_refuses_without_changing("marcopolo2", HERE / "three_players.json",
-                                         {"type": "roll", "player": "Ann", "round": 1, "dice": [7]})
+                                         {"type": "round_dice", "player": "Ann", "round": 1, "dice": [7]})
 
 
 def test_the_game_waits_for_each_entry_until_the_sheet_is_complete() -> None:

@@ -6,5 +6,5 @@ from app.ui.sheet_setup import SheetSetupScreen
 
 
 class ColumnsSetupScreen(SheetSetupScreen):
-    screen_name = "columns_setup"
-    game_id = "columns"
+    screen_name = "guild_columns_setup"
+    game_id = "guild_columns"

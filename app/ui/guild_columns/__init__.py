@@ -16,9 +16,9 @@ from app.ui.sheet_game import SheetGameUi
 
 
 class ColumnsUi(SheetGameUi):
-    game = "columns"
-    setup_screen = "columns_setup"
-    screens = {"columns_setup": "app.ui.columns.setup:ColumnsSetupScreen"}
+    game = "guild_columns"
+    setup_screen = "guild_columns_setup"
+    screens = {"guild_columns_setup": "app.ui.guild_columns.setup:ColumnsSetupScreen"}
     demo = (("Ann", "Ben", "Cy", "Dee"), (
         {"type": "columns", "player": "Ann", "columns": [1, 6]},
         {"type": "columns", "player": "Ben", "columns": [6, 1, 3]},
@@ -27,12 +27,12 @@ class ColumnsUi(SheetGameUi):
     ))
 
     def make_pad(self, state: Any, act: Callable[[dict[str, Any]], bool], portrait: bool) -> Widget:
-        from app.ui.columns.pad import ColumnsPad
+        from app.ui.guild_columns.pad import ColumnsPad
 
         return ColumnsPad(state, act, portrait)
 
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
-        from app.ui.columns.pad import ring_result
+        from app.ui.guild_columns.pad import ring_result
 
         return [ring_result(table, roomy)]
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.games import columns
+from app.games import guild_columns as columns
 from app.games.base import SheetError
 from tests.games.sheet_checks import (
     assert_game_reads_writes_and_scores,
@@ -144,13 +144,13 @@ def test_an_action_is_described_in_words() -> None:
 
 @pytest.mark.parametrize(("sheet", "expected"), golden_pairs(HERE), ids=lambda p: p.stem)
 def test_the_game_interface_reads_writes_and_scores_each_worked_example(sheet: Path, expected: Path) -> None:
-    assert_game_reads_writes_and_scores("columns", sheet, expected)
+    assert_game_reads_writes_and_scores("guild_columns", sheet, expected)
 
 
 def test_the_game_interface_refuses_a_bad_entry_with_a_message() -> None:
-    assert_game_refuses_without_changing("columns", HERE / "three_players.json",
+    assert_game_refuses_without_changing("guild_columns", HERE / "three_players.json",
                                          {"type": "columns", "player": "Ann", "columns": [19]})
 
 
 def test_the_game_waits_for_each_entry_until_the_sheet_is_complete() -> None:
-    assert_game_waits_until_complete("columns", HERE / "three_players.json")
+    assert_game_waits_until_complete("guild_columns", HERE / "three_players.json")

@@ -10,10 +10,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from app.games.base import ScoreTable
-from app.games.columns import ring_flags
-from app.games.columns.sheet import MAX_COLUMNS
+from app.games.guild_columns import ring_flags
+from app.games.guild_columns.sheet import MAX_COLUMNS
 from app.ui import theme
-from app.ui.columns.ring import RingView
+from app.ui.guild_columns.ring import RingView
 from app.ui.i18n import N_
 from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, breakdown_grid
 

@@ -23,7 +23,7 @@ from app.games.base import (
     require,
 )
 
-GAME_ID = "columns"
+GAME_ID = "guild_columns"
 FORMAT = "columns-score/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 MAX_COLUMNS = 6  # one column per guild
