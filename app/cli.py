@@ -5,7 +5,9 @@ machine without a screen. With no subcommand the touchscreen UI starts, and
 only then is the UI package imported.
 
 Exit codes: 0 done; 2 the input is wrong (record, option, settings file,
-unknown game) or the UI is missing; 3 the game journal cannot be opened.
+unknown game), the UI is missing or another Windrose holds the journal;
+3 the game journal cannot be opened. `import` writes, so it takes the
+journal's instance lock (app.instance_lock) for as long as it runs.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -29,6 +32,7 @@ from app.games.macao import (
     round_report,
     score,
 )
+from app.instance_lock import InstanceLock, InstanceLockError
 from app.journal import JournalError, JournalOpenError
 from app.paths import default_db_path
 from app.session import Session, SessionError
@@ -157,7 +161,7 @@ def _check(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     record = _read_record(args.record)
     _replay(record, args.record)  # refuse an invalid record before storing anything
-    with _open_session(args) as session:
+    with _open_session(args, write=True) as session:
         players = [(p["colour"], p["name"]) for p in record.players]
         try:
             game_id = session.new_game(players, list(record.wall), record.started, extra=record.extra)
@@ -214,15 +218,27 @@ def _replay(record: Record, source: str) -> Any:
         raise CliError(f"{source}: {err}") from None
 
 
-def _open_session(args: argparse.Namespace) -> Session:
+@contextmanager
+def _open_session(args: argparse.Namespace, write: bool = False) -> Iterator[Session]:
+    """The session on the chosen journal; a writing command holds the instance lock throughout."""
     path = _db_path(args)
+    lock = InstanceLock(path)
+    if write:
+        try:
+            lock.acquire()
+        except InstanceLockError as err:
+            raise CliError(str(err), EXIT_BAD_INPUT) from None
     try:
-        session = Session.open(path)
-    except JournalOpenError as err:
-        raise CliError(str(err), EXIT_JOURNAL) from None
-    for notice in session.notices:  # e.g. a damaged database was set aside
-        print(f"note: {notice}", file=sys.stderr)
-    return session
+        try:
+            session = Session.open(path)
+        except JournalOpenError as err:
+            raise CliError(str(err), EXIT_JOURNAL) from None
+        for notice in session.notices:  # e.g. a damaged database was set aside
+            print(f"note: {notice}", file=sys.stderr)
+        with session:
+            yield session
+    finally:
+        lock.release()
 
 
 def _db_path(args: argparse.Namespace) -> Path:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config, ConfigError, load_config
+from app.instance_lock import InstanceLock, InstanceLockError
 from app.paths import data_dir, default_db_path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -89,9 +90,18 @@ def launch(argv: list[str]) -> int:
         from app.ui.tour import run_tour
 
         return run_tour(Path(args.screenshot_tour))
-    configure_kivy(config["ui"])
     db_path = Path(args.db or config["journal"]["db_path"] or default_db_path())
-    return run_app(config, db_path, manual_dice=args.manual_dice)
+    lock = InstanceLock(db_path)
+    try:
+        lock.acquire()  # before the window: a second copy leaves the screen to the first
+    except InstanceLockError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        configure_kivy(config["ui"])
+        return run_app(config, db_path, manual_dice=args.manual_dice)
+    finally:
+        lock.release()
 
 
 def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
