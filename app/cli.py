@@ -34,6 +34,7 @@ from app.games.macao import (
 )
 from app.instance_lock import InstanceLock, InstanceLockError
 from app.journal import JournalError, JournalOpenError
+from app.logs import start_logging
 from app.paths import default_db_path
 from app.session import Session, SessionError
 
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    start_logging()  # to stderr, for journald; the UI sets the level from the settings
     argv = list(sys.argv[1:] if argv is None else argv)
     if wants_ui(argv):
         return _start_ui(argv)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.logs import LEVELS
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.settle_params import SettleParams
@@ -130,6 +131,10 @@ JOURNAL_KEYS: dict[str, Setting] = {
     "db_path": Setting(str),
 }
 
+LOG_KEYS: dict[str, Setting] = {
+    "level": Setting(str, choices=LEVELS),
+}
+
 # The UI's own keys: the UI adds them here, each with a default in config.toml [ui].
 UI_KEYS: dict[str, Setting] = {
     "language": Setting(str, choices=("en", "de")),
@@ -160,6 +165,7 @@ def settings_from_dataclass(params_class: type) -> dict[str, Setting]:
 
 SCHEMA: dict[str, dict[str, Setting]] = {
     "journal": JOURNAL_KEYS,
+    "log": LOG_KEYS,
     "ui": UI_KEYS,
     "camera": CAMERA_KEYS,
     "button": BUTTON_KEYS,

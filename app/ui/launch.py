@@ -7,6 +7,7 @@ they are set here before any screen module is loaded.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from dataclasses import replace
@@ -15,10 +16,12 @@ from typing import Any
 
 from app.config import Config, ConfigError, load_config
 from app.instance_lock import InstanceLock, InstanceLockError
+from app.logs import set_level
 from app.paths import data_dir, default_db_path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 DEMO_FRAMES = REPO_ROOT / "app" / "assets" / "demo_frames"
+log = logging.getLogger(__name__)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -34,7 +37,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def configure_kivy(ui: Any, offscreen: bool = False) -> None:
     """Window and input settings; must run before kivy.core.window is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    # Kivy's own mode would swap sys.stderr for its log file: journald would see nothing after this.
+    os.environ["KIVY_LOG_MODE"] = "PYTHON"
     from kivy.config import Config as KivyConfig
 
     KivyConfig.set("kivy", "exit_on_escape", "0")
@@ -84,6 +88,7 @@ def launch(argv: list[str]) -> int:
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    set_level(config["log"]["level"])
     if args.screenshot_tour:
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
         configure_kivy(config["ui"], offscreen=True)
@@ -118,8 +123,11 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     except JournalError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    log.info("game journal %s", db_path)
     home = db_path.parent if db_path.parent != Path("") else data_dir()
     warnings: list[str] = list(session.notices)  # e.g. a damaged journal set aside at start
+    for warning in warnings:
+        log.warning("%s", warning)
     store = SettingsStore(home / "ui-settings.json")
     settings, warning = store.load(UiSettings.from_config(dict(config["ui"])))
     warnings += [warning] if warning else []
