@@ -2,18 +2,23 @@
 
 Every action goes through `WindroseApp.act`: the session checks it with the
 rules core and saves it before anything on screen changes; a refused action
-leaves the game as it was and shows the core's reason in plain words.
+leaves the game as it was and shows the core's reason in plain words. Every
+tap runs through `guarded`, so a fault on the way to the disk (full, read-only,
+locked) becomes a notice in the table's language and the app carries on; what
+else escapes Kivy's loop is logged with its traceback by `_LastResort`.
 """
 
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.base import ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -25,11 +30,14 @@ from app.session import Session, SessionError
 from app.watchdog import announce_ready
 from app.ui import theme
 from app.ui.catalogue import CardCatalogue
+from app.ui.faults import TAP_FAULTS, fault_text
 from app.ui.i18n import _, translator
 from app.ui.settings_store import SettingsStore, UiSettings
+from app.ui.widgets import taps
 
 ROLL_KEYS = {32}  # space bar
 COLLECT_EVERY = 2  # frames that dropped widget trees, per full garbage collection
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -70,6 +78,7 @@ class WindroseApp(App):
         # since its last full pass reach a quarter of all long-lived ones: some 12 MB by then.
         self._collect_dropped = Clock.create_trigger(self._collect_garbage, 0)
         self._dropped = 0
+        self._last_resort = _LastResort(self)
 
     @property
     def session(self) -> Session:
@@ -84,6 +93,7 @@ class WindroseApp(App):
         self.manager = LazyScreenManager(lambda screen: screen(self, name=screen.screen_name),
                                          transition=NoTransition())
         translator.on_change(self._language_changed)
+        taps.guard = self.guarded
         Window.bind(on_key_down=self._on_key_down, on_resize=self._window_resized)
         if self.context.warnings:
             self.notice = self._shown_start_up_notice = self._start_up_notice()
@@ -139,6 +149,24 @@ class WindroseApp(App):
     def say(self, text: str, level: str = "info") -> None:
         self.notice = Notice(text, level)
 
+    def guarded(self, step: Callable[[], Any]) -> None:
+        """Run one tap's work; a fault on the way to the journal, settings or exports becomes a
+        notice (what happened, what to do) and the game stays as the session kept it."""
+        try:
+            step()
+        except TAP_FAULTS as err:
+            self.show_fault(err)
+
+    def show_fault(self, error: BaseException) -> None:
+        log.warning("a tap was not carried out: %s", error)
+        self.notice = Notice(fault_text(error), "error")
+        try:
+            self.refresh()
+        except TAP_FAULTS as err:  # the screen cannot even read the games: the start screen can
+            log.warning("the screen could not be redrawn: %s", err)
+            self.manager.current = "start"
+            self.manager.current_screen.refresh()
+
     # the only way the UI changes a game ------------------------------------------
     def act(self, action: dict[str, Any]) -> bool:
         """Hand one action to the session; on refusal show why and keep everything as it was."""
@@ -151,6 +179,9 @@ class WindroseApp(App):
         except (SessionError, RecordError) as err:
             self.notice = Notice(str(err), "error")
             self.refresh()
+            return False
+        except TAP_FAULTS as err:
+            self.show_fault(err)
             return False
         self.notice = Notice()
         self.refresh()
@@ -171,6 +202,9 @@ class WindroseApp(App):
             self.notice = Notice(done)
         except SessionError as err:
             self.notice = Notice(str(err), "error")
+        except TAP_FAULTS as err:
+            log.warning("a history step was not carried out: %s", err)
+            self.notice = Notice(fault_text(err), "error")
         self.go("game")
 
     # exports -----------------------------------------------------------------------
@@ -188,7 +222,8 @@ class WindroseApp(App):
                 game.record.wall[0] if game.record.wall else None,
             )
         except OSError as err:
-            self.say(_("Export failed: {reason}").format(reason=err), "error")
+            log.warning("export of game %s failed: %s", game_id, err)
+            self.say(_("Export failed: {reason}").format(reason=err.strerror or err), "error")
             self.refresh()
             return []
         self.say(_("Saved in {folder}: {files}").format(
@@ -203,13 +238,19 @@ class WindroseApp(App):
 
     # settings ----------------------------------------------------------------------
     def apply_settings(self, settings: UiSettings) -> None:
-        """Save the table's choices and show them at once (language, text size)."""
+        """Show the table's choices at once (language, text size), then save them; a card that
+        refuses the file keeps them for this session and says so."""
         self.context.settings = settings
-        self.context.settings_store.save(settings)
         theme.text_scale.factor = float(settings.text_scale)
-        if settings.language != translator.language:
+        new_language = settings.language != translator.language
+        if new_language:
             translator.set_language(settings.language)  # listeners refresh the screen
-        else:
+        try:
+            self.context.settings_store.save(settings)
+        except OSError as err:
+            self.show_fault(err)
+            return
+        if not new_language:
             self.refresh()
 
     def restart_dice(self) -> None:
@@ -246,6 +287,7 @@ class WindroseApp(App):
 
     def on_start(self) -> None:
         """Tell systemd the first screen is up and keep its watchdog fed from the UI clock."""
+        ExceptionManager.add_handler(self._last_resort)
         self.notifier = announce_ready(Clock.schedule_interval)
 
     def _start_up_notice(self) -> Notice:
@@ -263,6 +305,29 @@ class WindroseApp(App):
     def on_stop(self) -> None:
         """Let go of the window and the translator (both outlive the app) and of the dice station."""
         translator.remove_listener(self._language_changed)
+        ExceptionManager.remove_handler(self._last_resort)
+        if taps.guard == self.guarded:
+            taps.guard = None
         Window.unbind(on_key_down=self._on_key_down, on_resize=self._window_resized)
         if self.context.dice is not None:
             self.context.dice.close()
+
+
+class _LastResort:
+    """Kivy's exception handler: an error that escapes a callback (a bug) is logged with its
+    traceback and shown as a notice, and the app goes on; every action is already saved."""
+
+    def __init__(self, app: WindroseApp) -> None:
+        self.app = app
+
+    def handle_exception(self, error: BaseException) -> int:
+        if not isinstance(error, Exception):  # Ctrl-C, SystemExit: let the app end
+            return ExceptionManager.RAISE
+        log.error("unexpected error, the app carries on", exc_info=error)
+        self.app.notice = Notice(_("Something went wrong ({reason}). Every action is saved; "
+                                   "if the screen looks wrong, restart the Pi.").format(reason=error), "error")
+        try:
+            self.app.go("start")
+        except Exception:  # noqa: BLE001 - the notice must never start a loop of its own
+            log.exception("the start screen could not be shown")
+        return ExceptionManager.PASS
