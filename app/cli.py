@@ -181,10 +181,13 @@ def _export(args: argparse.Namespace) -> int:
     with _open_session(args) as session:
         game_id = _pick_game(session, args.game)
         try:
-            session.load(game_id)
+            record, problem = session.readable_record(game_id)  # a set-aside game: as far as it goes
         except (SessionError, JournalError) as err:
             raise CliError(str(err)) from None
-        text = dump_record(session.record())
+        if problem is not None:
+            print(f"note: game {game_id} stops replaying ({problem}); the record holds the "
+                  f"{len(record.actions)} actions before that point", file=sys.stderr)
+        text = dump_record(record)
     if args.out:
         _write_file(Path(args.out), text)
     else:

@@ -6,7 +6,9 @@ disk), then committed to the journal, and only then becomes the current state.
 Undo, redo and going back are journal events too, so the table's whole history
 stays visible. After each round, when a game ends and when the session leaves a
 game, the game is also written as a backup record file. A damaged database is
-set aside at start and the player is told in `notices`. Nothing here knows about Kivy.
+set aside at start and the player is told in `notices`; so is each stored game
+that no longer replays (`set_aside`): it is never resumed, its rows stay as they
+are, and `readable_record` gives it up to where it stops. Nothing here knows about Kivy.
 """
 
 from __future__ import annotations
@@ -127,6 +129,7 @@ class Session:
         self._steps: list[HistoryEntry] = []  # `live` is filled in by history()
         self._messages: dict[int, Message] = {}  # origin seq of an action -> its summary
         self._summaries: dict[int, tuple[int, GameSummary]] = {}  # game id -> (last seq, summary)
+        self.set_aside: dict[int, str] = {}  # game id -> why it no longer replays
 
     @classmethod
     def open(
@@ -150,7 +153,27 @@ class Session:
         session = cls(journal, backup_dir=folder)
         if damage is not None and moved_to is not None:
             session.notices.append(_set_aside_notice(damage, moved_to, folder))
+        session.check_games()
         return session
+
+    def check_games(self) -> None:
+        """Replay every stored game; each one that does not replay is set aside and the table told.
+
+        Its rows stay untouched (a later Windrose may read them); it is listed with its problem,
+        never resumed, and exports up to the point where it stops.
+        """
+        for summary in self.games():
+            if summary.problem is not None and summary.id not in self.set_aside:
+                self._set_game_aside(summary.id, summary.problem)
+
+    def _set_game_aside(self, game_id: int, problem: str) -> None:
+        self.set_aside[game_id] = problem
+        names = ", ".join(name for _colour, name in self._summaries[game_id][1].players) \
+            if game_id in self._summaries else ""
+        self.notices.append(PlayerNotice(Message(
+            "Game {game} ({players}) cannot be replayed ({reason}). It was set aside as it is: Past games "
+            "shows it and exports it up to where it stops.",
+            {"game": game_id, "players": names or "?", "reason": problem})))
 
     def close(self) -> None:
         """Write the current game's backup if it is behind, then close the journal."""
@@ -183,14 +206,16 @@ class Session:
     def _summarise(self, row: GameRow) -> GameSummary:
         header = row.header
         players = [(p.get("colour", "?"), p.get("name", "?")) for p in header.get("players", [])]
-        round_number, winner, problem = 0, None, None
+        round_number, winner, problem = 0, None, row.problem
         try:
+            if problem is not None:
+                raise JournalError(problem)
             state = replay(_record(header, self.journal.timeline(row.id).actions))
             round_number = state.round
             if state.phase == "over":
                 winner = score(state).winner
         except (RulesError, RecordError, JournalError, KeyError, TypeError) as err:
-            problem = str(err)
+            problem = problem or str(err)
         return GameSummary(row.id, str(header.get("started", "")), players, row.finished, round_number, winner, problem)
 
     def new_game(
@@ -222,6 +247,8 @@ class Session:
     def load(self, game_id: int) -> None:
         """Make a stored game current, replaying its journal (SessionError if it no longer replays)."""
         row = self.journal.game(game_id)
+        if row.problem is not None:
+            raise SessionError(row.problem)
         if row.game_type != GAME_TYPE:
             raise SessionError(f"game {game_id} is a {row.game_type} game, not {GAME_TYPE}")
         header = row.header
@@ -229,7 +256,9 @@ class Session:
             start = _start_state(header)
         except (RecordError, KeyError, TypeError) as err:
             raise SessionError(f"game {game_id} has a damaged header: {err}") from None
-        events = self.journal.events(game_id)
+        events, problem = self.journal.readable_events(game_id)
+        if problem is not None:
+            raise SessionError(problem)
         self._write_backup_if_due()
         current = (self.game_id, self._header, self._timeline, self._states, self._steps, self._messages)
         self._reset(game_id, header, start)
@@ -244,12 +273,53 @@ class Session:
         self._backed_up_at = self._backup_mark()
 
     def resume_last(self) -> bool:
-        """Load the last unfinished game, if there is one."""
+        """Load the last unfinished game, if there is one and it replays.
+
+        A game that no longer replays is set aside (and the table told) instead; no older
+        game is resumed in its place, so the start screen shows what happened.
+        """
         game_id = self.journal.last_unfinished()
-        if game_id is None:
+        if game_id is None or game_id in self.set_aside:
             return False
-        self.load(game_id)
+        try:
+            self.load(game_id)
+        except SessionError as err:
+            self._set_game_aside(game_id, str(err))
+            return False
         return True
+
+    def readable_record(self, game_id: int) -> tuple[Record, str | None]:
+        """A stored game as a record up to where it stops replaying, and why it stops (None: whole).
+
+        What a set-aside game can still give: its readable events, folded, and of their
+        actions those that replay. SessionError when not even the header can be read.
+        """
+        row = self.journal.game(game_id)
+        if row.problem is not None:
+            raise SessionError(row.problem)
+        events, problem = self.journal.readable_events(game_id)
+        timeline = Timeline()
+        for event in events:
+            try:
+                timeline.apply(event.seq, event.kind, event.payload)
+            except JournalError as err:
+                problem = f"game {game_id}, event {event.seq}: {err}"
+                break
+        try:
+            state = _start_state(row.header)
+        except (RecordError, KeyError, TypeError) as err:
+            raise SessionError(f"game {game_id} has a damaged header: {err}") from None
+        actions = timeline.actions
+        for index, action in enumerate(actions):
+            try:
+                state = _apply(state, action, index)
+            except RulesError as err:
+                problem, actions = problem or str(err), actions[:index]
+                break
+            except RecordError as err:
+                problem, actions = problem or f"action {index}: {err}", actions[:index]
+                break
+        return _record(row.header, actions), problem
 
     # -- the current game --------------------------------------------------------
 

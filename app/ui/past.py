@@ -11,7 +11,7 @@ from typing import Any
 
 from app.games.macao import Record, RecordError, RulesError, replay, score
 from app.journal import JournalError
-from app.session import Session
+from app.session import Session, SessionError
 from app.ui.exports import ScoreLine
 
 
@@ -28,13 +28,13 @@ class PastGame:
 
 
 def past_game(session: Session, game_id: int) -> PastGame:
-    row = session.journal.game(game_id)
-    header = row.header
-    record = Record(
-        format=header.get("format", ""), started=str(header.get("started", "")),
-        players=[dict(p) for p in header.get("players", [])], wall=list(header.get("wall", [])),
-        actions=[dict(a) for a in session.journal.timeline(game_id).actions],
-    )
+    """A game that stops replaying comes with its record up to there (what an export writes)."""
+    try:
+        record, problem = session.readable_record(game_id)
+    except SessionError as err:
+        return PastGame(game_id, Record(players=[], wall=[], actions=[]), None, str(err))
+    if problem is not None:
+        return PastGame(game_id, record, None, problem)
     try:
         state = replay(record)
         sheet = score(state) if state.phase == "over" else None
