@@ -320,6 +320,18 @@ class Journal:
             )
         return Event(game_id, seq, kind, payload, created_at)
 
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database file and empty it (the session does so after each round).
+
+        Until then acknowledged events live only in the -wal file: one deleted or damaged there
+        would take them all. JournalError when the disk refuses; the events stay safe in the WAL.
+        """
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error as err:
+            raise JournalError(f"the games file could not be brought up to date: "
+                               f"{_plain_sqlite_reason(err, self.path.parent)}") from err
+
     def set_finished(self, game_id: int, finished: bool) -> None:
         with self._transaction():
             self._require_game(game_id)

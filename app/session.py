@@ -14,12 +14,13 @@ are, and `readable_record` gives it up to where it stops. Nothing here knows abo
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from app.action_text import describe_action
-from app.backup import BACKUP_FOLDER, highest_backup_id, write_backup
+from app.backup import BACKUP_FOLDER, backup_files, highest_backup_id, set_restored, write_backup
 from app.games.macao import (
     FORMAT,
     Expect,
@@ -32,6 +33,7 @@ from app.games.macao import (
     ScoreSheet,
     apply_action,
     legal_options,
+    load_record,
     new_game,
     replay,
     score,
@@ -51,6 +53,7 @@ from app.journal import (
 )
 
 GAME_TYPE = "macao"
+log = logging.getLogger(__name__)
 HEADER_KEYS = ("format", "started", "players", "wall")
 
 
@@ -96,6 +99,16 @@ class HistoryEntry:
         return str(self.message)
 
 
+@dataclass(frozen=True)
+class BackupOffer:
+    """A backup record that holds more of a game than the journal does (a lost -wal, an emptied file)."""
+
+    path: Path
+    game_id: int
+    record: Record
+    in_journal: int | None  # live actions of that game in the journal; None: the journal lacks it
+
+
 class PlayerNotice(str):
     """A notice for the player: its English text (what the CLI and logs print), carrying the
     Message it was made from so the UI can show it in the table's language."""
@@ -130,6 +143,7 @@ class Session:
         self._messages: dict[int, Message] = {}  # origin seq of an action -> its summary
         self._summaries: dict[int, tuple[int, GameSummary]] = {}  # game id -> (last seq, summary)
         self.set_aside: dict[int, str] = {}  # game id -> why it no longer replays
+        self.backup_offers: list[BackupOffer] = []  # games a backup copy can give back (check_backups)
 
     @classmethod
     def open(
@@ -154,7 +168,77 @@ class Session:
         if damage is not None and moved_to is not None:
             session.notices.append(_set_aside_notice(damage, moved_to, folder))
         session.check_games()
+        session.check_backups()
         return session
+
+    def check_backups(self) -> None:
+        """Offer each backup that is ahead of the journal: its game is missing, or has fewer actions.
+
+        A backup matches the journal's games by header (start time, players, wall), so a copy
+        already imported under a new id is not offered again. Only a backup whose actions begin
+        with the journal's live ones is offered, and never one whose actions are all still
+        reachable there (undone or gone back from on purpose).
+        """
+        if self.backup_dir is None:
+            return
+        timelines = {row.id: (_header_key(row.header), self._timeline_of(row.id)) for row in self.journal.games()}
+        offers = []
+        for game_id, path in backup_files(self.backup_dir):
+            try:
+                record = load_record(path.read_bytes())
+            except (OSError, RecordError):
+                continue  # not a copy we can use; the file stays for a person to look at
+            key = _header_key({"started": record.started, "players": record.players, "wall": record.wall})
+            matching = {other: timeline for other, (header, timeline) in timelines.items()
+                        if header == key and timeline is not None}
+            if any(timeline.reachable >= len(record.actions) for timeline in matching.values()):
+                continue
+            same = matching.get(game_id)
+            if same is not None and record.actions[: len(same.live)] == same.actions:
+                offers.append(BackupOffer(path, game_id, record, len(same.live)))
+            elif not matching:
+                offers.append(BackupOffer(path, game_id, record, None))
+        self.backup_offers = offers
+        if offers:
+            self.notices.append(PlayerNotice(Message(
+                "The backup copies hold more than the games file (game: actions in the copy/in the file): "
+                "{games}. Tap \"Restore from the backups\" on the start screen to take them back.",
+                {"games": "; ".join(_offer_text(offer) for offer in offers)})))
+
+    def _timeline_of(self, game_id: int) -> Timeline | None:
+        """The journal's timeline of a game that replays; None when it set the game aside."""
+        if game_id in self.set_aside:
+            return None
+        try:
+            return self.journal.timeline(game_id)
+        except JournalError:
+            return None
+
+    def restore_backups(self) -> list[int]:
+        """Take back every offered game from its backup (one tap); returns the games' ids.
+
+        A game still in the journal gets the missing actions appended, each checked and committed as
+        at the table; a game the journal lacks (or set aside) comes back as a new game, and its old
+        copy is renamed so it is not offered again. Stops at the first fault (JournalError, OSError).
+        """
+        restored = []
+        for offer in list(self.backup_offers):
+            if offer.in_journal is not None:
+                self.load(offer.game_id)
+                for action in offer.record.actions[offer.in_journal:]:
+                    self.act(action)
+                restored.append(offer.game_id)
+            else:
+                record = offer.record
+                players = [(p["colour"], p["name"]) for p in record.players]
+                game_id = self.new_game(players, list(record.wall), record.started, extra=record.extra)
+                for action in record.actions:
+                    self.act(action)
+                self._write_backup_if_due()
+                set_restored(offer.path, game_id)
+                restored.append(game_id)
+            self.backup_offers.remove(offer)
+        return restored
 
     def check_games(self) -> None:
         """Replay every stored game; each one that does not replay is set aside and the table told.
@@ -431,10 +515,15 @@ class Session:
         return self._states[-1]
 
     def _after_commit(self) -> None:
-        """A committed event: write the backup when the round changed or the game ended."""
+        """A committed event: when the round changed or the game ended, write the backup and fold
+        the WAL into the database file (a lost -wal then costs at most the round under way)."""
         self._backup_due = True
         if self._backup_mark() != self._backed_up_at:
             self._write_backup_if_due()
+            try:
+                self.journal.checkpoint()
+            except JournalError as err:  # the events are safe in the WAL; the next round tries again
+                log.warning("%s", err)
 
     def _backup_mark(self) -> tuple[int, bool]:
         state = self._states[-1]
@@ -527,6 +616,17 @@ class Session:
     def _game(self) -> int:
         assert self.game_id is not None
         return self.game_id
+
+
+def _header_key(header: dict[str, Any]) -> str:
+    """What tells two stored games are the same game: start time, players and wall."""
+    return json.dumps([header.get("started"), header.get("players"), header.get("wall")], sort_keys=True)
+
+
+def _offer_text(offer: BackupOffer) -> str:
+    """'#3 Anna, Ben: 60/12': the game, its players, and its actions in the copy / in the games file."""
+    names = ", ".join(p.get("name", "?") for p in offer.record.players)
+    return f"#{offer.game_id} {names}: {len(offer.record.actions)}/{offer.in_journal or 0}"
 
 
 def _set_aside_notice(damage: JournalDamagedError, moved_to: Path, backup_dir: Path) -> PlayerNotice:

@@ -105,6 +105,8 @@ class WindroseApp(App):
 
     def first_screen(self) -> str:
         """After a restart the unfinished game comes back by itself."""
+        if self.session.backup_offers:  # the start screen offers them before the table plays on
+            return "start"
         try:
             if self.session.resume_last():
                 return "game"
@@ -206,6 +208,15 @@ class WindroseApp(App):
             log.warning("a history step was not carried out: %s", err)
             self.notice = Notice(fault_text(err), "error")
         self.go("game")
+
+    def restore_backups(self) -> None:
+        """One tap: the games the backup copies hold more of come back into the journal."""
+        restored = self.session.restore_backups()
+        self.say(_("Restored from the backups: game {games}.").format(games=", ".join(map(str, restored))))
+        if self.session.game_id is not None and not self.session.is_over:
+            self.go("game")
+        else:
+            self.refresh()
 
     # exports -----------------------------------------------------------------------
     def export_game(self, game_id: int) -> list[Path]:
