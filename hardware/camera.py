@@ -318,7 +318,10 @@ class FolderCamera(_GrabbingCamera):
             self._next = 0
         path = self._files[self._next]
         self._next += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        except cv2.error as err:  # e.g. over OpenCV's pixel limit (OPENCV_IO_MAX_IMAGE_PIXELS)
+            raise CameraError(f"{path}: OpenCV cannot decode it ({str(err).strip().splitlines()[-1]})") from None
         if frame is None:
             raise CameraError(f"{path}: missing or not a readable image")
         return to_bgr_uint8(frame, str(path))

@@ -153,6 +153,7 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
 def dice_link() -> Any:
     """The UI's side of the dice station; imported only here, as it loads OpenCV and numpy
     (some 30 MB), which a table typing its dice in (--manual-dice) never needs."""
+    import vision.image_file  # noqa: F401 - first: it sets OpenCV's pixel limit before OpenCV loads
     from app.ui.dice_link import DiceLink
 
     return DiceLink()
