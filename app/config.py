@@ -107,6 +107,7 @@ CAMERA_KEYS: dict[str, Setting] = {
     "focus_dioptres": Setting(float, 0, 15),
     "tick_interval_s": _seconds(0.01, 1.0),
     "motion_timeout_s": _seconds(0.0, 60.0),
+    "read_timeout_s": _seconds(0.2, 60.0),
     "retry_initial_s": _seconds(0.1, 60.0),
     "retry_max_s": _seconds(0.1, 600.0),
 }
