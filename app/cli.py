@@ -256,7 +256,7 @@ def _db_path(args: argparse.Namespace) -> Path:
         configured = load_config(args.config)["journal"].get("db_path", "")
     except ConfigError as err:
         raise CliError(str(err)) from None
-    return Path(os.path.expanduser(configured)) if configured else default_db_path()
+    return Path(configured) if configured else default_db_path()  # `~` expanded by load_config
 
 
 def _pick_game(session: Session, which: str) -> int:

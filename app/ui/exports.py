@@ -1,7 +1,8 @@
 """Exports of a finished game: the record file, a CSV of the scores, and BG Stats' import JSON.
 
 Scores come from the rules core's ScoreSheet; nothing here scores anything.
-CSV cells that a spreadsheet would run as a formula are made inert.
+CSV cells that a spreadsheet would run as a formula are made inert, and every
+cell holding a line break (CR or LF) is quoted, so a row never splits.
 """
 
 from __future__ import annotations
@@ -15,15 +16,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20"  # and their full-width forms, which spreadsheets fold
+LINE_STARTS = ("\t", "\r", "\n")
+LEADING_BLANKS = " \u3000\t\r\n"  # what a spreadsheet skips before it looks for a formula
 GAME_NAME = "Macao"
 SOURCE_NAME = "Windrose"
 
 
 def inert_cell(value: object) -> str:
-    """A CSV cell that no spreadsheet evaluates: text starting like a formula gets a leading quote."""
+    """A CSV cell that no spreadsheet evaluates: text starting like a formula (after any blanks),
+    or with a tab or line break, gets a leading quote."""
     text = str(value)
-    if text.startswith(FORMULA_STARTS):
+    if text.startswith(LINE_STARTS) or text.lstrip(LEADING_BLANKS)[:1] in tuple(FORMULA_SIGNS):
         return "'" + text
     return text
 
@@ -54,7 +58,8 @@ CSV_COLUMNS = ("started", "colour", "name", "prestige", "card_points", "city_poi
 
 def scores_csv(started: str, lines: Sequence[ScoreLine], winner: str) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # CR and LF both in the line terminator: csv then quotes every cell holding either (RFC 4180).
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for line in lines:
         writer.writerow(
