@@ -171,7 +171,7 @@ def _import(args: argparse.Namespace) -> int:
                 session.act(action)  # one committed transaction per action, as at the table
                 if args.verbose:
                     print(f"committed action {index}", file=sys.stderr, flush=True)
-        except RulesError as err:
+        except (RulesError, SessionError) as err:
             raise CliError(f"{args.record}: {err}") from None
         print(game_id, flush=True)
     return 0

@@ -21,6 +21,7 @@ from typing import Any
 
 from app.action_text import describe_action
 from app.backup import BACKUP_FOLDER, backup_files, highest_backup_id, set_restored, write_backup
+from app.games.base import player_name_problem
 from app.games.macao import (
     FORMAT,
     Expect,
@@ -311,8 +312,14 @@ class Session:
     ) -> int:
         """Start and load a new game (RecordError, with nothing stored, for bad players or wall).
 
-        `extra` keeps a record's optional top-level fields so an export gives them back.
+        `extra` keeps a record's optional top-level fields so an export gives them back. A name
+        the one name rule refuses (app.games.base) is a SessionError: its backup could not be
+        imported back.
         """
+        for colour, name in players:
+            problem = player_name_problem(name) if isinstance(name, str) else "is not text"
+            if problem is not None:
+                raise SessionError(f"the name {name!r} for {colour} {problem}")
         state = new_game(players, wall)
         header: dict[str, Any] = {
             "format": FORMAT,

@@ -295,3 +295,19 @@ def test_a_backup_notice_reads_in_german(tmp_path: Path, record: Record, german:
     assert notice.startswith("The backup copy of game 1 could not be written (")
     assert german.message(notice.message).startswith("Die Sicherungskopie von Partie 1 konnte nicht geschrieben werden (")
     assert german.message(notice.message).endswith("); die Partie selbst ist gespeichert.")
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    ("A" * 41, "is 41 characters long; at most 40 are allowed"),
+    ("Ann\x07", "contains control characters"),
+    ("Ann\nBen", "contains control characters"),
+    (" Ann", "must not start or end with a space"),
+    ("\u202eAnn", "reverses the writing direction"),
+])
+def test_a_name_the_record_reader_would_refuse_is_refused_before_anything_is_stored(
+    session: Session, name: str, problem: str
+) -> None:
+    with pytest.raises(SessionError, match=problem):
+        session.new_game([("white", "Bea"), ("orange", name)], ["white", "orange"], None)
+    assert session.journal.games() == [] and session.game_id is None
+    session.new_game([("white", "Bea"), ("orange", "A" * 40)], ["white", "orange"], None)

@@ -7,6 +7,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
+from app.games.base import MAX_NAME_LENGTH, player_name_problem
 from app.games.macao import PLAYER_COLOURS, RulesError
 from app.ui import theme
 from app.ui.i18n import _, translator
@@ -49,6 +50,7 @@ class NewGameScreen(BaseScreen):
             entry = TextField(text=self.names.get(colour, ""), hint_text=self.name_of(colour), multiline=False,
                               font_size=theme.font(theme.FONT_NORMAL), disabled=not seated,
                               write_tab=False, padding=(10, 24 if roomy else 14))
+            entry.input_filter = lambda typed, _undo, e=entry: typed[:max(0, MAX_NAME_LENGTH - len(e.text))]
             entry.bind(text=lambda _w, text, c=colour: self.names.__setitem__(c, text.strip()))
             row.add_widget(entry)
             seats.add_widget(row)
@@ -93,6 +95,13 @@ class NewGameScreen(BaseScreen):
 
     def _start(self) -> None:
         players = [(colour, self.name_of(colour)) for colour in PLAYER_COLOURS if colour in self.seated]
+        for colour, name in players:  # the one name rule (app.games.base), as the session applies it
+            problem = player_name_problem(name)
+            if problem is not None:
+                self.problem = _("The name for {colour} cannot be used: it {problem}.").format(
+                    colour=translator.gettext(colour), problem=translator.gettext(problem))
+                self.refresh()
+                return
         try:
             self.app.session.new_game(players, list(self.seated), self.app.context.clock())
         except RulesError as err:
