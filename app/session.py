@@ -230,11 +230,7 @@ class Session:
                     self.act(action)
                 restored.append(offer.game_id)
             else:
-                record = offer.record
-                players = [(p["colour"], p["name"]) for p in record.players]
-                game_id = self.new_game(players, list(record.wall), record.started, extra=record.extra)
-                for action in record.actions:
-                    self.act(action)
+                game_id = self.import_record(offer.record)
                 self._write_backup_if_due()
                 set_restored(offer.path, game_id)
                 restored.append(game_id)
@@ -333,6 +329,19 @@ class Session:
         self._write_backup_if_due()
         self._reset(game_id, header, state)
         self._backup_due = True
+        return game_id
+
+    def import_record(self, record: Record) -> int:
+        """Store a record as a new game and load it; each action checked and committed as at the table.
+
+        A record that does not replay is refused whole (RulesError, RecordError) before anything
+        is stored; a name the name rule refuses is a SessionError.
+        """
+        replay(record)
+        players = [(p["colour"], p["name"]) for p in record.players]
+        game_id = self.new_game(players, list(record.wall), record.started, extra=record.extra)
+        for action in record.actions:
+            self.act(action)
         return game_id
 
     def load(self, game_id: int) -> None:

@@ -218,6 +218,24 @@ class WindroseApp(App):
         else:
             self.refresh()
 
+    def import_game(self, path: Path) -> str | None:
+        """Store a record file as a new game and show it; the reason in words when it is refused
+        (nothing is stored then). Faults of the disk go to the tap's safety net."""
+        from app.games.macao import load_record
+        from app.games.macao.record import MAX_RECORD_BYTES
+
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)  # a bigger file is refused without reading it all
+        try:
+            game_id = self.session.import_record(load_record(data))
+        except RulesError as err:
+            return _("{file} was not imported: {reason}").format(file=path.name, reason=translator.message(err.message))
+        except RecordError as err:
+            return _("{file} was not imported: {reason}").format(file=path.name, reason=err)
+        self.say(_("{file} is stored as game {game}.").format(file=path.name, game=game_id))
+        self.go("score" if self.session.is_over else "game")
+        return None
+
     # exports -----------------------------------------------------------------------
     def export_game(self, game_id: int) -> list[Path]:
         """Write a stored game's record (and, once scored, CSV and BG Stats files); say where."""
