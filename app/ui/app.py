@@ -78,7 +78,7 @@ class WindroseApp(App):
         # since its last full pass reach a quarter of all long-lived ones: some 12 MB by then.
         self._collect_dropped = Clock.create_trigger(self._collect_garbage, 0)
         self._dropped = 0
-        self._last_resort = _LastResort(self)
+        self.last_resort = _LastResort(self)
 
     @property
     def session(self) -> Session:
@@ -316,7 +316,7 @@ class WindroseApp(App):
 
     def on_start(self) -> None:
         """Tell systemd the first screen is up and keep its watchdog fed from the UI clock."""
-        ExceptionManager.add_handler(self._last_resort)
+        ExceptionManager.add_handler(self.last_resort)
         self.notifier = announce_ready(Clock.schedule_interval)
 
     def _start_up_notice(self) -> Notice:
@@ -334,7 +334,7 @@ class WindroseApp(App):
     def on_stop(self) -> None:
         """Let go of the window and the translator (both outlive the app) and of the dice station."""
         translator.remove_listener(self._language_changed)
-        ExceptionManager.remove_handler(self._last_resort)
+        ExceptionManager.remove_handler(self.last_resort)
         if taps.guard == self.guarded:
             taps.guard = None
         Window.unbind(on_key_down=self._on_key_down, on_resize=self._window_resized)

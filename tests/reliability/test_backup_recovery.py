@@ -92,3 +92,23 @@ def test_a_game_gone_back_on_purpose_is_not_offered(tmp_path: Path) -> None:
     copy.write_bytes(ahead)  # as if the backup written after going back were lost
     with Session.open(db) as session:
         assert session.backup_offers == []  # the 110 actions are still there to redo
+
+
+def test_one_flipped_bit_in_the_wal_costs_at_most_the_round_under_way(tmp_path: Path) -> None:
+    db = tmp_path / "windrose.db"
+    record = seeded_game(11)
+    with Session.open(db) as session:
+        start(session, record)
+        for action in record.actions[:PLAYED]:
+            session.act(action)
+        round_now = session.state.round
+        copy = crash_copy_without_wal(session, db, tmp_path / "after")
+        wal = bytearray(Path(f"{db}-wal").read_bytes())
+    assert len(wal) > 32 + 24 + 4096  # the WAL header, then at least one frame
+    wal[32 + 24 + 100] ^= 0x10  # one bit of the first frame's page: its checksum no longer matches
+    Path(f"{copy}-wal").write_bytes(bytes(wal))
+    first_of_round = next(i for i in range(PLAYED + 1) if replay(record, upto=i).round == round_now)
+    with Session.open(copy) as after:
+        assert after.resume_last()
+        assert first_of_round <= len(after.actions) <= PLAYED
+        assert after.actions == record.actions[: len(after.actions)]

@@ -159,3 +159,22 @@ def test_a_locked_journal_refuses_every_tap_in_words(tmp_path: Path) -> None:
     finally:
         holder.close()
         ui.close()
+
+
+def test_an_unexpected_error_in_kivys_loop_is_logged_shown_and_the_app_goes_on(
+    ui: UiHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    from kivy.base import ExceptionManager
+
+    Table(ui).advance(lambda s: s.phase == "actions")
+    before = snapshot(ui)
+    try:
+        raise RuntimeError("a bug in a panel")
+    except RuntimeError as bug:
+        assert ui.app.last_resort.handle_exception(bug) == ExceptionManager.PASS
+    assert ui.app.manager.current == "start"
+    assert ui.app.notice.text.startswith("Something went wrong (a bug in a panel).")
+    [logged] = [r for r in caplog.records if r.getMessage() == "unexpected error, the app carries on"]
+    assert logged.exc_info is not None and "a bug in a panel" in str(logged.exc_info[1])
+    assert snapshot(ui) == before
+    assert ui.app.last_resort.handle_exception(KeyboardInterrupt()) == ExceptionManager.RAISE
