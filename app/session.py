@@ -224,16 +224,21 @@ class Session:
         """
         restored = []
         for offer in list(self.backup_offers):
-            if offer.in_journal is not None:
-                self.load(offer.game_id)
-                for action in offer.record.actions[offer.in_journal:]:
-                    self.act(action)
-                restored.append(offer.game_id)
-            else:
-                game_id = self.import_record(offer.record)
-                self._write_backup_if_due()
-                set_restored(offer.path, game_id)
-                restored.append(game_id)
+            try:
+                if offer.in_journal is not None:
+                    self.load(offer.game_id)
+                    for action in offer.record.actions[offer.in_journal:]:
+                        self.act(action)
+                    restored.append(offer.game_id)
+                else:
+                    game_id = self.import_record(offer.record)
+                    self._write_backup_if_due()
+                    set_restored(offer.path, game_id)
+                    restored.append(game_id)
+            except (RulesError, RecordError, SessionError) as err:  # a copy this version cannot replay
+                self.notices.append(PlayerNotice(Message(
+                    "The backup copy {file} could not be restored ({reason}); it is kept as it is.",
+                    {"file": offer.path.name, "reason": str(err)})))
             self.backup_offers.remove(offer)
         return restored
 

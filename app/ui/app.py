@@ -212,7 +212,7 @@ class WindroseApp(App):
     def restore_backups(self) -> None:
         """One tap: the games the backup copies hold more of come back into the journal."""
         restored = self.session.restore_backups()
-        self.say(_("Restored from the backups: game {games}.").format(games=", ".join(map(str, restored))))
+        self.say(_("Restored from the backups: game {games}.").format(games=", ".join(map(str, restored)) or "-"))
         if self.session.game_id is not None and not self.session.is_over:
             self.go("game")
         else:

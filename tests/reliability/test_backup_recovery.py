@@ -4,6 +4,7 @@ lost -wal costs at most the round under way."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -112,3 +113,20 @@ def test_one_flipped_bit_in_the_wal_costs_at_most_the_round_under_way(tmp_path: 
         assert after.resume_last()
         assert first_of_round <= len(after.actions) <= PLAYED
         assert after.actions == record.actions[: len(after.actions)]
+
+
+def test_a_copy_that_does_not_replay_is_kept_and_told_not_restored(tmp_path: Path) -> None:
+    db = tmp_path / "windrose.db"
+    played(db)
+    [copy] = (tmp_path / BACKUP_FOLDER).glob("*.json")
+    document = json.loads(copy.read_text(encoding="utf-8"))
+    index = next(i for i, action in enumerate(document["actions"]) if action["type"] == "choose_dice")
+    document["actions"][index]["player"] = next(p["colour"] for p in document["players"]
+                                                if p["colour"] != document["actions"][index]["player"])
+    copy.write_text(json.dumps(document), encoding="utf-8")
+    db.write_bytes(b"")
+    with Session.open(db) as session:
+        assert len(session.backup_offers) == 1
+        assert session.restore_backups() == []
+        assert "could not be restored" in session.notices[-1] and copy.exists()
+        assert session.journal.games() == []
