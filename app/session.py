@@ -435,6 +435,11 @@ class Session:
         return self._states[-1]
 
     @property
+    def position(self) -> tuple[int | None, int]:
+        """The loaded game and how many of its events this session followed: any commit changes it."""
+        return self.game_id, len(self._steps)
+
+    @property
     def actions(self) -> list[dict[str, Any]]:
         """The live actions, in order (a copy)."""
         return self._timeline.actions

@@ -153,15 +153,17 @@ class WindroseApp(App):
 
     def guarded(self, step: Callable[[], Any]) -> None:
         """Run one tap's work; a fault on the way to the journal, settings or exports becomes a
-        notice (what happened, what to do) and the game stays as the session kept it."""
+        notice (what happened, what to do) and the game stays as the session kept it. When the
+        game was saved before the fault (a file written after the action), the notice says so."""
+        before = self.session.position
         try:
             step()
         except TAP_FAULTS as err:
-            self.show_fault(err)
+            self.show_fault(err, game_saved=self.session.position != before)
 
-    def show_fault(self, error: BaseException) -> None:
-        log.warning("a tap was not carried out: %s", error)
-        self.notice = Notice(fault_text(error), "error")
+    def show_fault(self, error: BaseException, game_saved: bool = False) -> None:
+        log.warning("a tap was not carried out in full: %s", error)
+        self.notice = Notice(fault_text(error, game_saved), "error")
         try:
             self.refresh()
         except TAP_FAULTS as err:  # the screen cannot even read the games: the start screen can

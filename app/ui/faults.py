@@ -43,8 +43,13 @@ def fault_kind(error: BaseException) -> str:
     return "other"
 
 
-def fault_text(error: BaseException) -> str:
-    """The notice for a tap that failed on a fault, in the active language."""
+def fault_text(error: BaseException, game_saved: bool = False) -> str:
+    """The notice for a tap that failed on a fault, in the active language. `game_saved`: the
+    action itself was committed and only a file written after it (the card list) failed."""
+    if game_saved:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return _("The game is saved, but a file beside it could not be written ({reason}). "
+                 "Free some space, or restart the Pi if it keeps failing.").format(reason=reason)
     kind = fault_kind(error)
     if kind == "full":
         return _("The memory card is full, so this was not saved; the game is as it was. "

@@ -178,3 +178,25 @@ def test_an_unexpected_error_in_kivys_loop_is_logged_shown_and_the_app_goes_on(
     assert logged.exc_info is not None and "a bug in a panel" in str(logged.exc_info[1])
     assert snapshot(ui) == before
     assert ui.app.last_resort.handle_exception(KeyboardInterrupt()) == ExceptionManager.RAISE
+
+
+def test_a_file_written_after_a_saved_action_says_the_game_is_saved(tmp_path: Path) -> None:
+    """The card list is written after the reveal is committed: its failure must not claim the
+    reveal was lost. The fault is real: the card list's folder is a plain file (ENOTDIR)."""
+    from app.ui.catalogue import CardCatalogue
+    from tests.ui.tap_player import TapPlayer
+
+    (tmp_path / "blocked").write_text("not a folder", encoding="utf-8")
+    context = make_context(tmp_path)
+    context.catalogue = CardCatalogue(tmp_path / "blocked" / "cards.json")
+    ui = UiHarness(context)
+    try:
+        Table(ui).advance(lambda s: s.phase == "reveal")
+        before = len(ui.app.session.actions)
+        panel = ui.app.manager.get_screen("game").current_panel()
+        panel.slots[0].name = "Harbour master"
+        TapPlayer(ui, seed=1).enter_cards([{"name": "", "kind": "office", "cost": ["red"], "tribute": [1, 1]}] * 6)
+        assert len(ui.app.session.actions) == before + 1  # the reveal is saved
+        assert ui.app.notice.text.startswith("The game is saved, but a file beside it could not be written (")
+    finally:
+        ui.close()
