@@ -24,6 +24,10 @@ class InstanceLockError(Exception):
     """The journal is in use by another process, or its lock file cannot be made."""
 
 
+class InstanceLockHeld(InstanceLockError):
+    """Another process holds the journal's lock."""
+
+
 def lock_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + LOCK_SUFFIX)
 
@@ -56,7 +60,7 @@ class InstanceLock:
         except BlockingIOError:
             holder = _read_holder(descriptor)
             os.close(descriptor)
-            raise InstanceLockError(
+            raise InstanceLockHeld(
                 f"the game journal {self.db_path} is in use by another Windrose ({holder}); "
                 "close that one first (only one may write a journal at a time)"
             ) from None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config, ConfigError, load_config
-from app.instance_lock import InstanceLock, InstanceLockError
+from app.instance_lock import InstanceLock, InstanceLockError, InstanceLockHeld
 from app.logs import set_level
 from app.paths import data_dir, default_db_path
 
@@ -99,9 +99,11 @@ def launch(argv: list[str]) -> int:
     lock = InstanceLock(db_path)
     try:
         lock.acquire()  # before the window: a second copy leaves the screen to the first
-    except InstanceLockError as err:
+    except InstanceLockHeld as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except InstanceLockError as err:  # no lock file can be made: opening the journal says why, on screen
+        log.warning("%s", err)
     try:
         configure_kivy(config["ui"])
         return run_app(config, db_path, manual_dice=args.manual_dice)
@@ -121,7 +123,10 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     try:
         session = Session.open(db_path)
     except JournalError as err:
-        print(f"error: {err}", file=sys.stderr)
+        log.error("%s", err)
+        from app.ui.journal_fault import JournalFaultApp
+
+        JournalFaultApp(getattr(err, "reason", str(err)), config["ui"]["language"]).run()
         return 2
     log.info("game journal %s", db_path)
     home = db_path.parent if db_path.parent != Path("") else data_dir()
