@@ -61,6 +61,23 @@ def write_backup(folder: Path, game_id: int, started: str | None, record_text: s
     return path
 
 
+def backup_files(folder: Path) -> list[tuple[int, Path]]:
+    """Each backup record in the folder with the game id its name starts with, by id."""
+    try:
+        entries = [Path(entry.path) for entry in os.scandir(folder) if entry.name.endswith(".json")]
+    except OSError:
+        return []
+    found = [(int(match.group(1)), path) for path in entries if (match := _LEADING_ID.match(path.name))]
+    return sorted(found)
+
+
+def set_restored(path: Path, new_id: int) -> Path:
+    """Rename a backup once its game is back in the journal under another id, so it is not offered again."""
+    target = path.with_name(f"{path.name}.restored-as-{new_id}")
+    os.replace(path, target)
+    return target
+
+
 def highest_backup_id(folder: Path) -> int:
     """The largest game id among the backup files (0 if none): new games are numbered past it."""
     try:

@@ -6,7 +6,9 @@ machine without a screen. With no subcommand the touchscreen UI starts, and
 only then is the UI package imported.
 
 Exit codes: 0 done; 2 the input is wrong (record, option, settings file,
-unknown game) or the UI is missing; 3 the game journal cannot be opened.
+unknown game), the UI is missing or another Windrose holds the journal;
+3 the game journal cannot be opened. `import` writes, so it takes the
+journal's instance lock (app.instance_lock) for as long as it runs.
 """
 
 from __future__ import annotations
@@ -15,13 +17,16 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
 from app.games import MAX_DOCUMENT_BYTES, read_document
 from app.games.base import Game, GameDocument, RecordError, RulesError
+from app.instance_lock import InstanceLock, InstanceLockError
 from app.journal import JournalError, JournalOpenError
+from app.logs import start_logging
 from app.paths import default_db_path
 from app.session import Session, SessionError
 
@@ -76,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    start_logging()  # to stderr, for journald; the UI sets the level from the settings
     argv = list(sys.argv[1:] if argv is None else argv)
     if wants_ui(argv):
         return _start_ui(argv)
@@ -157,14 +163,14 @@ def _check(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     rules, document = _read_record(args.record)
     _replay(rules, document, args.record)  # refuse an invalid record before storing anything
-    with _open_session(args) as session:
+    with _open_session(args, write=True) as session:
         try:
             game_id = session.new_game(rules.id, document.header)
             for index, action in enumerate(document.actions):
                 session.act(action)  # one committed transaction per action, as at the table
                 if args.verbose:
                     print(f"committed action {index}", file=sys.stderr, flush=True)
-        except RulesError as err:
+        except (RulesError, SessionError) as err:
             raise CliError(f"{args.record}: {err}") from None
         print(game_id, flush=True)
     return 0
@@ -174,10 +180,13 @@ def _export(args: argparse.Namespace) -> int:
     with _open_session(args) as session:
         game_id = _pick_game(session, args.game)
         try:
-            session.load(game_id)
+            stored = session.readable_game(game_id)  # a set-aside game: as far as it goes
         except (SessionError, JournalError) as err:
             raise CliError(str(err)) from None
-        text = session.record_text()
+        if stored.problem is not None:
+            print(f"note: game {game_id} stops replaying ({stored.problem}); the record holds the "
+                  f"{len(stored.document.actions)} actions before that point", file=sys.stderr)
+        text = stored.game.write(stored.document)
     if args.out:
         _write_file(Path(args.out), text)
     else:
@@ -222,15 +231,27 @@ def _replay(rules: Game, document: GameDocument, source: str) -> Any:
         raise CliError(f"{source}: {err}") from None
 
 
-def _open_session(args: argparse.Namespace) -> Session:
+@contextmanager
+def _open_session(args: argparse.Namespace, write: bool = False) -> Iterator[Session]:
+    """The session on the chosen journal; a writing command holds the instance lock throughout."""
     path = _db_path(args)
+    lock = InstanceLock(path)
+    if write:
+        try:
+            lock.acquire()
+        except InstanceLockError as err:
+            raise CliError(str(err), EXIT_BAD_INPUT) from None
     try:
-        session = Session.open(path)
-    except JournalOpenError as err:
-        raise CliError(str(err), EXIT_JOURNAL) from None
-    for notice in session.notices:  # e.g. a damaged database was set aside
-        print(f"note: {notice}", file=sys.stderr)
-    return session
+        try:
+            session = Session.open(path)
+        except JournalOpenError as err:
+            raise CliError(str(err), EXIT_JOURNAL) from None
+        for notice in session.notices:  # e.g. a damaged database was set aside
+            print(f"note: {notice}", file=sys.stderr)
+        with session:
+            yield session
+    finally:
+        lock.release()
 
 
 def _db_path(args: argparse.Namespace) -> Path:
@@ -243,7 +264,7 @@ def _db_path(args: argparse.Namespace) -> Path:
         configured = load_config(args.config)["journal"].get("db_path", "")
     except ConfigError as err:
         raise CliError(str(err)) from None
-    return Path(os.path.expanduser(configured)) if configured else default_db_path()
+    return Path(configured) if configured else default_db_path()  # `~` expanded by load_config
 
 
 def _pick_game(session: Session, which: str) -> int:

@@ -10,7 +10,11 @@ the key, what was expected and what was found.
 Each part of the app declares its keys here. The [ui] table belongs to the UI:
 add its keys to `UI_KEYS` (and a commented default to config.toml's [ui]).
 [vision] and [vision.settle] are derived from the reader's own parameter
-dataclasses, so they never drift from what the reader accepts.
+dataclasses, so they never drift from what the reader accepts; each of their
+numbers may range from 0 to DERIVED_CEILING times its default (a generous
+ceiling that still refuses an absurd value). Every float must be finite.
+Path keys have `~` expanded here, once for every caller, and may not point
+into /proc or /sys. A file saved with a byte-order mark is read as UTF-8.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.logs import LEVELS
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.settle_params import SettleParams
@@ -34,6 +39,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS_PATH = REPO_ROOT / "config.toml"
 ENV_VARIABLE = "WINDROSE_CONFIG"
 SYSTEM_CONFIG_PATH = Path("/etc/windrose/config.toml")
+DERIVED_CEILING = 20  # a derived number may be up to this many times its default
+KERNEL_FOLDERS = ("/proc", "/sys")  # what the kernel shows as files: never a place for our data
 
 
 class ConfigError(Exception):
@@ -48,11 +55,23 @@ class Setting:
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] = ()
+    path: bool = False  # a file or folder: `~` expanded, /proc and /sys refused
+    derived: bool = False  # from a parameter dataclass: its ceiling follows the shipped default
+
+    def bounded(self, default: Any) -> Setting:
+        """A derived number's setting with its ceiling: DERIVED_CEILING times the shipped default,
+        and at least 1 (a fraction) or 100 (a count or pixels)."""
+        if not self.derived or self.kind not in (int, float) or not isinstance(default, int | float):
+            return self
+        ceiling = max(float(default) * DERIVED_CEILING, 1.0 if self.kind is float else 100)
+        return dataclasses.replace(self, maximum=self.kind(ceiling))
 
     def expected(self) -> str:
         """The accepted values in words, for error messages."""
         if self.choices:
             return "one of " + ", ".join(f'"{choice}"' for choice in self.choices)
+        if self.path:
+            return "a string naming a path outside " + " and ".join(KERNEL_FOLDERS)
         noun = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}[self.kind]
         if self.minimum is not None and self.maximum is not None:
             return f"{noun} from {_number(self.minimum)} to {_number(self.maximum)}"
@@ -69,17 +88,26 @@ class Setting:
         if isinstance(value, bool):
             return False
         if self.kind is float:
-            if not isinstance(value, int | float) or math.isnan(value):
+            if not isinstance(value, int | float) or not math.isfinite(value):
                 return False
         elif not isinstance(value, self.kind):
             return False
         if self.choices:
             return value in self.choices
+        if self.path:
+            return not _in_kernel_folder(value)
         if self.minimum is not None and value < self.minimum:
             return False
         if self.maximum is not None and value > self.maximum:
             return False
         return True
+
+
+def _in_kernel_folder(text: str) -> bool:
+    if not text:
+        return False
+    resolved = os.path.realpath(os.path.expanduser(text))
+    return any(resolved == folder or resolved.startswith(folder + "/") for folder in KERNEL_FOLDERS)
 
 
 def _number(value: float) -> str:
@@ -94,8 +122,8 @@ CAMERA_SOURCES = ("auto", "picamera2", "opencv", "folder", "none")
 
 CAMERA_KEYS: dict[str, Setting] = {
     "source": Setting(str, choices=CAMERA_SOURCES),
-    "device": Setting(str),
-    "folder": Setting(str),
+    "device": Setting(str, path=True),
+    "folder": Setting(str, path=True),
     "loop": Setting(bool),
     "width": Setting(int, 64, 4608),
     "height": Setting(int, 64, 3456),
@@ -106,6 +134,7 @@ CAMERA_KEYS: dict[str, Setting] = {
     "focus_dioptres": Setting(float, 0, 15),
     "tick_interval_s": _seconds(0.01, 1.0),
     "motion_timeout_s": _seconds(0.0, 60.0),
+    "read_timeout_s": _seconds(0.2, 60.0),
     "retry_initial_s": _seconds(0.1, 60.0),
     "retry_max_s": _seconds(0.1, 600.0),
 }
@@ -127,7 +156,11 @@ LED_KEYS: dict[str, Setting] = {
 }
 
 JOURNAL_KEYS: dict[str, Setting] = {
-    "db_path": Setting(str),
+    "db_path": Setting(str, path=True),
+}
+
+LOG_KEYS: dict[str, Setting] = {
+    "level": Setting(str, choices=LEVELS),
 }
 
 # The UI's own keys: the UI adds them here, each with a default in config.toml [ui].
@@ -138,15 +171,16 @@ UI_KEYS: dict[str, Setting] = {
     "window_height": Setting(int, 240, 4320),
     "fullscreen": Setting(bool),
     "camera_view": Setting(bool),
-    "exports_dir": Setting(str),
+    "exports_dir": Setting(str, path=True),
 }
 
 
 def settings_from_dataclass(params_class: type) -> dict[str, Setting]:
     """One Setting per field of a flat parameter dataclass (int/float/bool/str).
 
-    Numbers must not be negative: the reader's own check says the same, and
-    saying it here lets the message name the file.
+    Numbers must not be negative (the reader's own check says the same, and
+    saying it here lets the message name the file) nor above DERIVED_CEILING
+    times their default; a `..._path` string is a path.
     """
     hints = typing.get_type_hints(params_class)
     settings: dict[str, Setting] = {}
@@ -154,12 +188,16 @@ def settings_from_dataclass(params_class: type) -> dict[str, Setting]:
         kind = hints[field.name]
         if kind not in (int, float, bool, str):
             raise TypeError(f"{params_class.__name__}.{field.name}: unsupported type {kind!r}")
-        settings[field.name] = Setting(kind, minimum=0 if kind in (int, float) else None)
+        if kind in (int, float):
+            settings[field.name] = Setting(kind, minimum=0, derived=True)
+        else:
+            settings[field.name] = Setting(kind, path=kind is str and field.name.endswith("_path"))
     return settings
 
 
 SCHEMA: dict[str, dict[str, Setting]] = {
     "journal": JOURNAL_KEYS,
+    "log": LOG_KEYS,
     "ui": UI_KEYS,
     "camera": CAMERA_KEYS,
     "button": BUTTON_KEYS,
@@ -215,12 +253,12 @@ def load_config(cli_path: str | os.PathLike[str] | None = None,
                 system_path: Path = SYSTEM_CONFIG_PATH) -> Config:
     """Read the defaults and the override file, check both, and merge them."""
     defaults = read_toml(defaults_path)
-    check_tables(defaults, defaults_path, complete=True)
+    check_tables(defaults, defaults_path, complete=True, defaults=defaults)
     override_path = find_override_file(cli_path, env, home, system_path)
     if override_path is None:
         return _checked_config(defaults, (defaults_path,))
     overrides = read_toml(override_path)
-    check_tables(overrides, override_path, complete=False)
+    check_tables(overrides, override_path, complete=False, defaults=defaults)
     merged = _merge(defaults, overrides)
     return _checked_config(merged, (defaults_path, override_path))
 
@@ -237,11 +275,17 @@ def _checked_config(data: Mapping[str, Any], files: tuple[Path, ...]) -> Config:
     return config
 
 
+MAX_SETTINGS_BYTES = 1024 * 1024  # the shipped file is some 30 kB
+
+
 def read_toml(path: Path) -> dict[str, Any]:
-    """Parse one TOML file; any failure becomes a ConfigError naming the file."""
+    """Parse one TOML file (a UTF-8 byte-order mark allowed); any failure becomes a ConfigError naming the file."""
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            data = handle.read(MAX_SETTINGS_BYTES + 1)
+        if len(data) > MAX_SETTINGS_BYTES:
+            raise ConfigError(f"{path}: more than {MAX_SETTINGS_BYTES // 1024} kB, not a settings file")
+        return tomllib.loads(data.decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
     except UnicodeDecodeError as exc:
@@ -250,17 +294,19 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
 
 
-def check_tables(data: Mapping[str, Any], path: Path, complete: bool) -> None:
+def check_tables(data: Mapping[str, Any], path: Path, complete: bool,
+                 defaults: Mapping[str, Any] | None = None) -> None:
     """Raise ConfigError for the first unknown table or key, wrong type or bad value.
 
     With `complete`, every key of the schema must be present (the defaults file).
+    `defaults` (the shipped file) sets the ceilings of the derived numbers.
     """
     top_level = sorted(name for name in SCHEMA if "." not in name)
     for name, value in data.items():
         if name not in SCHEMA:
             raise ConfigError(f"{path}: unknown table [{name}]{_suggest(name, top_level)}; "
                               f"known tables: {', '.join(top_level)}")
-        _check_table(name, value, path)
+        _check_table(name, value, path, defaults or {})
     if complete:
         for name, settings in SCHEMA.items():
             table = _lookup(data, name)
@@ -270,16 +316,16 @@ def check_tables(data: Mapping[str, Any], path: Path, complete: bool) -> None:
                                   "every key needs a commented default in this file")
 
 
-def _check_table(name: str, table: Any, path: Path) -> None:
+def _check_table(name: str, table: Any, path: Path, defaults: Mapping[str, Any]) -> None:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [{name}] should be a table of keys, found {_describe(table)}")
     settings = SCHEMA[name]
     sub_tables = [other.rsplit(".", 1)[1] for other in SCHEMA if other.startswith(name + ".")]
     for key, value in table.items():
         if key in sub_tables:
-            _check_table(f"{name}.{key}", value, path)
+            _check_table(f"{name}.{key}", value, path, defaults)
         elif key in settings:
-            setting = settings[key]
+            setting = settings[key].bounded((_lookup(defaults, name) or {}).get(key))
             if not setting.accepts(value):
                 raise ConfigError(f"{path}: [{name}] {key}: expected {setting.expected()}, "
                                   f"found {_describe(value)}")
@@ -333,6 +379,14 @@ def _flatten(data: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     tables: dict[str, Mapping[str, Any]] = {}
     for name, settings in SCHEMA.items():
         table = _lookup(data, name) or {}
-        tables[name] = {key: float(table[key]) if setting.kind is float else table[key]
-                        for key, setting in settings.items() if key in table}
+        tables[name] = {key: _value(table[key], setting) for key, setting in settings.items() if key in table}
     return tables
+
+
+def _value(value: Any, setting: Setting) -> Any:
+    """A float given as an int becomes a float; a path gets `~` expanded (the same for every caller)."""
+    if setting.kind is float:
+        return float(value)
+    if setting.path and value:
+        return os.path.expanduser(value)
+    return value

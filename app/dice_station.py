@@ -27,7 +27,7 @@ from app.dice_service import DiceService, DiceStatus, RollTimings, TickThread
 from app.games.base import Message
 from app.session import PlayerNotice
 from hardware.button import RollButton
-from hardware.camera import Camera, CameraError, CameraSettings, make_camera, to_bgr_uint8
+from hardware.camera import Camera, CameraError, CameraSettings, TimedCamera, make_camera, to_bgr_uint8
 from hardware.gpio import GpioUnavailable, LgpioChip
 from hardware.status_led import StatusLed
 from vision.calibrate import (
@@ -253,7 +253,7 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         camera = make_camera(settings)
         if camera is None:
             return None
-        cameras[:] = [SharedCamera(camera)]
+        cameras[:] = [SharedCamera(TimedCamera(camera, config["camera"]["read_timeout_s"]))]
         return cameras[0]
 
     reader = TableReader(vision_params, learned_params, calibration,

@@ -121,6 +121,7 @@ class GameRow:
     header: dict[str, Any]
     created_at: str
     finished: bool
+    problem: str | None = None  # why the stored header cannot be read (then `header` is empty)
 
 
 @dataclass(frozen=True)
@@ -319,24 +320,32 @@ class Journal:
             )
         return Event(game_id, seq, kind, payload, created_at)
 
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database file and empty it (the session does so after each round).
+
+        Until then acknowledged events live only in the -wal file: one deleted or damaged there
+        would take them all. JournalError when the disk refuses; the events stay safe in the WAL.
+        """
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error as err:
+            raise JournalError(f"the games file could not be brought up to date: "
+                               f"{_plain_sqlite_reason(err, self.path.parent)}") from err
+
     def set_finished(self, game_id: int, finished: bool) -> None:
         with self._transaction():
             self._require_game(game_id)
             self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
     def game(self, game_id: int) -> GameRow:
-        row = self._db.execute(
-            "SELECT id, game_type, header, created_at, finished FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
+        row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"there is no game {game_id} in {self.path}")
         return _game_row(row)
 
     def games(self) -> list[GameRow]:
         """All games, oldest first."""
-        rows = self._db.execute(
-            "SELECT id, game_type, header, created_at, finished FROM games ORDER BY id"
-        ).fetchall()
+        rows = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id").fetchall()
         return [_game_row(row) for row in rows]
 
     def last_seqs(self) -> dict[int, int]:
@@ -360,19 +369,32 @@ class Journal:
         return None if row is None else row[0]
 
     def events(self, game_id: int) -> list[Event]:
+        """All the game's events (JournalError if one cannot be read)."""
+        events, problem = self.readable_events(game_id)
+        if problem is not None:
+            raise JournalError(problem)
+        return events
+
+    def readable_events(self, game_id: int) -> tuple[list[Event], str | None]:
+        """The game's events up to the first one that cannot be read, and what is wrong with that one.
+
+        The stored text is read as bytes: a row whose bytes are not UTF-8 (a flipped bit that
+        `quick_check` cannot see) is named, never a raw sqlite3 error.
+        """
         self._require_game(game_id)
         rows = self._db.execute(
-            "SELECT seq, kind, payload, created_at FROM events WHERE game_id = ? ORDER BY seq",
+            "SELECT seq, kind, CAST(payload AS BLOB), CAST(created_at AS BLOB) FROM events "
+            "WHERE game_id = ? ORDER BY seq",
             (game_id,),
         ).fetchall()
         events = []
         for seq, kind, payload, created_at in rows:
             try:
-                decoded = json.loads(payload)
-            except json.JSONDecodeError as err:
-                raise JournalError(f"game {game_id}, event {seq}: stored payload is not JSON ({err})") from None
-            events.append(Event(game_id, seq, kind, decoded, created_at))
-        return events
+                decoded = json.loads(_text(payload, "payload"))
+            except (ValueError, TypeError) as err:
+                return events, f"game {game_id}, event {seq}: the stored {_reason(err)}"
+            events.append(Event(game_id, seq, kind, decoded, _display_text(created_at)))
+        return events, None
 
     def timeline(self, game_id: int) -> Timeline:
         return fold(self.events(game_id))
@@ -418,13 +440,41 @@ class _Transaction:
             raise JournalError(_not_saved(exc, self._folder)) from exc
 
 
+_GAME_COLUMNS = "id, CAST(game_type AS BLOB), CAST(header AS BLOB), CAST(created_at AS BLOB), finished"
+
+
 def _game_row(row: tuple[Any, ...]) -> GameRow:
+    """One games row; a header that cannot be read is named in `problem`, so the list still opens."""
     game_id, game_type, header, created_at, finished = row
+    game_type, created_at = _display_text(game_type), _display_text(created_at)
     try:
-        decoded = json.loads(header)
-    except json.JSONDecodeError as err:
-        raise JournalError(f"game {game_id}: stored header is not JSON ({err})") from None
+        decoded = json.loads(_text(header, "header"))
+        if not isinstance(decoded, dict):
+            raise ValueError("header is not a JSON object")
+    except (ValueError, TypeError) as err:
+        return GameRow(game_id, game_type, {}, created_at, bool(finished), f"game {game_id}: the stored {_reason(err)}")
     return GameRow(game_id, game_type, decoded, created_at, bool(finished))
+
+
+def _text(stored: bytes | None, what: str) -> str:
+    """Stored text as it was written (UTF-8); ValueError naming `what` otherwise."""
+    if stored is None:
+        raise ValueError(f"{what} is missing")
+    try:
+        return bytes(stored).decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{what} is not UTF-8 text (byte {err.start} of {len(stored)})") from None
+
+
+def _display_text(stored: bytes | None) -> str:
+    return "" if stored is None else bytes(stored).decode("utf-8", "replace")
+
+
+def _reason(err: Exception) -> str:
+    """'payload is not JSON (...)' or the UTF-8 reason `_text` gave."""
+    if isinstance(err, json.JSONDecodeError):
+        return f"data is not JSON ({err.msg} at character {err.pos})"
+    return str(err)
 
 
 def _check_ours(connection: sqlite3.Connection, path: Path) -> None:

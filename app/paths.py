@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from contextlib import suppress
 from pathlib import Path
 
 APP_DIR_NAME = "windrose"
@@ -27,3 +28,14 @@ def data_dir(env: Mapping[str, str] | None = None) -> Path:
 def default_db_path(env: Mapping[str, str] | None = None) -> Path:
     """The journal database used when neither --db nor the config names one."""
     return data_dir(env) / DB_FILE_NAME
+
+
+def json_files(folder: Path) -> list[Path]:
+    """The .json files of a folder, newest first (none when the folder is missing or unreadable):
+    what the touchscreen's file lists offer, with no keyboard or file dialog."""
+    dated: list[tuple[float, str, Path]] = []
+    with suppress(OSError):  # no folder, or it (or a file in it) went away while being listed
+        for path in folder.iterdir():
+            if path.suffix.lower() == ".json" and path.is_file():
+                dated.append((-path.stat().st_mtime, path.name, path))
+    return [path for _age, _name, path in sorted(dated)]

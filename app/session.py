@@ -6,21 +6,35 @@ disk), then committed to the journal, and only then becomes the current state.
 Undo, redo and going back are journal events too, so the table's whole history
 stays visible. After each round, when a game ends and when the session leaves a
 game, the game is also written as a backup record file. A damaged database is
-set aside at start and the player is told in `notices`. Nothing here knows about Kivy,
-nor about any one game: the rules come from the registered `Game` the journal names.
+set aside at start and the player is told in `notices`; so is each stored game
+that no longer replays (`set_aside`): it is never resumed, its rows stay as they
+are, and `readable_game` gives it up to where it stops. Nothing here knows about
+Kivy, nor about any one game: the rules come from the registered `Game` the
+journal names.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from app.backup import BACKUP_FOLDER, highest_backup_id, write_backup
-from app.games import UnknownGame
+from app.backup import BACKUP_FOLDER, backup_files, highest_backup_id, set_restored, write_backup
+from app.games import MAX_DOCUMENT_BYTES, UnknownGame, read_document
 from app.games import game as find_game
-from app.games.base import Game, GameDocument, Message, Progress, RecordError, RulesError, ScoreTable, Waiting
+from app.games.base import (
+    Game,
+    GameDocument,
+    Message,
+    Progress,
+    RecordError,
+    RulesError,
+    ScoreTable,
+    Waiting,
+    player_name_problem,
+)
 from app.journal import (
     Clock,
     Connect,
@@ -33,6 +47,8 @@ from app.journal import (
     local_timestamp,
     open_or_set_aside,
 )
+
+log = logging.getLogger(__name__)
 
 
 class SessionError(Exception):
@@ -78,6 +94,28 @@ class HistoryEntry:
         return str(self.message)
 
 
+@dataclass(frozen=True)
+class BackupOffer:
+    """A backup record that holds more of a game than the journal does (a lost -wal, an emptied file)."""
+
+    path: Path
+    game_id: int
+    game: Game  # the registered game that reads the copy
+    document: GameDocument
+    in_journal: int | None  # live actions of that game in the journal; None: the journal lacks it
+
+
+@dataclass(frozen=True)
+class ReadableGame:
+    """A stored game as far as it replays: its rules, its document up to where it stops, the
+    state there, and why it stops (None: the whole game replays)."""
+
+    game: Game
+    document: GameDocument
+    state: Any
+    problem: str | None
+
+
 class PlayerNotice(str):
     """A notice for the player: its English text (what the CLI and logs print), carrying the
     Message it was made from so the UI can show it in the table's language."""
@@ -112,6 +150,8 @@ class Session:
         self._steps: list[HistoryEntry] = []  # `live` is filled in by history()
         self._messages: dict[int, Message] = {}  # origin seq of an action -> its summary
         self._summaries: dict[int, tuple[int, GameSummary]] = {}  # game id -> (last seq, summary)
+        self.set_aside: dict[int, str] = {}  # game id -> why it no longer replays
+        self.backup_offers: list[BackupOffer] = []  # games a backup copy can give back (check_backups)
 
     @classmethod
     def open(
@@ -135,7 +175,98 @@ class Session:
         session = cls(journal, backup_dir=folder)
         if damage is not None and moved_to is not None:
             session.notices.append(_set_aside_notice(damage, moved_to, folder))
+        session.check_games()
+        session.check_backups()
         return session
+
+    def check_backups(self) -> None:
+        """Offer each backup that is ahead of the journal: its game is missing, or has fewer actions.
+
+        A backup matches the journal's games by game and header (start time, players, set-up), so
+        a copy already imported under a new id is not offered again. Only a backup whose actions begin
+        with the journal's live ones is offered, and never one whose actions are all still
+        reachable there (undone or gone back from on purpose).
+        """
+        if self.backup_dir is None:
+            return
+        timelines = {row.id: (_stored_game_key(row), self._timeline_of(row.id)) for row in self.journal.games()}
+        offers = []
+        for game_id, path in backup_files(self.backup_dir):
+            try:
+                rules, document = read_game_file(path)
+            except (OSError, RecordError):
+                continue  # not a copy we can use; the file stays for a person to look at
+            key = _same_game_key(rules, document.header)
+            matching = {other: timeline for other, (header, timeline) in timelines.items()
+                        if key is not None and header == key and timeline is not None}
+            if any(timeline.reachable >= len(document.actions) for timeline in matching.values()):
+                continue
+            same = matching.get(game_id)
+            if same is not None and document.actions[: len(same.live)] == same.actions:
+                offers.append(BackupOffer(path, game_id, rules, document, len(same.live)))
+            elif not matching:
+                offers.append(BackupOffer(path, game_id, rules, document, None))
+        self.backup_offers = offers
+        if offers:
+            self.notices.append(PlayerNotice(Message(
+                "The backup copies hold more than the games file (game: actions in the copy/in the file): "
+                "{games}. Tap \"Restore from the backups\" on the start screen to take them back.",
+                {"games": "; ".join(_offer_text(offer) for offer in offers)})))
+
+    def _timeline_of(self, game_id: int) -> Timeline | None:
+        """The journal's timeline of a game that replays; None when it set the game aside."""
+        if game_id in self.set_aside:
+            return None
+        try:
+            return self.journal.timeline(game_id)
+        except JournalError:
+            return None
+
+    def restore_backups(self) -> list[int]:
+        """Take back every offered game from its backup (one tap); returns the games' ids.
+
+        A game still in the journal gets the missing actions appended, each checked and committed as
+        at the table; a game the journal lacks (or set aside) comes back as a new game, and its old
+        copy is renamed so it is not offered again. Stops at the first fault (JournalError, OSError).
+        """
+        restored = []
+        for offer in list(self.backup_offers):
+            try:
+                if offer.in_journal is not None:
+                    self.load(offer.game_id)
+                    for action in offer.document.actions[offer.in_journal:]:
+                        self.act(action)
+                    restored.append(offer.game_id)
+                else:
+                    game_id = self.import_document(offer.game, offer.document)
+                    self._write_backup_if_due()
+                    set_restored(offer.path, game_id)
+                    restored.append(game_id)
+            except (RulesError, RecordError, SessionError) as err:  # a copy this version cannot replay
+                self.notices.append(PlayerNotice(Message(
+                    "The backup copy {file} could not be restored ({reason}); it is kept as it is.",
+                    {"file": offer.path.name, "reason": str(err)})))
+            self.backup_offers.remove(offer)
+        return restored
+
+    def check_games(self) -> None:
+        """Replay every stored game; each one that does not replay is set aside and the table told.
+
+        Its rows stay untouched (a later Windrose may read them); it is listed with its problem,
+        never resumed, and exports up to the point where it stops.
+        """
+        for summary in self.games():
+            if summary.problem is not None and summary.id not in self.set_aside:
+                self._set_game_aside(summary.id, summary.problem)
+
+    def _set_game_aside(self, game_id: int, problem: str) -> None:
+        self.set_aside[game_id] = problem
+        names = ", ".join(name for _colour, name in self._summaries[game_id][1].players) \
+            if game_id in self._summaries else ""
+        self.notices.append(PlayerNotice(Message(
+            "Game {game} ({players}) cannot be replayed ({reason}). It was set aside as it is: Past games "
+            "shows it and exports it up to where it stops.",
+            {"game": game_id, "players": names or "?", "reason": problem})))
 
     def close(self) -> None:
         """Write the current game's backup if it is behind, then close the journal."""
@@ -168,8 +299,10 @@ class Session:
     def _summarise(self, row: GameRow) -> GameSummary:
         header = row.header
         players: list[tuple[str, str]] = []
-        round_number, winner, problem = 0, None, None
+        round_number, winner, problem = 0, None, row.problem
         try:
+            if problem is not None:
+                raise JournalError(problem)
             rules = _rules_of(row)
             players = [(seat.id, seat.name) for seat in rules.seats(header)]
             state = rules.replay(GameDocument(header, self.journal.timeline(row.id).actions))
@@ -178,7 +311,7 @@ class Session:
             if progress.finished:
                 winner = rules.score(state).winner
         except (RulesError, RecordError, JournalError, SessionError, KeyError, TypeError, AttributeError) as err:
-            problem = str(err)
+            problem = problem or str(err)
         return GameSummary(row.id, row.game_type, str(header.get("started", "")), players, row.finished,
                            round_number, winner, problem)
 
@@ -187,7 +320,9 @@ class Session:
         set-up, start time; the game's first format unless the header names one of its own).
 
         RecordError, with nothing stored, for bad players or set-up. A record's optional
-        top-level fields may ride along in the header, so an export gives them back.
+        top-level fields may ride along in the header, so an export gives them back. A
+        player's name the one name rule refuses (app.games.base) is a SessionError, also for
+        a game whose reader lets it pass: its backup could not be imported back.
         """
         try:
             rules = find_game(game)
@@ -195,6 +330,10 @@ class Session:
             raise SessionError(str(err)) from None
         header = {"format": rules.formats[0], **{k: v for k, v in header.items() if k != "actions"}}
         state = rules.new_state(header)
+        for seat in rules.seats(header):
+            problem = player_name_problem(seat.name)
+            if problem is not None:
+                raise SessionError(f"the name {seat.name!r} of player {seat.id} {problem}")
         id_above = highest_backup_id(self.backup_dir) if self.backup_dir is not None else 0
         new_id = self.journal.create_game(header, game_type=rules.id, id_above=id_above)
         self._write_backup_if_due()
@@ -202,16 +341,33 @@ class Session:
         self._backup_due = True
         return new_id
 
+    def import_document(self, rules: Game, document: GameDocument) -> int:
+        """Store a game's record or sheet as a new game and load it; each action checked and
+        committed as at the table.
+
+        A document that does not replay is refused whole (RulesError, RecordError) before
+        anything is stored; a name the name rule refuses is a SessionError.
+        """
+        rules.replay(document)
+        game_id = self.new_game(rules.id, document.header)
+        for action in document.actions:
+            self.act(action)
+        return game_id
+
     def load(self, game_id: int) -> None:
         """Make a stored game current, replaying its journal (SessionError if it no longer replays)."""
         row = self.journal.game(game_id)
+        if row.problem is not None:
+            raise SessionError(row.problem)
         rules = _rules_of(row)
         header = row.header
         try:
             start = rules.new_state(header)
         except (RecordError, KeyError, TypeError, AttributeError) as err:
             raise SessionError(f"game {game_id} has a damaged header: {err}") from None
-        events = self.journal.events(game_id)
+        events, problem = self.journal.readable_events(game_id)
+        if problem is not None:
+            raise SessionError(problem)
         self._write_backup_if_due()
         current = (self.game_id, self._game, self._header, self._timeline, self._states, self._steps,
                    self._messages)
@@ -228,12 +384,51 @@ class Session:
         self._backed_up_at = self._backup_mark()
 
     def resume_last(self) -> bool:
-        """Load the last unfinished game, if there is one."""
+        """Load the last unfinished game, if there is one and it replays.
+
+        A game that no longer replays is set aside (and the table told) instead; no older
+        game is resumed in its place, so the start screen shows what happened.
+        """
         game_id = self.journal.last_unfinished()
-        if game_id is None:
+        if game_id is None or game_id in self.set_aside:
             return False
-        self.load(game_id)
+        try:
+            self.load(game_id)
+        except SessionError as err:
+            self._set_game_aside(game_id, str(err))
+            return False
         return True
+
+    def readable_game(self, game_id: int) -> ReadableGame:
+        """A stored game up to where it stops replaying, and why it stops.
+
+        What a set-aside game can still give: its readable events, folded, and of their
+        actions those that replay. SessionError when not even the header can be read, or the
+        game is of a kind this Windrose does not know.
+        """
+        row = self.journal.game(game_id)
+        if row.problem is not None:
+            raise SessionError(row.problem)
+        rules = _rules_of(row)
+        events, problem = self.journal.readable_events(game_id)
+        timeline = Timeline()
+        for event in events:
+            try:
+                timeline.apply(event.seq, event.kind, event.payload)
+            except JournalError as err:
+                problem = f"game {game_id}, event {event.seq}: {err}"
+                break
+        document = GameDocument(dict(row.header), timeline.actions)
+        try:
+            try:
+                state = rules.replay(document)
+            except RulesError as err:  # the actions before the refused one still replay
+                problem = problem or str(err)
+                document = GameDocument(document.header, document.actions[: err.action_index or 0])
+                state = rules.replay(document)
+        except (RecordError, KeyError, TypeError, AttributeError) as err:
+            raise SessionError(f"game {game_id} has a damaged header: {err}") from None
+        return ReadableGame(rules, document, state, problem)
 
     # -- the current game --------------------------------------------------------
 
@@ -249,6 +444,11 @@ class Session:
         """The current state, the game's own data (read only: the session keeps it for undo)."""
         self._require_game()
         return self._states[-1]
+
+    @property
+    def position(self) -> tuple[int | None, int]:
+        """The loaded game and how many of its events this session followed: any commit changes it."""
+        return self.game_id, len(self._steps)
 
     @property
     def actions(self) -> list[dict[str, Any]]:
@@ -360,10 +560,15 @@ class Session:
         return self._states[-1]
 
     def _after_commit(self) -> None:
-        """A committed event: write the backup when the round changed or the game ended."""
+        """A committed event: when the round changed or the game ended, write the backup and fold
+        the WAL into the database file (a lost -wal then costs at most the round under way)."""
         self._backup_due = True
         if self._backup_mark() != self._backed_up_at:
             self._write_backup_if_due()
+            try:
+                self.journal.checkpoint()
+            except JournalError as err:  # the events are safe in the WAL; the next round tries again
+                log.warning("%s", err)
 
     def _backup_mark(self) -> tuple[int, bool]:
         progress = self.game.progress(self._states[-1])
@@ -464,6 +669,37 @@ class Session:
     def _current(self) -> int:
         assert self.game_id is not None
         return self.game_id
+
+
+def read_game_file(path: Path) -> tuple[Game, GameDocument]:
+    """A record or sheet file read by the registered game whose format it names; a file over
+    the size limit is refused without reading it all (RecordError, OSError)."""
+    with path.open("rb") as handle:
+        data = handle.read(MAX_DOCUMENT_BYTES + 1)
+    return read_document(data)
+
+
+def _same_game_key(rules: Game, header: dict[str, Any]) -> str | None:
+    """What tells two stored games are the same game: the game and its own file of the header
+    alone (start time, players, set-up); None for a header the game cannot write."""
+    try:
+        return f"{rules.id}\n{rules.write(GameDocument(header, []))}"
+    except (RecordError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _stored_game_key(row: GameRow) -> str | None:
+    """`_same_game_key` of a stored game (None for a game of a kind this Windrose lacks)."""
+    try:
+        return _same_game_key(_rules_of(row), row.header)
+    except SessionError:
+        return None
+
+
+def _offer_text(offer: BackupOffer) -> str:
+    """'#3 Anna, Ben: 60/12': the game, its players, and its actions in the copy / in the games file."""
+    names = ", ".join(seat.name for seat in offer.game.seats(offer.document.header))
+    return f"#{offer.game_id} {names}: {len(offer.document.actions)}/{offer.in_journal or 0}"
 
 
 def _set_aside_notice(damage: JournalDamagedError, moved_to: Path, backup_dir: Path) -> PlayerNotice:

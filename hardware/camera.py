@@ -10,7 +10,9 @@ state. picamera2 is imported only inside `Picamera2Camera`.
 from __future__ import annotations
 
 import re
+import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -283,6 +285,67 @@ class OpenCVCamera(_GrabbingCamera):
             self._capture = None
 
 
+class TimedCamera:
+    """A camera whose every call gives up after `timeout_s`: a driver that never returns (a USB
+    camera half unplugged, a stalled libcamera request) must not hold the dice loop, or a
+    Settings change that closes the camera, for ever.
+
+    Each call runs on a short-lived daemon thread. One that does not answer in time is left
+    behind and reported as CameraError; until it returns, further calls are refused at once
+    (the driver is not called twice at the same time), and `close` does not wait for it.
+    """
+
+    def __init__(self, camera: Camera, timeout_s: float) -> None:
+        self.description = camera.description
+        self._camera = camera
+        self._timeout_s = timeout_s
+        self._hung: threading.Event | None = None  # set once the call that hung has returned
+
+    def _call(self, what: str, function: Callable[[], Any], even_if_hung: bool = False) -> Any:
+        if not even_if_hung and self._hung is not None and not self._hung.is_set():
+            raise CameraError(f"{self.description} still has not answered an earlier request; "
+                              "check its cable, or restart the Pi")
+        done = threading.Event()
+        outcome: list[Any] = []
+
+        def run() -> None:
+            try:
+                outcome.append((True, function()))
+            except Exception as exc:  # handed to the caller's thread below
+                outcome.append((False, exc))
+            done.set()
+
+        threading.Thread(target=run, name="windrose-camera-call", daemon=True).start()
+        if not done.wait(self._timeout_s):
+            self._hung = done
+            raise CameraError(f"{self.description}: {what} gave no answer within {self._timeout_s:g} s "
+                              "(the camera hangs)")
+        ok, value = outcome[0]
+        if not ok:
+            raise value
+        return value
+
+    def open(self) -> None:
+        self._call("opening", self._camera.open)
+
+    def read_main(self) -> np.ndarray:
+        return self._call("reading a frame", self._camera.read_main)
+
+    def read_motion(self) -> np.ndarray:
+        return self._call("reading a motion frame", self._camera.read_motion)
+
+    def relock_exposure(self) -> None:
+        self._call("locking the exposure", self._camera.relock_exposure)
+
+    def close(self) -> None:
+        """Release the device, waiting at most `timeout_s`, even beside a call that hangs (closing
+        is what may free it); never raises."""
+        try:
+            self._call("closing", self._camera.close, even_if_hung=True)
+        except Exception:  # a camera that hangs or fails on close is given up all the same
+            return
+
+
 def _natural_key(path: Path) -> list[object]:
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
 
@@ -318,7 +381,10 @@ class FolderCamera(_GrabbingCamera):
             self._next = 0
         path = self._files[self._next]
         self._next += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        except cv2.error as err:  # e.g. over OpenCV's pixel limit (OPENCV_IO_MAX_IMAGE_PIXELS)
+            raise CameraError(f"{path}: OpenCV cannot decode it ({str(err).strip().splitlines()[-1]})") from None
         if frame is None:
             raise CameraError(f"{path}: missing or not a readable image")
         return to_bgr_uint8(frame, str(path))

@@ -102,13 +102,13 @@ def test_overrides_merge_over_the_defaults(tmp_path: Path) -> None:
     ('[camera]\nsource = "webcam"\n',
      '[camera] source: expected one of "auto", "picamera2", "opencv", "folder", "none", found the string "webcam"'),
     ("[led]\nenabled = 1\n", "[led] enabled: expected true or false, found 1"),
-    ("[journal]\ndb_path = [1, 2]\n", "[journal] db_path: expected a string, found an array"),
+    ("[journal]\ndb_path = [1, 2]\n", "[journal] db_path: expected a string naming a path outside /proc and /sys, found an array"),
     ("camera = 3\n", "[camera] should be a table of keys, found 3"),
     ("[camera.lens]\nzoom = 2\n", "[camera] unknown key 'lens'"),
     ("[vision]\npip_contrastt = 3.0\n", "[vision] unknown key 'pip_contrastt' (did you mean 'pip_contrast'?)"),
-    ("[vision]\nglare_level = -4\n", "[vision] glare_level: expected an integer of at least 0, found -4"),
+    ("[vision]\nglare_level = -4\n", "[vision] glare_level: expected an integer from 0 to 5000, found -4"),
     ('[vision.settle]\nstill_time_s = "soon"\n',
-     '[vision.settle] still_time_s: expected a number of at least 0, found the string "soon"'),
+     '[vision.settle] still_time_s: expected a number from 0 to 10, found the string "soon"'),
     ("[vision.settle]\nskin_cr_min = 200\n", "each skin_*_min must be below its skin_*_max"),
     ("[camera\nwidth = 3\n", "not valid TOML: Expected ']' at the end of a table declaration (at line 1"),
     (b"[camera]\ndevice = \"\xff\"\n", "not valid TOML: the file is not UTF-8 text"),
@@ -199,3 +199,36 @@ def test_fuzzed_documents_load_cleanly_or_fail_cleanly(tmp_path: Path, document)
 ))
 def test_fuzzed_bytes_load_cleanly_or_fail_cleanly(tmp_path: Path, text) -> None:
     check_outcome(tmp_path, text)
+
+
+def test_a_tilde_path_is_expanded_once_for_every_caller(tmp_path: Path) -> None:
+    from app.cli import _db_path, build_parser
+
+    override = tmp_path / "override.toml"
+    override.write_text('[journal]\ndb_path = "~/games/x.db"\n[camera]\nfolder = "~/frames"\n', encoding="utf-8")
+    config = load_config(override, env={"HOME": str(tmp_path)}, home=NO_HOME)
+    home = Path.home()
+    assert config["journal"]["db_path"] == str(home / "games" / "x.db")  # what the app opens
+    assert config["camera"]["folder"] == str(home / "frames")
+    args = build_parser().parse_args(["export", "--config", str(override)])
+    assert _db_path(args) == home / "games" / "x.db"  # and what the command line opens
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[vision]\nblank_frame_std = inf\n", "[vision] blank_frame_std: expected a number from 0 to 80, found inf"),
+    ("[vision]\nblank_frame_std = -inf\n", "[vision] blank_frame_std: expected a number from 0 to 80, found -inf"),
+    ("[vision]\nblank_frame_std = 1e300\n", "[vision] blank_frame_std: expected a number from 0 to 80, found 1e+300"),
+    ("[vision.settle]\nmin_vote_frames = 100000\n", "[vision.settle] min_vote_frames: expected an integer from 0 to 100,"),
+    ("[ui]\ntext_scale = nan\n", "[ui] text_scale: expected a number from 0.5 to 2, found nan"),
+    ('[journal]\ndb_path = "/proc/version"\n', '[journal] db_path: expected a string naming a path outside /proc and /sys, found the string'),
+    ('[ui]\nexports_dir = "/sys/kernel"\n', "[ui] exports_dir: expected a string naming a path outside /proc and /sys"),
+    ('[vision]\ncalibration_path = "/proc/self/../self/environ"\n', "[vision] calibration_path: expected a string naming a path outside"),
+])
+def test_numbers_have_ranges_and_kernel_folders_are_refused(tmp_path: Path, text: str, message: str) -> None:
+    error = error_for(tmp_path, text)
+    assert error.startswith(f"{tmp_path / 'override.toml'}: ") and message in error
+
+
+def test_a_byte_order_mark_is_read_as_utf8(tmp_path: Path) -> None:
+    config = load_with(tmp_path, b"\xef\xbb\xbf[ui]\nlanguage = \"de\"\n")
+    assert config["ui"]["language"] == "de"

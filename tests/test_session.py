@@ -301,3 +301,24 @@ def test_a_backup_notice_reads_in_german(tmp_path: Path, record: Record, german:
     assert notice.startswith("The backup copy of game 1 could not be written (")
     assert german.message(notice.message).startswith("Die Sicherungskopie von Partie 1 konnte nicht geschrieben werden (")
     assert german.message(notice.message).endswith("); die Partie selbst ist gespeichert.")
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    ("A" * 41, "is 41 characters long; at most 40 are allowed"),
+    ("Ann\x07", "contains control characters"),
+    ("Ann\nBen", "contains control characters"),
+    (" Ann", "must not start or end with a space"),
+    ("\u202eAnn", "reverses the writing direction"),
+])
+def test_a_name_the_one_name_rule_refuses_is_refused_before_anything_is_stored(
+    session: Session, name: str, problem: str
+) -> None:
+    def header(second: str) -> dict[str, Any]:
+        return {"players": [{"colour": "white", "name": "Bea"}, {"colour": "orange", "name": second}],
+                "wall": ["white", "orange"]}
+
+    with pytest.raises(RecordError, match=problem) as caught:
+        session.new_game("macao", header(name))
+    assert caught.value.where == "players[1].name"
+    assert session.journal.games() == [] and session.game_id is None
+    session.new_game("macao", header("A" * 40))

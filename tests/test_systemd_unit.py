@@ -83,6 +83,31 @@ def test_unit_is_a_hardened_notifying_kiosk(rendered_unit: Path) -> None:
     assert allowed == {"char-drm", "char-input", "char-video4linux", "char-media", "char-dma_heap", "char-gpiochip"}
 
 
+def _megabytes(text: str) -> int:
+    units = {"K": 1 / 1024, "M": 1, "G": 1024}
+    return int(float(text[:-1]) * units[text[-1]])
+
+
+def test_unit_bounds_memory_above_the_measured_peak(rendered_unit: Path) -> None:
+    unit = unit_settings(rendered_unit)
+    measured_peak_mb = 270  # README: the peak while a roll is read
+    high, highest = _megabytes(unit["MemoryHigh"][0]), _megabytes(unit["MemoryMax"][0])
+    assert measured_peak_mb * 1.5 <= high < highest
+    assert unit["MemorySwapMax"] == ["0"]
+
+
+def test_under_the_unit_only_the_administrators_settings_are_read(rendered_unit: Path, tmp_path: Path) -> None:
+    environment = dict(line.split("=", 1) for line in unit_settings(rendered_unit)["Environment"])
+    assert environment["WINDROSE_CONFIG"] == "/etc/windrose/config.toml"
+    home = tmp_path / "home"  # the app's own, writable home (HOME=/var/lib/windrose)
+    (home / ".config" / "windrose").mkdir(parents=True)
+    (home / ".config" / "windrose" / "config.toml").write_text('[journal]\ndb_path = "/tmp/elsewhere.db"\n')
+    system = tmp_path / "etc-config.toml"
+    system.write_text((SYSTEMD / "appliance-config.toml").read_text())
+    config = load_config(env={"WINDROSE_CONFIG": str(system), "HOME": str(home)}, home=home)
+    assert config.files[-1] == system and config["journal"]["db_path"] == ""
+
+
 def test_installer_refuses_a_folder_the_service_cannot_read() -> None:
     result = run("bash", SYSTEMD / "install.sh", "install", "/home/pi/windrose")
     assert result.returncode == 2

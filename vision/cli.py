@@ -25,6 +25,7 @@ from vision.calibrate import (
 )
 from vision.debug import DebugSink
 from vision.evaluate import evaluate
+from vision.image_file import ImageFileError, read_image
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
 from vision.reader import learned_models, read_dice
@@ -36,16 +37,11 @@ EXIT_BAD_INPUT = 2
 
 
 def _load_image(path: str) -> tuple[np.ndarray | None, str]:
-    """The image as BGR (colour kept as stored), or None and a plain reason."""
-    file = Path(path)
-    if not file.is_file():
-        return None, f"{path}: no such file"
-    frame = cv2.imread(str(file), cv2.IMREAD_UNCHANGED)
-    if frame is None:
-        return None, f"{path}: not an image OpenCV can read"
-    if frame.ndim == 2:
-        return None, f"{path}: a one-channel (grey) image; a colour image is needed"
-    return frame, ""
+    """The image as BGR uint8 (colour kept as stored), or None and a plain reason."""
+    try:
+        return read_image(Path(path)), ""
+    except ImageFileError as err:
+        return None, str(err)
 
 
 def _calibration_for(args: argparse.Namespace, params: VisionParams) -> Calibration | None:

@@ -2,18 +2,23 @@
 
 Every action goes through `WindroseApp.act`: the session checks it with the
 rules core and saves it before anything on screen changes; a refused action
-leaves the game as it was and shows the core's reason in plain words.
+leaves the game as it was and shows the core's reason in plain words. Every
+tap runs through `guarded`, so a fault on the way to the disk (full, read-only,
+locked) becomes a notice in the table's language and the app carries on; what
+else escapes Kivy's loop is logged with its traceback by `_LastResort`.
 """
 
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.base import ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -21,14 +26,17 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from app.games.base import RecordError, RulesError
 from app.heap import give_back_free_heap
 from app.journal import local_timestamp
-from app.session import Session, SessionError
+from app.session import Session, SessionError, read_game_file
 from app.watchdog import announce_ready
 from app.ui import theme
+from app.ui.faults import TAP_FAULTS, fault_text
 from app.ui.i18n import _, translator
 from app.ui.settings_store import SettingsStore, UiSettings
+from app.ui.widgets import taps
 
 ROLL_KEYS = {32}  # space bar
 COLLECT_EVERY = 2  # frames that dropped widget trees, per full garbage collection
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -69,6 +77,7 @@ class WindroseApp(App):
         # since its last full pass reach a quarter of all long-lived ones: some 12 MB by then.
         self._collect_dropped = Clock.create_trigger(self._collect_garbage, 0)
         self._dropped = 0
+        self.last_resort = _LastResort(self)
 
     @property
     def session(self) -> Session:
@@ -83,6 +92,7 @@ class WindroseApp(App):
         self.manager = LazyScreenManager(lambda screen: screen(self, name=screen.screen_name),
                                          transition=NoTransition())
         translator.on_change(self._language_changed)
+        taps.guard = self.guarded
         Window.bind(on_key_down=self._on_key_down, on_resize=self._window_resized)
         if self.context.warnings:
             self.notice = self._shown_start_up_notice = self._start_up_notice()
@@ -94,6 +104,8 @@ class WindroseApp(App):
 
     def first_screen(self) -> str:
         """After a restart the unfinished game comes back by itself."""
+        if self.session.backup_offers:  # the start screen offers them before the table plays on
+            return "start"
         try:
             if self.session.resume_last():
                 return "game"
@@ -138,6 +150,26 @@ class WindroseApp(App):
     def say(self, text: str, level: str = "info") -> None:
         self.notice = Notice(text, level)
 
+    def guarded(self, step: Callable[[], Any]) -> None:
+        """Run one tap's work; a fault on the way to the journal, settings or exports becomes a
+        notice (what happened, what to do) and the game stays as the session kept it. When the
+        game was saved before the fault (a file written after the action), the notice says so."""
+        before = self.session.position
+        try:
+            step()
+        except TAP_FAULTS as err:
+            self.show_fault(err, game_saved=self.session.position != before)
+
+    def show_fault(self, error: BaseException, game_saved: bool = False) -> None:
+        log.warning("a tap was not carried out in full: %s", error)
+        self.notice = Notice(fault_text(error, game_saved), "error")
+        try:
+            self.refresh()
+        except TAP_FAULTS as err:  # the screen cannot even read the games: the start screen can
+            log.warning("the screen could not be redrawn: %s", err)
+            self.manager.current = "start"
+            self.manager.current_screen.refresh()
+
     # the only way the UI changes a game ------------------------------------------
     def act(self, action: dict[str, Any]) -> bool:
         """Hand one action to the session; on refusal show why and keep everything as it was."""
@@ -150,6 +182,9 @@ class WindroseApp(App):
         except (SessionError, RecordError) as err:
             self.notice = Notice(str(err), "error")
             self.refresh()
+            return False
+        except TAP_FAULTS as err:
+            self.show_fault(err)
             return False
         self.notice = Notice()
         self.refresh()
@@ -170,7 +205,32 @@ class WindroseApp(App):
             self.notice = Notice(done)
         except SessionError as err:
             self.notice = Notice(str(err), "error")
+        except TAP_FAULTS as err:
+            log.warning("a history step was not carried out: %s", err)
+            self.notice = Notice(fault_text(err), "error")
         self.go("game")
+
+    def restore_backups(self) -> None:
+        """One tap: the games the backup copies hold more of come back into the journal."""
+        restored = self.session.restore_backups()
+        self.say(_("Restored from the backups: game {games}.").format(games=", ".join(map(str, restored)) or "-"))
+        if self.session.game_id is not None and not self.session.is_over:
+            self.go("game")
+        else:
+            self.refresh()
+
+    def import_game(self, path: Path) -> str | None:
+        """Store a record file as a new game and show it; the reason in words when it is refused
+        (nothing is stored then). Faults of the disk go to the tap's safety net."""
+        try:
+            game_id = self.session.import_document(*read_game_file(path))
+        except RulesError as err:
+            return _("{file} was not imported: {reason}").format(file=path.name, reason=translator.message(err.message))
+        except RecordError as err:
+            return _("{file} was not imported: {reason}").format(file=path.name, reason=err)
+        self.say(_("{file} is stored as game {game}.").format(file=path.name, game=game_id))
+        self.go("score" if self.session.is_over else "game")
+        return None
 
     # exports -----------------------------------------------------------------------
     def export_game(self, game_id: int) -> list[Path]:
@@ -189,7 +249,8 @@ class WindroseApp(App):
                 game.game.write(game.document), game.table, game.game.start_player(game.document.header),
             )
         except OSError as err:
-            self.say(_("Export failed: {reason}").format(reason=err), "error")
+            log.warning("export of game %s failed: %s", game_id, err)
+            self.say(_("Export failed: {reason}").format(reason=err.strerror or err), "error")
             self.refresh()
             return []
         self.say(_("Saved in {folder}: {files}").format(
@@ -204,13 +265,19 @@ class WindroseApp(App):
 
     # settings ----------------------------------------------------------------------
     def apply_settings(self, settings: UiSettings) -> None:
-        """Save the table's choices and show them at once (language, text size)."""
+        """Show the table's choices at once (language, text size), then save them; a card that
+        refuses the file keeps them for this session and says so."""
         self.context.settings = settings
-        self.context.settings_store.save(settings)
         theme.text_scale.factor = float(settings.text_scale)
-        if settings.language != translator.language:
+        new_language = settings.language != translator.language
+        if new_language:
             translator.set_language(settings.language)  # listeners refresh the screen
-        else:
+        try:
+            self.context.settings_store.save(settings)
+        except OSError as err:
+            self.show_fault(err)
+            return
+        if not new_language:
             self.refresh()
 
     def restart_dice(self) -> None:
@@ -247,6 +314,7 @@ class WindroseApp(App):
 
     def on_start(self) -> None:
         """Tell systemd the first screen is up and keep its watchdog fed from the UI clock."""
+        ExceptionManager.add_handler(self.last_resort)
         self.notifier = announce_ready(Clock.schedule_interval)
 
     def _start_up_notice(self) -> Notice:
@@ -264,6 +332,29 @@ class WindroseApp(App):
     def on_stop(self) -> None:
         """Let go of the window and the translator (both outlive the app) and of the dice station."""
         translator.remove_listener(self._language_changed)
+        ExceptionManager.remove_handler(self.last_resort)
+        if taps.guard == self.guarded:
+            taps.guard = None
         Window.unbind(on_key_down=self._on_key_down, on_resize=self._window_resized)
         if self.context.dice is not None:
             self.context.dice.close()
+
+
+class _LastResort:
+    """Kivy's exception handler: an error that escapes a callback (a bug) is logged with its
+    traceback and shown as a notice, and the app goes on; every action is already saved."""
+
+    def __init__(self, app: WindroseApp) -> None:
+        self.app = app
+
+    def handle_exception(self, error: BaseException) -> int:
+        if not isinstance(error, Exception):  # Ctrl-C, SystemExit: let the app end
+            return ExceptionManager.RAISE
+        log.error("unexpected error, the app carries on", exc_info=error)
+        self.app.notice = Notice(_("Something went wrong ({reason}). Every action is saved; "
+                                   "if the screen looks wrong, restart the Pi.").format(reason=error), "error")
+        try:
+            self.app.go("start")
+        except Exception:  # noqa: BLE001 - the notice must never start a loop of its own
+            log.exception("the start screen could not be shown")
+        return ExceptionManager.PASS

@@ -6,6 +6,7 @@ UI thread may touch widgets, so both are re-posted with Clock.schedule_once.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -103,8 +104,10 @@ class DiceLink:
             self.station.service.watch(on)
 
     def close(self) -> None:
+        """Stop the station on a thread of its own: its ticker may sit in a camera call that
+        hangs, and the UI thread must never wait for that (a Settings change closes it)."""
         if self.station is not None:
-            self.station.stop()
+            threading.Thread(target=self.station.stop, name="windrose-dice-stop", daemon=True).start()
             self.station = None
 
 

@@ -1,7 +1,8 @@
 """Exports of a finished game: the record file, a CSV of the scores, and BG Stats' import JSON.
 
 Scores come from the game's ScoreTable; nothing here scores anything.
-CSV cells that a spreadsheet would run as a formula are made inert.
+CSV cells that a spreadsheet would run as a formula are made inert, and every
+cell holding a line break (CR or LF) is quoted, so a row never splits.
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ from pathlib import Path
 
 from app.games.base import ScoreTable
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20"  # and their full-width forms, which spreadsheets fold
+LINE_STARTS = ("\t", "\r", "\n")
+LEADING_BLANKS = " \u3000\t\r\n"  # what a spreadsheet skips before it looks for a formula
 SOURCE_NAME = "Windrose"
 
 
 def inert_cell(value: object) -> str:
-    """A CSV cell that no spreadsheet evaluates: text starting like a formula gets a leading quote."""
+    """A CSV cell that no spreadsheet evaluates: text starting like a formula (after any blanks),
+    or with a tab or line break, gets a leading quote."""
     text = str(value)
-    if text.startswith(FORMULA_STARTS):
+    if text.startswith(LINE_STARTS) or text.lstrip(LEADING_BLANKS)[:1] in tuple(FORMULA_SIGNS):
         return "'" + text
     return text
 
@@ -29,7 +33,8 @@ def inert_cell(value: object) -> str:
 def scores_csv(started: str, table: ScoreTable) -> str:
     """One row per player: who, each part of the game's breakdown, total, rank, winner or not."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # CR and LF both in the line terminator: csv then quotes every cell holding either (RFC 4180).
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(("started", "colour", "name", *(column.key for column in table.columns), "total", "rank",
                      "winner"))
     for line in table.lines:

@@ -7,6 +7,7 @@ they are set here before any screen module is loaded.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from dataclasses import replace
@@ -14,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config, ConfigError, load_config
+from app.instance_lock import InstanceLock, InstanceLockError, InstanceLockHeld
+from app.logs import set_level
 from app.paths import data_dir, default_db_path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 DEMO_FRAMES = REPO_ROOT / "app" / "assets" / "demo_frames"
+log = logging.getLogger(__name__)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -33,7 +37,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def configure_kivy(ui: Any, offscreen: bool = False) -> None:
     """Window and input settings; must run before kivy.core.window is imported."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    # Kivy's own mode would swap sys.stderr for its log file: journald would see nothing after this.
+    os.environ["KIVY_LOG_MODE"] = "PYTHON"
     from kivy.config import Config as KivyConfig
 
     KivyConfig.set("kivy", "exit_on_escape", "0")
@@ -88,15 +93,27 @@ def launch(argv: list[str]) -> int:
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    set_level(config["log"]["level"])
     if args.screenshot_tour:
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
         configure_kivy(config["ui"], offscreen=True)
         from app.ui.tour import run_tour
 
         return run_tour(Path(args.screenshot_tour))
-    configure_kivy(config["ui"])
     db_path = Path(args.db or config["journal"]["db_path"] or default_db_path())
-    return run_app(config, db_path, manual_dice=args.manual_dice)
+    lock = InstanceLock(db_path)
+    try:
+        lock.acquire()  # before the window: a second copy leaves the screen to the first
+    except InstanceLockHeld as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except InstanceLockError as err:  # no lock file can be made: opening the journal says why, on screen
+        log.warning("%s", err)
+    try:
+        configure_kivy(config["ui"])
+        return run_app(config, db_path, manual_dice=args.manual_dice)
+    finally:
+        lock.release()
 
 
 def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
@@ -111,10 +128,16 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     try:
         session = Session.open(db_path)
     except JournalError as err:
-        print(f"error: {err}", file=sys.stderr)
+        log.error("%s", err)
+        from app.ui.journal_fault import JournalFaultApp
+
+        JournalFaultApp(getattr(err, "reason", str(err)), config["ui"]["language"]).run()
         return 2
+    log.info("game journal %s", db_path)
     home = db_path.parent if db_path.parent != Path("") else data_dir()
     warnings: list[str] = list(session.notices)  # e.g. a damaged journal set aside at start
+    for warning in warnings:
+        log.warning("%s", warning)
     store = SettingsStore(home / "ui-settings.json")
     settings, warning = store.load(UiSettings.from_config(dict(config["ui"])))
     warnings += [warning] if warning else []
@@ -139,6 +162,7 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
 def dice_link() -> Any:
     """The UI's side of the dice station; imported only here, as it loads OpenCV and numpy
     (some 30 MB), which a table typing its dice in (--manual-dice) never needs."""
+    import vision.image_file  # noqa: F401 - first: it sets OpenCV's pixel limit before OpenCV loads
     from app.ui.dice_link import DiceLink
 
     return DiceLink()

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.games import UnknownGame
-from app.games import game as find_game
 from app.games.base import Game, GameDocument, RecordError, RulesError, ScoreTable, Seat
-from app.journal import JournalError
-from app.session import Session
+from app.session import Session, SessionError
 
 
 @dataclass(frozen=True)
@@ -34,15 +31,17 @@ class PastGame:
 
 
 def past_game(session: Session, game_id: int) -> PastGame:
-    row = session.journal.game(game_id)
-    document = GameDocument(dict(row.header), [dict(a) for a in session.journal.timeline(game_id).actions])
+    """A game that stops replaying comes with its document up to there (what an export writes)."""
     try:
-        rules = find_game(row.game_type)
-    except UnknownGame as err:
-        return PastGame(game_id, None, document, None, str(err))
+        stored = session.readable_game(game_id)
+    except SessionError as err:  # unknown kind of game, or a header that cannot be read
+        header = session.journal.game(game_id).header
+        return PastGame(game_id, None, GameDocument(dict(header), []), None, str(err))
+    if stored.problem is not None:
+        return PastGame(game_id, stored.game, stored.document, None, stored.problem)
     try:
-        state = rules.replay(document)
-        table = rules.score(state) if rules.progress(state).finished else None
-    except (RulesError, RecordError, JournalError, ValueError, KeyError, TypeError) as err:
-        return PastGame(game_id, rules, document, None, str(err))
-    return PastGame(game_id, rules, document, table)
+        finished = stored.game.progress(stored.state).finished
+        table = stored.game.score(stored.state) if finished else None
+    except (RulesError, RecordError, ValueError, KeyError, TypeError) as err:
+        return PastGame(game_id, stored.game, stored.document, None, str(err))
+    return PastGame(game_id, stored.game, stored.document, table)

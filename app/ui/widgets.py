@@ -175,6 +175,23 @@ class TextLabel(Label):
         return kept.rstrip(" ,;:.") + ELLIPSIS
 
 
+class TapGuard:
+    """Every tap's callback runs through here, so one place (the app's `guarded`) turns a fault
+    on the way to the disk into a notice instead of ending the app."""
+
+    def __init__(self) -> None:
+        self.guard: Callable[[Callable[[], None]], None] | None = None
+
+    def run(self, on_tap: Callable[[], None]) -> None:
+        if self.guard is None:
+            on_tap()
+        else:
+            self.guard(on_tap)
+
+
+taps = TapGuard()
+
+
 class BigButton(Button):
     """A finger-sized flat button; `role` picks its colour (normal, ok, danger, player);
     `outlined` rims a chosen one whose fill is a colour of its own (a cube)."""
@@ -209,7 +226,7 @@ class BigButton(Button):
         self._fit()
         self._draw_rim()
         if on_tap is not None:
-            self.bind(on_release=lambda *_a: on_tap())
+            self.bind(on_release=lambda *_a: taps.run(on_tap))
 
     def _fit(self, *_args: Any) -> None:
         self.text_size = (max(1.0, self.width - 10), max(1.0, self.height))
@@ -448,7 +465,7 @@ class Tile(ButtonBehavior, Panel):
         super().__init__(**kwargs)
         self.tag = tag
         if on_tap is not None:
-            self.bind(on_release=lambda *_a: on_tap())
+            self.bind(on_release=lambda *_a: taps.run(on_tap))
 
 
 def segmented(

@@ -122,9 +122,11 @@ def test_damage_is_set_aside_and_a_new_database_opened(
     damaged_bytes = db.read_bytes()
 
     with Session.open(db, clock=steady_clock(CLOCK_TEXT)) as session:
-        [notice] = session.notices
+        notice, offer = session.notices
         assert "could not be used" in notice and reason in notice
         assert SET_ASIDE_NAME in notice and "import" in notice and str(tmp_path / BACKUP_FOLDER) in notice
+        assert "Restore from the backups" in offer  # and the games the backups hold are offered
+        assert len(session.backup_offers) == len(played[1])
         assert session.journal.games() == []
         record = seeded_game(3)
         start(session, record)

@@ -96,3 +96,18 @@ def test_settings_survive_a_restart_and_bad_files_fall_back(tmp_path: Path) -> N
     store.path.write_text('{"language": "fr", "text_scale": 9}')
     loaded, _warning = store.load(UiSettings())
     assert (loaded.language, loaded.text_scale) == ("en", 1.0)
+
+
+@pytest.mark.parametrize("text", [" =1+1", "\n=1", "\r+1", "\u3000-1", "\uff1d1+1", "\uff0bx", "\uff20A1", "  \uff0d1"])
+def test_blanks_line_breaks_and_full_width_signs_do_not_hide_a_formula(text: str) -> None:
+    assert inert_cell(text) == "'" + text
+
+
+@pytest.mark.parametrize("name", ["Ann\rBen", "Ann\nBen", "\nAnn", " Ann", "Ann\r\n"])
+def test_a_name_with_a_line_break_keeps_its_row_whole(name: str) -> None:
+    table = ScoreTable("macao", COLUMNS, (ScoreLine("white", name, "white", (1, 0), 1, 1),), "white")
+    text = scores_csv("2026-11-29T19:30:00+01:00", table)
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert len(rows) == 2 and len(rows[1]) == len(rows[0])
+    assert rows[1][2].lstrip("'") == name
+    assert text.count("\r\n") == 2 + name.count("\r\n")  # a line break outside quotes ends a row, no other

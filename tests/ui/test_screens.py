@@ -248,3 +248,19 @@ def test_player_counters_say_one_card_not_one_cards(ui: UiHarness, table: Table)
         assert any(text.endswith("[/color][/b] Karte") for text in ui.labels())
     finally:
         translator.set_language("en")
+
+
+def test_a_name_is_held_to_the_one_name_rule(ui: UiHarness) -> None:
+    from app.ui.widgets import TextField
+
+    ui.tap_text("New game")
+    ui.tap(ui.tagged("game", "macao"))
+    ui.tap(ui.tagged("seat", "yellow"))
+    ui.tap(ui.tagged("seat", "brown"))
+    first, second = [field for field in ui.find(TextField) if not field.disabled]
+    first.insert_text("N" * 55)
+    assert len(first.text) == 40  # typing stops at the longest name the rule allows
+    second.insert_text("Bea\x1b[31m")
+    ui.tap_text("Start the game")
+    assert ui.app.manager.current == "macao_setup" and ui.app.session.journal.games() == []
+    assert any(text.startswith("The name for ") and "contains control characters" in text for text in ui.labels())

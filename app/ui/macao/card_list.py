@@ -10,7 +10,6 @@ the table's own card list never loses a card.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from app.games.base import Message
+from app.paths import json_files
 from app.ui import theme
 from app.ui.games import SettingsSection
 from app.ui.i18n import N_, _, ngettext, translator
@@ -28,16 +28,6 @@ from app.ui.screens.base import Paragraph
 from app.ui.widgets import BigButton, TextLabel, Tile
 
 NOTHING_IMPORTED = N_("Nothing was imported; your card list is unchanged.")
-
-
-def card_files(folder: Path) -> list[Path]:
-    """The .json files of a folder, newest first (none when the folder is missing or unreadable)."""
-    dated: list[tuple[float, str, Path]] = []
-    with suppress(OSError):  # no folder, or it (or a file in it) went away while being listed
-        for path in folder.iterdir():
-            if path.suffix.lower() == ".json" and path.is_file():
-                dated.append((-path.stat().st_mtime, path.name, path))
-    return [path for _age, _name, path in sorted(dated)]
 
 
 class CardListSettings(SettingsSection):
@@ -105,7 +95,7 @@ class CardListSettings(SettingsSection):
         body = BoxLayout(orientation="vertical", padding=theme.GAP * 2, spacing=theme.GAP)
         if self.words:
             body.add_widget(self._words_label())
-        files = card_files(folder)
+        files = json_files(folder)
         if not files:
             body.add_widget(Paragraph(
                 _("No .json files in {folder}. Copy a card list there (e.g. from a USB stick), then look again.")

@@ -7,7 +7,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
-from app.games.base import RecordError, RulesError
+from app.games.base import MAX_NAME_LENGTH, RecordError, RulesError, player_name_problem
 from app.games.macao import PLAYER_COLOURS
 from app.ui import theme
 from app.ui.i18n import _, translator
@@ -50,6 +50,7 @@ class NewGameScreen(BaseScreen):
             entry = TextField(text=self.names.get(colour, ""), hint_text=self.name_of(colour), multiline=False,
                               font_size=theme.font(theme.FONT_NORMAL), disabled=not seated,
                               write_tab=False, padding=(10, 24 if roomy else 14))
+            entry.input_filter = lambda typed, _undo, e=entry: typed[:max(0, MAX_NAME_LENGTH - len(e.text))]
             entry.bind(text=lambda _w, text, c=colour: self.names.__setitem__(c, text.strip()))
             row.add_widget(entry)
             seats.add_widget(row)
@@ -95,6 +96,13 @@ class NewGameScreen(BaseScreen):
     def _start(self) -> None:
         players = [{"colour": colour, "name": self.name_of(colour)} for colour in PLAYER_COLOURS
                    if colour in self.seated]
+        for player in players:  # the one name rule (app.games.base), as the session applies it
+            problem = player_name_problem(player["name"])
+            if problem is not None:
+                self.problem = _("The name for {colour} cannot be used: it {problem}.").format(
+                    colour=translator.gettext(player["colour"]), problem=translator.gettext(problem))
+                self.refresh()
+                return
         header = {"started": self.app.context.clock(), "players": players, "wall": list(self.seated)}
         try:
             self.app.session.new_game("macao", header)

@@ -22,6 +22,7 @@ SCREENS: dict[str, str] = {
     "score": "app.ui.screens.score:ScoreScreen",
     "past_games": "app.ui.screens.past_games:PastGamesScreen",
     "past_game": "app.ui.screens.past_games:PastGameScreen",
+    "import_game": "app.ui.screens.import_game:ImportGameScreen",
     "settings": "app.ui.screens.settings:SettingsScreen",
     "camera": "app.ui.screens.camera:CameraScreen",
 }

@@ -58,6 +58,7 @@ class PastGamesScreen(BaseScreen):
         body.add_widget(scroll)
         body.add_widget(self._statistics(finished))
         root.add_widget(body)
+        root.add_widget(BigButton(_("Import a game"), on_tap=lambda: self.app.go("import_game")))
 
     def _statistics(self, game_ids: list[int]) -> BoxLayout:
         box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)

@@ -29,6 +29,9 @@ class StartScreen(BaseScreen):
             root.add_widget(Paragraph(later, size=theme.FONT_SMALL, halign="center", color=theme.WARN, grow=True))
         grid = GridLayout(cols=1 if self.portrait() else 2, spacing=theme.GAP * 2)
         tall = 104 if self.roomy() else 72  # a tall window has room for bigger buttons
+        if self.app.session.backup_offers:
+            grid.add_widget(BigButton(_("Restore from the backups"), role="ok", size=theme.FONT_LARGE, height=tall,
+                                      on_tap=self.app.restore_backups))
         unfinished = self._unfinished_game()
         if unfinished is not None:
             game_id, label = unfinished

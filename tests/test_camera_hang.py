@@ -1,0 +1,77 @@
+"""A camera read that never returns: the roll gives up after read_timeout_s and falls back to the
+hand entry, and closing the dice station (a Settings change) never waits for the hung read.
+
+The hang is real: the folder camera's only image is a FIFO with no writer, so OpenCV's read of it
+blocks in the kernel, as a read from a half-unplugged USB camera does.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from app.config import load_config
+from app.dice_service import RollState
+from app.dice_station import build_dice_station
+from app.ui.dice_link import DiceLink
+from hardware.camera import CameraError, FolderCamera, TimedCamera
+
+TIMEOUT_S = 0.2  # the smallest read_timeout_s the settings allow
+BOUND_S = 30.0  # a bound on waiting for what must happen at once, never a delay
+
+
+@pytest.fixture
+def hanging_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder whose one frame is a FIFO: reading it blocks until the test opens the other end."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    fifo = folder / "000.jpg"
+    os.mkfifo(fifo)
+    yield folder
+    # Let the stuck read end (an empty picture) so its thread finishes: open the other end, close it.
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:  # ENXIO: nobody reads it (any more)
+        pass
+    for thread in threading.enumerate():
+        if thread.name == "windrose-camera-call":
+            thread.join(BOUND_S)
+
+
+def test_a_read_that_hangs_is_given_up_and_not_repeated(hanging_folder: Path) -> None:
+    camera = TimedCamera(FolderCamera(hanging_folder, (32, 24), loop=True), TIMEOUT_S)
+    camera.open()
+    with pytest.raises(CameraError, match=r"gave no answer within 0\.2 s \(the camera hangs\)"):
+        camera.read_motion()
+    with pytest.raises(CameraError, match="still has not answered an earlier request"):
+        camera.read_main()  # refused at once: the driver is not called beside the hung call
+    camera.close()  # returns, the read still hangs
+
+
+def test_a_hung_camera_leaves_hand_entry_and_closing_never_waits(
+    hanging_folder: Path, tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    override = tmp_path / "config.toml"
+    override.write_text(f'[camera]\nsource = "folder"\nfolder = "{hanging_folder}"\nloop = true\n'
+                        f'read_timeout_s = {TIMEOUT_S}\n', encoding="utf-8")
+    config = load_config(override, env={}, home=Path("/nonexistent"))
+    link = DiceLink()
+    link.attach(lambda **callbacks: build_dice_station(config, pin_factory=mock_factory, **callbacks),
+                start=False)
+    service = link.station.service
+    clock = 100.0
+    service.tick(clock)  # opens the folder camera
+    service.watch(True)  # a live view asks for pictures: the next look reads the FIFO
+    service.tick(clock + 1)
+    assert service.status.state is RollState.CAMERA_UNAVAILABLE
+    assert "the camera hangs" in service.status.message
+    closing = threading.Thread(target=link.close)
+    closing.start()
+    closing.join(BOUND_S)
+    assert not closing.is_alive(), "closing the dice station waited on the hung read"
+    assert link.station is None
