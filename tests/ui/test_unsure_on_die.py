@@ -6,7 +6,7 @@ from pathlib import Path
 
 from app.dice_service import DiceStatus, RollState
 from app.ui.i18n import translator
-from app.ui.panels.dice import UNSURE_WORDS
+from app.ui.macao.dice import UNSURE_WORDS
 from app.ui.widgets import DieWidget
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness, make_context
