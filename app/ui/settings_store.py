@@ -34,6 +34,9 @@ class UiSettings:
     # The tray region marked on the camera screen (left, top, width, height; fractions of the
     # picture), over config.toml's [vision] tray_*; None: as configured.
     tray: list[float] | None = None
+    # Cards: False, each revealed card is one tap (its tribute) and its cost is the cubes paid
+    # when it is activated; True, the costs are typed at reveal so the rules check activations.
+    check_costs: bool = False
 
     @classmethod
     def from_config(cls, ui_table: dict[str, Any]) -> UiSettings:
@@ -51,6 +54,8 @@ class UiSettings:
             self.camera = default.camera
         if self.button not in BUTTON_CHOICES:
             self.button = default.button
+        if not isinstance(self.check_costs, bool):
+            self.check_costs = default.check_costs
         if self.tray is not None and not _is_tray(self.tray):
             self.tray = default.tray
         return self

@@ -52,6 +52,7 @@ class TapPlayer:
         self.table = RandomTable(seed, players=players, activity=activity,
                                  unknown_costs=1.0 if cards == "tribute" else 0.0)
         self.card_phase_by_round: dict[int, int] = {}
+        ui.app.context.settings.check_costs = cards == "typed"
         self.taps_by_round: dict[int, int] = {}
         self.taps_by_kind: dict[str, int] = {}  # per action type: where a round's taps go
         self.taps_by_part: dict[int, dict[str, int]] = {}  # per round: table facts, actions, overhead

@@ -76,6 +76,9 @@ class SettingsScreen(BaseScreen):
                                     labels=camera_labels)),
             (_("Roll button"), segmented(BUTTON_CHOICES, settings.button, lambda v: self._change(button=v),
                                          labels=button_labels)),
+            (_("Card costs"), segmented((False, True), settings.check_costs, lambda v: self._change(check_costs=v),
+                                        labels={False: _("paid at activation"), True: _("typed at reveal")},
+                                        group="check_costs")),
         )
         # Large text or a tall screen: each name above its choice, scrolling if need be;
         # else name and choice side by side, which fits 800x480 without scrolling.
