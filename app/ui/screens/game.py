@@ -1,5 +1,6 @@
-"""The game screen: top bar (menu, where the game is, history, undo), the prompt, the phase
-panel, and the players beside it. The current game's UI package (app.ui.games) supplies the
+"""The game screen: top bar (menu, where the game is, history, undo), the last step's line under
+Undo (what the last tap did, or what Undo took back), the prompt, the phase panel, and the
+players beside it. The current game's UI package (app.ui.games) supplies the
 panel, the top bar's middle and the players' view."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from app.ui.widgets import BigButton, Panel, TextLabel
 PORTRAIT_PLAYERS_SHARE = 0.62
 NOTICE_HEIGHT = 44  # the prompt's strip: one line, or more when its text needs them ...
 NOTICE_AIR = 6  # ... with this much space around them
+LAST_LINE_HEIGHT = 26  # the last step's line under the top bar
 
 
 def fit_notice(strip: Widget, label: TextLabel) -> None:
@@ -86,6 +88,7 @@ class GameScreen(BaseScreen):
         state = session.state
         expect = session.waiting_for()
         root.add_widget(self._top_bar(state))
+        root.add_widget(self._last_line())
         root.add_widget(self._notice(expect))
         panel = self.current_panel()
         self.panel_holder = BoxLayout()
@@ -128,6 +131,15 @@ class GameScreen(BaseScreen):
         phase_row.add_widget(phase)
         both.add_widget(phase_row)
         return both
+
+    def _last_line(self) -> Widget:
+        """What the last step did ("Ann bought 6 prestige for 4 gold", "Undo: ..."), right under
+        Undo, so the table sees each tap land and what Undo would take back."""
+        steps = self.app.session.history()
+        text = translator.message(steps[-1].message) if steps else ""
+        strip = Panel(size_hint_y=None, height=LAST_LINE_HEIGHT, padding=(10, 0))
+        strip.add_widget(TextLabel(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="right"))
+        return strip
 
     def _notice(self, expect: Any) -> Widget:
         strip = Panel(size_hint_y=None, height=NOTICE_HEIGHT, padding=(10, 0))
