@@ -276,7 +276,7 @@ class CardEntryPanel(PhasePanel):
 
     def _slot_tile(self, i: int, slot: CardDraft, lit: bool) -> Widget:
         tile = Tile(on_tap=lambda: self.select(i), tag=("slot", i), orientation="vertical", padding=4,
-                    bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT))
+                    bg=list(theme.LIT if lit else theme.PANEL_LIGHT))
         tile.add_widget(TextLabel(self._slot_title(i), size=theme.FONT_SMALL, bold=True, size_hint_y=None, height=22))
         tile.add_widget(TextLabel(slot.name or translator.gettext(slot.kind), size=theme.FONT_SMALL,
                                   size_hint_y=None, height=22, color=theme.TEXT if slot.name else theme.TEXT_DIM))

@@ -92,7 +92,7 @@ class SettingsScreen(BaseScreen):
             body.add_widget(self._card_words_label())
         elif self.app.notice.text:
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=44,
-                                      color=theme.DANGER if self.app.notice.level == "error" else theme.TEXT_DIM))
+                                      color=theme.DANGER_TEXT if self.app.notice.level == "error" else theme.TEXT_DIM))
         if not stacked:
             body.add_widget(Widget())
             root.add_widget(body)
@@ -137,7 +137,7 @@ class SettingsScreen(BaseScreen):
     def _card_words_label(self) -> TextLabel:
         text = "\n".join(translator.message(words) for words in self.card_words)
         return Paragraph(text, size=theme.FONT_SMALL, size_hint_y=None, height=66,
-                         color=theme.DANGER if self.card_failed else theme.TEXT)
+                         color=theme.DANGER_TEXT if self.card_failed else theme.TEXT)
 
     def on_export(self) -> None:
         context = self.app.context
