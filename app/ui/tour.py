@@ -1,4 +1,5 @@
-"""`python -m app --screenshot-tour DIR`: a seeded demo game played offscreen, a PNG of every screen.
+"""`python -m app --screenshot-tour DIR [--language de]`: a seeded demo game played offscreen, a PNG
+of every screen, in English (one German screen among them) or all in German.
 
 The game comes from the rules core's seeded random table; each action goes
 through the app exactly as a tap would (WindroseApp.act), so the screens show
@@ -34,8 +35,9 @@ def settle_roses(root: Any) -> None:
 class Tour:
     """Drives the running app one step per frame and saves screenshots."""
 
-    def __init__(self, app: Any, out: Path, work: Path) -> None:
+    def __init__(self, app: Any, out: Path, work: Path, language: str = "en") -> None:
         self.app = app
+        self.language = language
         self.out = out
         self.work = work  # the tour's own scratch folder (journal, exports, calibration)
         self.count = 0
@@ -152,11 +154,12 @@ class Tour:
         yield from self.play_until(lambda s: s.round == 8 and s.phase == "choose_dice")
         yield from self.shot("dice-round-8")
         yield from self.play_until(lambda s: s.round == 8 and s.phase == "actions")
-        translator.set_language("de")
-        yield
-        yield from self.shot("actions-german", all_sizes=True)
-        translator.set_language("en")
-        yield
+        if self.language == "en":
+            translator.set_language("de")
+            yield
+            yield from self.shot("actions-german", all_sizes=True)
+            translator.set_language("en")
+            yield
         yield from self.play_until(lambda s: s.phase == "final")
         yield from self.shot("final-entry")
         yield from self.play_until(lambda s: s.phase == "over")
@@ -237,8 +240,8 @@ class Tour:
                                        {}, DiceReading(dice)))
 
 
-def run_tour(out: Path) -> int:
-    """Play the tour and write the PNGs into `out`; prints how many were written."""
+def run_tour(out: Path, language: str = "en") -> int:
+    """Play the tour in `language` and write the PNGs into `out`; prints how many were written."""
     from kivy.clock import Clock
 
     from app.session import Session
@@ -250,12 +253,12 @@ def run_tour(out: Path) -> int:
     work = Path(tempfile.mkdtemp(prefix="windrose-tour-"))
     session = Session.open(work / "tour.db")
     context = UiContext(
-        session=session, settings=UiSettings(), settings_store=SettingsStore(work / "ui-settings.json"),
+        session=session, settings=UiSettings(language=language), settings_store=SettingsStore(work / "ui-settings.json"),
         catalogue=CardCatalogue(work / "cards.json"), exports_dir=work / "exports", dice=None,
         clock=lambda: STARTED,
     )
     app = WindroseApp(context)
-    tour = Tour(app, out, work)
+    tour = Tour(app, out, work, language)
     problems: list[str] = []
 
     def start(_dt: float) -> None:
