@@ -71,10 +71,11 @@ def _player_cell(player: Any, acting: bool, total_now: int) -> tuple[Widget, Win
                  bg=list(theme.player_colour(colour) if acting else theme.PANEL))
     info = Panel(orientation="vertical", padding=(4, 2), bg=list(theme.PANEL))
     badge = Panel(bg=list(theme.player_colour(colour)), size_hint_y=None, height=28, padding=(6, 0))
-    badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True, color=theme.on_player_text(colour)))
+    badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True, size_hint_x=0.8,
+                               color=theme.on_player_text(colour)))
     # "If the game ended now": punish markers and waiting cards taken off; card points and city later.
-    badge.add_widget(TextLabel(_("now {points}").format(points=total_now), size=theme.FONT_SMALL, bold=True,
-                               halign="right", size_hint_x=0.6, color=theme.on_player_text(colour)))
+    badge.add_widget(TextLabel(_("now {points}").format(points=total_now), size=theme.FONT_SMALL,
+                               halign="right", color=theme.on_player_text(colour)))
     info.add_widget(badge)
     counters = GridLayout(cols=2)
     cards = ngettext("card", "cards", len(player.tableau))
