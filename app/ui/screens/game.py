@@ -1,5 +1,6 @@
 """The game screen: top bar (menu, where the game is, history, undo), the last step's line under
-Undo (what the last tap did, or what Undo took back), the prompt, the phase panel, and the
+Undo (what the last tap did, or what Undo took back; not over the full-width card and end forms),
+the prompt, the phase panel, and the
 players beside it. The current game's UI package (app.ui.games) supplies the
 panel, the top bar's middle and the players' view."""
 
@@ -88,9 +89,10 @@ class GameScreen(BaseScreen):
         state = session.state
         expect = session.waiting_for()
         root.add_widget(self._top_bar(state))
-        root.add_widget(self._last_line())
-        root.add_widget(self._notice(expect))
         panel = self.current_panel()
+        if panel.shows_players:  # a full-width form (the cards) needs the height at 800x480
+            root.add_widget(self._last_line())
+        root.add_widget(self._notice(expect))
         self.panel_holder = BoxLayout()
         self.panel_holder.add_widget(panel.build(expect))
         body_widget: Widget = self.panel_holder
