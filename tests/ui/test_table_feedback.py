@@ -3,7 +3,7 @@ Undo, and the punish-marker warning while choosing dice (the rules core's hint, 
 
 from __future__ import annotations
 
-from app.games.macao import score_if_ended_now, waiting_for
+from app.games.macao import waiting_for
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness
 
@@ -51,10 +51,3 @@ def test_each_action_is_named_under_undo_and_undo_says_what_it_took_back(ui: UiH
     ui.tap_text("Undo")
     assert f"Undo: {line}" in ui.labels()
 
-
-def test_each_player_shows_the_total_if_the_game_ended_now(ui: UiHarness) -> None:
-    table = Table(ui, seed=5)
-    table.advance(lambda s: s.phase == "actions" and s.round == 3)
-    totals = score_if_ended_now(table.random.state)
-    for total in totals.values():
-        assert f"now {total}" in ui.labels()

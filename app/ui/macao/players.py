@@ -1,6 +1,5 @@
 """Macao's players beside the phase panel: each player's windrose with gold, prestige, punish
-markers and cards, in wall order, the acting player outlined; beside the name, the total the
-rules core gives were the game to end now."""
+markers and cards, in wall order, the acting player outlined."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from typing import Any
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from app.games.macao import score_if_ended_now
 from app.ui import theme
 from app.ui.games import PlayersView
 from app.ui.i18n import _, ngettext, translator
@@ -44,7 +42,6 @@ class Windroses(PlayersView):
         turning = self._last_phase == "choose_dice" and state.phase == "actions"
         self._last_phase = state.phase
         self.roses = {}
-        totals = score_if_ended_now(state)
         for colour in order:
             player = state.player(colour)
             # Most actions change one player: the others' cells are reused as they are.
@@ -56,7 +53,7 @@ class Windroses(PlayersView):
                 if cell.parent is not None:
                     cell.parent.remove_widget(cell)
             else:
-                cell, rose = _player_cell(player, colour == acting, totals[colour])
+                cell, rose = _player_cell(player, colour == acting)
                 if turning:
                     rose.turn(player.windrose)
                 self._cells[colour] = (key, cell, rose)
@@ -65,17 +62,13 @@ class Windroses(PlayersView):
         return grid
 
 
-def _player_cell(player: Any, acting: bool, total_now: int) -> tuple[Widget, WindroseWidget]:
+def _player_cell(player: Any, acting: bool) -> tuple[Widget, WindroseWidget]:
     colour = player.colour
     cell = Panel(orientation="horizontal", padding=4, spacing=4,
                  bg=list(theme.player_colour(colour) if acting else theme.PANEL))
     info = Panel(orientation="vertical", padding=(4, 2), bg=list(theme.PANEL))
     badge = Panel(bg=list(theme.player_colour(colour)), size_hint_y=None, height=28, padding=(6, 0))
-    badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True, size_hint_x=0.8,
-                               color=theme.on_player_text(colour)))
-    # "If the game ended now": punish markers and waiting cards taken off; card points and city later.
-    badge.add_widget(TextLabel(_("now {points}").format(points=total_now), size=theme.FONT_SMALL,
-                               halign="right", color=theme.on_player_text(colour)))
+    badge.add_widget(TextLabel(player.name, size=theme.FONT_NORMAL, bold=True, color=theme.on_player_text(colour)))
     info.add_widget(badge)
     counters = GridLayout(cols=2)
     cards = ngettext("card", "cards", len(player.tableau))

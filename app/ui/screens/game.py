@@ -90,7 +90,8 @@ class GameScreen(BaseScreen):
         expect = session.waiting_for()
         root.add_widget(self._top_bar(state))
         panel = self.current_panel()
-        if panel.shows_players:  # a full-width form (the cards) needs the height at 800x480
+        # A full-width form (the cards) and a 480x800 panel need the height for themselves.
+        if panel.shows_players and (not self.portrait() or self.tall_portrait()):
             root.add_widget(self._last_line())
         root.add_widget(self._notice(expect))
         self.panel_holder = BoxLayout()
