@@ -30,6 +30,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--db", metavar="FILE", help="game journal (SQLite) to use")
     parser.add_argument("--screenshot-tour", metavar="DIR",
                         help="play a seeded demo game offscreen and save a PNG of every screen in DIR")
+    parser.add_argument("--language", choices=("en", "de"), default="en",
+                        help="with --screenshot-tour: the language the tour is shown in")
     parser.add_argument("--manual-dice", action="store_true", help="no camera or button: dice typed in by hand")
     return parser.parse_args(argv)
 
@@ -99,7 +101,7 @@ def launch(argv: list[str]) -> int:
         configure_kivy(config["ui"], offscreen=True)
         from app.ui.tour import run_tour
 
-        return run_tour(Path(args.screenshot_tour))
+        return run_tour(Path(args.screenshot_tour), args.language)
     db_path = Path(args.db or config["journal"]["db_path"] or default_db_path())
     lock = InstanceLock(db_path)
     try:

@@ -37,6 +37,9 @@ class UiSettings:
     tray: list[float] | None = None
     # Keep the confirmed rolls as the reader's own dataset ([vision] keep_rolls); False: none.
     learn_from_rolls: bool = True
+    # Cards: False, each revealed card is one tap (its tribute) and its cost is the cubes paid
+    # when it is activated; True, the costs are typed at reveal so the rules check activations.
+    check_costs: bool = False
 
     @classmethod
     def from_config(cls, ui_table: dict[str, Any]) -> UiSettings:
@@ -54,6 +57,8 @@ class UiSettings:
             self.camera = default.camera
         if self.button not in BUTTON_CHOICES:
             self.button = default.button
+        if not isinstance(self.check_costs, bool):
+            self.check_costs = default.check_costs
         if self.tray is not None and not _is_tray(self.tray):
             self.tray = default.tray
         if not isinstance(self.learn_from_rolls, bool):

@@ -24,11 +24,17 @@ PANEL = _hex("2a3038")
 PANEL_LIGHT = _hex("39414b")
 TEXT = _hex("f2f2f2")
 TEXT_DIM = _hex("a9b1bb")
-ACCENT = _hex("3d8bd9")
-OK = _hex("3aa657")
+ACCENT = _hex("2b68a8")
+OK = _hex("27753e")
 WARN_HEX = "e0a526"  # also for markup: a note in a card tile
 WARN = _hex(WARN_HEX)
-DANGER = _hex("d9534f")
+DANGER = _hex("b53a36")
+# Fills keep white text at 4.5:1 or more (WCAG AA); red and green words on the dark panels
+# need lighter tones of their own, as does a disabled button's text on its grey.
+DANGER_TEXT = _hex("ff8a80")
+OK_TEXT = _hex("5cc77a")
+DISABLED_TEXT = _hex("c4cad2")
+LIT = _hex("1b3c63")  # a selected tile whose text is in several colours (gold, prestige)
 DISABLED = _hex("4a525c")
 UNSURE = _hex("ff3ea5")
 
@@ -47,9 +53,9 @@ PLAYER_TEXT: dict[str, RGBA] = {
 }
 
 CUBE_COLOURS: dict[str, RGBA] = {
-    "red": _hex("d7263d"),
-    "blue": _hex("1f6fd1"),
-    "green": _hex("2e9e48"),
+    "red": _hex("c81e35"),
+    "blue": _hex("1c66c2"),
+    "green": _hex("1f7a36"),
     "black": _hex("0c0c0c"),
     "gray": _hex("9aa0a6"),
     "violet": _hex("8e44ad"),

@@ -1,4 +1,5 @@
-"""`python -m app --screenshot-tour DIR`: every screen offscreen, a PNG each.
+"""`python -m app --screenshot-tour DIR [--language de]`: a seeded demo game played offscreen, a PNG
+of every screen, in English (one German screen among them) or all in German.
 
 The shell's screens are taken here; each game's UI package plays its own
 seeded demo game through the app (GameUi.tour), so its screens show real
@@ -31,8 +32,9 @@ def settle_animations(root: Any) -> None:
 class Tour:
     """Drives the running app one step per frame and saves screenshots."""
 
-    def __init__(self, app: Any, out: Path, work: Path) -> None:
+    def __init__(self, app: Any, out: Path, work: Path, language: str = "en") -> None:
         self.app = app
+        self.language = language
         self.out = out
         self.work = work  # the tour's own scratch folder (journal, exports, calibration)
         self.count = 0
@@ -130,8 +132,8 @@ class Tour:
             self.app.context.dice = None
             link.close()
 
-def run_tour(out: Path) -> int:
-    """Play the tour and write the PNGs into `out`; prints how many were written."""
+def run_tour(out: Path, language: str = "en") -> int:
+    """Play the tour in `language` and write the PNGs into `out`; prints how many were written."""
     from kivy.clock import Clock
 
     from app.session import Session
@@ -143,13 +145,14 @@ def run_tour(out: Path) -> int:
     work = Path(tempfile.mkdtemp(prefix="windrose-tour-"))
     session = Session.open(work / "tour.db")
     context = UiContext(
-        session=session, settings=UiSettings(), settings_store=SettingsStore(work / "ui-settings.json"),
+        session=session, settings=UiSettings(language=language),
+        settings_store=SettingsStore(work / "ui-settings.json"),
         exports_dir=work / "exports", dice=None, clock=lambda: STARTED,
     )
     for game in playable_games():
         game_ui(game).prepare(context, work)
     app = WindroseApp(context)
-    tour = Tour(app, out, work)
+    tour = Tour(app, out, work, language)
     problems: list[str] = []
 
     def start(_dt: float) -> None:

@@ -266,7 +266,7 @@ class BigButton(Button):
             # A coloured button (a cube, a player) keeps a dimmed hint of its colour: a row of
             # greyed cubes must still say which colour each one is.
             self.background_color = theme.dimmed(self._fill) if self._fill else theme.DISABLED
-            self.disabled_color = theme.TEXT_DIM
+            self.disabled_color = theme.DISABLED_TEXT
         else:
             self.background_color = fill
             brightness = 0.3 * fill[0] + 0.59 * fill[1] + 0.11 * fill[2]

@@ -15,6 +15,9 @@ from tests.ui.harness import UiHarness, make_context
 @pytest.fixture
 def ui(tmp_path: Path) -> Iterator[UiHarness]:
     harness = UiHarness(make_context(tmp_path))
+    # These tests type each card whole ("check costs"); tests/ui/test_cards_by_tribute.py plays
+    # the default, one tribute tap a card.
+    harness.app.context.settings.check_costs = True
     yield harness
     harness.close()
 

@@ -1,7 +1,8 @@
 """Subprocess entry for the whole-game and restart tests (the whole app runs only in a subprocess).
 
-    python -m tests.ui.play_game full DIR SEED [learned] [camera [rendered]] [drawn]
-        play set-up to final scores by taps; print JSON (learned: cards picked from a full catalogue;
+    python -m tests.ui.play_game full DIR SEED [learned] [camera [rendered]] [drawn] [players=N] [tribute]
+        play set-up to final scores by taps; print JSON (tribute: cards entered by their tribute only,
+        their cost paid at activation, else typed with the "check costs" setting; learned: cards picked from a full catalogue;
         camera: every roll by the button on a MockFactory pin and the folder camera, then corrected;
         rendered (with camera): the folder camera shows a synthetic scene of each roll the table makes;
         drawn: a frame drawn after every tap, as the running app does, for the memory benchmark)
@@ -127,7 +128,7 @@ class DrawingHarness(UiHarness):
 
 
 def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = False,
-              drawn: bool = False, rendered: bool = False) -> dict[str, Any]:
+              drawn: bool = False, rendered: bool = False, players: int = 2, cards: str = "typed") -> dict[str, Any]:
     """`rendered`: with the camera, each roll is a synthetic scene of the table's own dice."""
     if learned:
         learn_every_card(folder, seed)
@@ -138,7 +139,7 @@ def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = Fal
     freeze_start_up_objects()  # as the app's start-up does before the app runs (app.ui.launch.run_app)
     ui = (DrawingHarness if drawn else UiHarness)(context)
     stage = None if rendered_seed is None else functools.partial(stage_rendered_roll, folder / "frames", rendered_seed)
-    player = TapPlayer(ui, seed, use_catalogue=learned,
+    player = TapPlayer(ui, seed, players=players, use_catalogue=learned, cards=cards,
                        camera=(link.station, pins, clock) if link is not None else None, stage_roll=stage)
     player.seat_players()
     smallest = [smallest_button(ui)]
@@ -177,6 +178,8 @@ def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = Fal
         "taps_by_kind": player.taps_by_kind,
         "taps_by_part": {int(k): v for k, v in player.taps_by_part.items()},
         "median_taps_by_part": _median_parts(player.taps_by_part),
+        "median_taps_card_phase": statistics.median(
+            taps for number, taps in player.card_phase_by_round.items() if 1 <= number <= 12),
     }
     ui.close()
     if link is not None:
@@ -256,8 +259,11 @@ def main(argv: list[str]) -> int:
     mode, folder = argv[0], Path(argv[1])
     keep_heap_trimmed()  # as the app's start-up does (app.ui.launch.run_app)
     if mode == "full":
-        print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in argv[3:], camera="camera" in argv[3:],
-                                   drawn="drawn" in argv[3:], rendered="rendered" in argv[3:])),
+        flags = argv[3:]
+        players = next((int(f.split("=")[1]) for f in flags if f.startswith("players=")), 2)
+        print(json.dumps(play_full(folder, int(argv[2]), learned="learned" in flags, camera="camera" in flags,
+                                   drawn="drawn" in flags, rendered="rendered" in flags, players=players,
+                                   cards="tribute" if "tribute" in flags else "typed")),
               flush=True)
     elif mode == "stop":
         play_and_stop(folder, int(argv[2]), int(argv[3]))

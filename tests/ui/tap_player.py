@@ -31,15 +31,28 @@ FACTS, ACTIONS, OVERHEAD = "table facts", "actions", "overhead"
 PARTS = (FACTS, ACTIONS, OVERHEAD)
 
 
+# The card phase: every tap from the reveal to the round's last draft pick.
+CARD_PHASE = ("reveal", "take_card")
+
+
 class TapPlayer:
+    """`cards`: "typed" (the "check costs" setting: every card's cost, kind and tribute typed at
+    reveal) or "tribute" (the table taps only each card's tribute; a card's cost is the cubes
+    paid when someone activates it)."""
+
     def __init__(self, ui: UiHarness, seed: int, players: int = 2, activity: float = 0.7,
-                 use_catalogue: bool = False, camera: Any = None, stage_roll: Any = None) -> None:
+                 use_catalogue: bool = False, camera: Any = None, stage_roll: Any = None,
+                 cards: str = "typed") -> None:
         self.ui = ui
         self.camera = camera  # (dice station, MockFactory, clock) to roll with the button and camera
         self.stage_roll = stage_roll  # (throw, dice) -> None: puts the table's roll before the camera
         self.camera_rolls = 0
         self.use_catalogue = use_catalogue  # pick cards from the learned catalogue instead of typing them
-        self.table = RandomTable(seed, players=players, activity=activity)
+        self.cards = cards
+        self.table = RandomTable(seed, players=players, activity=activity,
+                                 unknown_costs=1.0 if cards == "tribute" else 0.0)
+        self.card_phase_by_round: dict[int, int] = {}
+        ui.app.context.settings.check_costs = cards == "typed"
         self.taps_by_round: dict[int, int] = {}
         self.taps_by_kind: dict[str, int] = {}  # per action type: where a round's taps go
         self.taps_by_part: dict[int, dict[str, int]] = {}  # per round: table facts, actions, overhead
@@ -89,6 +102,9 @@ class TapPlayer:
         taps = self.ui.taps - taps_before
         self.taps_by_round[round_before] = self.taps_by_round.get(round_before, 0) + taps
         self.taps_by_kind[action["type"]] = self.taps_by_kind.get(action["type"], 0) + taps
+        if action["type"] in CARD_PHASE:
+            number = self.table.state.round  # the reveal opens the round it belongs to
+            self.card_phase_by_round[number] = self.card_phase_by_round.get(number, 0) + taps
         return action
 
     def play_until(self, done: Any) -> None:
@@ -96,6 +112,20 @@ class TapPlayer:
             self.step()
 
     def enter_cards(self, cards: list[dict[str, Any]]) -> None:
+        if self.cards == "tribute":
+            self.tap_tributes(cards)
+        else:
+            self.type_cards(cards)
+
+    def tap_tributes(self, cards: list[dict[str, Any]]) -> None:
+        """One tap per card on the tribute pad (after Abbot or Jester, which a card may carry):
+        each tap moves on to the next card, and the tap that completes the last one sends them."""
+        for card in cards:
+            for effect in card.get("effects", []):
+                self.tap("effect", effect, part=FACTS)
+            self.tap("tribute", *card["tribute"], part=FACTS)
+
+    def type_cards(self, cards: list[dict[str, Any]]) -> None:
         """Each card typed in (cost, kind, then the tribute pair, which moves on to the next card),
         or, with the catalogue, picked from the known cards once the cost cubes typed so far
         have narrowed the list enough to show it without scrolling."""
@@ -197,7 +227,14 @@ class TapPlayer:
             self.press(die, ACTIONS)
 
     def do_activate(self, action: dict[str, Any]) -> None:
+        """A card of known cost is paid by its button; one of unknown cost asks for the cubes paid
+        (they become its cost), then Confirm, since one cube fewer could be a cost as well."""
         self.tap("activate", action["card"])
+        if "pay" not in action:
+            return
+        for colour in action["pay"]:
+            self.tap("cube", colour)
+        self.tap("confirm", True, part=OVERHEAD)
 
     def do_take_quarter(self, action: dict[str, Any]) -> None:
         """The quarter's printed cost, then its tile: the tile tap sends it."""

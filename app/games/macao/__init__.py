@@ -27,7 +27,7 @@ from .record import (
 )
 from .report import round_report
 from .rules import apply_action, apply_in_place, effective_pips, new_game, wall_cost
-from .scoring import ScoreRow, ScoreSheet, score
+from .scoring import ScoreRow, ScoreSheet, score, score_if_ended_now
 
 __all__ = [
     "BASE_GAME_TRIBUTES", "CARD_KINDS", "CUBE_COLOURS", "FORMAT", "GOODS", "MAX_RECORD_BYTES", "PHASES",
@@ -35,5 +35,6 @@ __all__ = [
     "PlayerState", "Record", "ScoreRow", "ScoreSheet", "action_cautions",
     "apply_action", "apply_in_place", "dump_record", "effective_pips", "legal_options",
     "load_record", "new_game", "parse_record", "record_cautions", "replay", "round_report", "score",
+    "score_if_ended_now",
     "size_problem", "start_state", "waiting_for", "wall_cost",
 ]

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.games.base import Message
-from .model import GameState
+from .model import CUBE_COLOURS, GameState
 
 
 def describe_action(action: Mapping[str, Any], before: GameState, after: GameState) -> Message:
@@ -42,9 +42,10 @@ def describe_action(action: Mapping[str, Any], before: GameState, after: GameSta
             return Message("{name} takes {card} and discards {discarded} (punish marker)", params)
         return Message("{name} takes {card}", params)
     if kind == "roll":
-        dice = action.get("dice", {})
-        text = ", ".join(f"{colour_name} {pips}" for colour_name, pips in dice.items())
-        return Message("Dice rolled: {dice}", {"dice": text})
+        # The colours are part of the template, so a translation names them in its own words.
+        dice = {colour: action.get("dice", {}).get(colour, "?") for colour in CUBE_COLOURS}
+        return Message("Dice rolled: red {red}, blue {blue}, green {green}, black {black}, gray {gray}, "
+                       "violet {violet}", dice)
     if kind == "choose_dice":
         first, second = (list(action.get("dice", ())) + ["?", "?"])[:2]
         params.update(first=first, second=second)

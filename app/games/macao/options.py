@@ -133,7 +133,21 @@ def waiting_for(state: GameState) -> Expect:
     hints: tuple[Message, ...] = ()
     if state.phase == "actions" and colour is not None:
         hints = tuple(_unknown_cost_hint(card) for card in state.player(colour).tableau if card.cost is None)
+    elif state.phase == "choose_dice" and colour is not None:
+        hints = _empty_supply_hint(state, state.player(colour))
     return Expect(state.phase, colour, PHASE_ACTIONS[state.phase], prompt, hints)
+
+
+def _empty_supply_hint(state: GameState, player: PlayerState) -> tuple[Message, ...]:
+    """Before a player chooses dice: sector 1 becomes the supply when the roses turn, and an
+    empty supply then costs a punish marker; only a die counting 1 can still fill it."""
+    if player.windrose[1]:
+        return ()
+    if 1 not in state.dice.values():
+        return (Message("{name}: sector 1 is empty and no die counts 1: a punish marker comes when the roses turn.",
+                        {"name": player.name}),)
+    return (Message("{name}: sector 1 is empty: take a die counting 1 or get a punish marker.",
+                    {"name": player.name}),)
 
 
 def _unknown_cost_hint(card: Card) -> Message:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.base import Message, RulesError
-from .model import CITY_POINTS_PER_QUARTER, NO_TABLEAU_PENALTY, PUNISH_PRESTIGE, GameState
+from .model import CITY_POINTS_PER_QUARTER, NO_TABLEAU_PENALTY, PUNISH_PRESTIGE, GameState, PlayerState
 
 
 @dataclass(frozen=True)
@@ -54,26 +54,7 @@ def score(state: GameState) -> ScoreSheet:
     rows = []
     for p in state.players:
         assert p.final is not None
-        card_points, city_group = p.final
-        penalty = 0 if p.has_effect(NO_TABLEAU_PENALTY) else len(p.tableau)
-        markers = p.punish + penalty
-        after_punish = max(0, p.prestige - PUNISH_PRESTIGE * markers)
-        city_points = CITY_POINTS_PER_QUARTER * city_group
-        rows.append(
-            ScoreRow(
-                colour=p.colour,
-                name=p.name,
-                prestige=p.prestige,
-                punish_markers=markers,
-                tableau_penalty=penalty,
-                punish_points=p.prestige - after_punish,
-                card_points=card_points,
-                city_group=city_group,
-                city_points=city_points,
-                total=after_punish + card_points + city_points,
-                rank=0,
-            )
-        )
+        rows.append(_row(p, *p.final))
     rows.sort(key=lambda r: (-r.total, wall_order.index(r.colour)))
     ranked = [ScoreRow(**{**r.__dict__, "rank": i + 1}) for i, r in enumerate(rows)]
     best = ranked[0]
@@ -86,3 +67,23 @@ def score(state: GameState) -> ScoreSheet:
             {"name": best.name, "others": others, "total": best.total},
         )
     return ScoreSheet(rows=ranked, winner=best.colour, tie_break=tie_break)
+
+
+def _row(p: PlayerState, card_points: int, city_group: int) -> ScoreRow:
+    """One player's account: punish markers (one more per card still waiting, unless Abbot),
+    3 prestige back each but never below 0, then card points and the city group."""
+    penalty = 0 if p.has_effect(NO_TABLEAU_PENALTY) else len(p.tableau)
+    markers = p.punish + penalty
+    after_punish = max(0, p.prestige - PUNISH_PRESTIGE * markers)
+    city_points = CITY_POINTS_PER_QUARTER * city_group
+    return ScoreRow(
+        colour=p.colour, name=p.name, prestige=p.prestige, punish_markers=markers, tableau_penalty=penalty,
+        punish_points=p.prestige - after_punish, card_points=card_points, city_group=city_group,
+        city_points=city_points, total=after_punish + card_points + city_points, rank=0,
+    )
+
+
+def score_if_ended_now(state: GameState) -> dict[str, int]:
+    """Each player's total were the game to end now: prestige after the punish markers, those
+    for cards still on the tableau included; card points and the city group count once entered."""
+    return {p.colour: _row(p, *(p.final or (0, 0))).total for p in state.players}

@@ -49,7 +49,7 @@ def _cubes(counts: dict[str, int]) -> str:
 class ActionsPanel(PhasePanel):
     def __init__(self, screen: Any) -> None:
         super().__init__(screen)
-        self.form: str | None = None  # quarter | wall | ship | deliver | joker | effect
+        self.form: str | None = None  # quarter | wall | ship | deliver | joker | effect | activate
         self.reset_form()
 
     def reset_form(self) -> None:
@@ -64,10 +64,23 @@ class ActionsPanel(PhasePanel):
         self.gain_gold = 0
         self.gain_prestige = 0
         self.pay_gold = 0
+        self.card: int | None = None  # the tableau card of unknown cost being activated
 
-    def open(self, form: str) -> None:
+    def _activate(self, who: str, card: Any) -> None:
+        """A card of known cost is paid at once; one of unknown cost asks for the cubes paid."""
+        if card.cost_known:
+            self.send({"type": "activate", "player": who, "card": card.index})
+        else:
+            self.open_card(card.index)
+
+    def open_card(self, index: int) -> None:
+        """Activating a card whose cost was not typed: the cubes paid name its cost."""
+        self.open("activate", card=index)
+
+    def open(self, form: str, card: int | None = None) -> None:
         self.reset_form()
         self.form = form
+        self.card = card
         if form in ("wall", "ship"):
             self._fill_only_payment()
         if form == "deliver":
@@ -137,7 +150,7 @@ class ActionsPanel(PhasePanel):
         body = {
             None: self._action_buttons, "quarter": self._quarter_form, "wall": self._wall_form,
             "ship": self._ship_form, "deliver": self._deliver_form, "joker": self._joker_form,
-            "effect": self._effect_form,
+            "effect": self._effect_form, "activate": self._activate_form,
         }[self.form](who, player, options)
         root.add_widget(body)
         return root
@@ -161,9 +174,12 @@ class ActionsPanel(PhasePanel):
             look = {"size": theme.FONT_NORMAL if wide else theme.FONT_SMALL,
                     **theme.touch_row(True, theme.BUTTON_HEIGHT, tallest=120)}
         for card in options.activate:
-            grid.add_widget(self._button(_("Activate {card}: {cost}").format(card=card.name, cost=_cubes(card.cost)),
-                                         card, lambda i=card.index: self.send({"type": "activate", "player": who, "card": i}),
-                                         **look, tag=("activate", card.index)))
+            if card.cost_known:
+                text = _("Activate {card}: {cost}").format(card=card.name, cost=_cubes(card.cost))
+            else:
+                text = _("Activate {card}: tap the cubes paid").format(card=card.name)
+            grid.add_widget(self._button(text, card, lambda c=card: self._activate(who, c), **look,
+                                         tag=("activate", card.index)))
         grid.add_widget(self._button(_("City quarter"), options.quarter, lambda: self.open("quarter"), **look,
                                      tag=("action", "take_quarter")))
         grid.add_widget(self._button(_("Wall: 1, 3, 5... cubes"), options.wall, lambda: self.open("wall"), **look,
@@ -259,6 +275,27 @@ class ActionsPanel(PhasePanel):
             if self.accepted(action):
                 self.send(action)
                 return
+        self.redraw()
+
+    def _activate_form(self, who: str, player: Any, options: Any) -> Widget:
+        """The cubes paid for a card of unknown cost, tapped from the supply: they become its cost."""
+        card = next(c for c in options.activate if c.index == self.card)
+        action = {"type": "activate", "player": who, "card": card.index, "pay": list(self.pay)}
+        hint = translator.message(card.hint) if card.hint is not None else _("Tap the cubes you pay")
+        parts = [
+            TextLabel(hint, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=44),
+            self._palette(self._add_pay, self._left_in_supply(player)),
+            CubeRow(self.pay, cube_size=32),
+        ]
+        return self._form(_("Activate {card}").format(card=card.name), parts, bool(self.pay) and self.accepted(action),
+                          lambda: self.send(action))
+
+    def _add_pay(self, colour: str | None) -> None:
+        """A cube paid for a card of unknown cost: Confirm sends it, as one cube fewer may be a cost too."""
+        if colour is None:
+            self.pay.clear()
+        else:
+            self.pay.append(colour)
         self.redraw()
 
     def _set(self, attribute: str, value: Any) -> None:

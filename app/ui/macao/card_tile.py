@@ -13,7 +13,7 @@ from app.ui.i18n import _, translator
 from app.ui.widgets import CubeRow, TextLabel, Tile
 
 GOLD_HEX = "f5d92e"
-PRESTIGE_HEX = "ff6b6b"
+PRESTIGE_HEX = "ff8a80"
 
 
 def tribute_label(gold: int, prestige: int) -> TextLabel:
@@ -27,7 +27,7 @@ def tribute_label(gold: int, prestige: int) -> TextLabel:
 def card_tile(card: Any, on_tap: Callable[[], None] | None, lit: bool = False, note: str = "", **kwargs: Any) -> Tile:
     """`card` is a core Card; None shows an empty place with `note` (taken, discarded)."""
     tile = Tile(on_tap=on_tap, orientation="vertical", padding=6, spacing=2,
-                bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT if card is not None else theme.PANEL), **kwargs)
+                bg=list(theme.LIT if lit else theme.PANEL_LIGHT if card is not None else theme.PANEL), **kwargs)
     if card is None:
         tile.add_widget(TextLabel(note, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center"))
         return tile

@@ -1,10 +1,13 @@
 """Entering revealed cards: the set-up cards, or each round's two offices and four cards.
 
-A card is entered by what is printed on it: cost cubes (tap colours), the kind,
-then the tribute pair (gold and prestige in one tap), which completes the card
-and moves on to the next one; or from the learned catalogue, which the cost
-cubes typed so far narrow down to the cards that can match. The tribute rate is
-asked from the rules core as soon as every card is complete.
+By default a card is one tap: its tribute pair (gold and prestige), which moves
+on to the next card; the tap that completes the last card sends them all. The
+cost stays unknown (`cost: null`) until someone activates the card and names the
+cubes paid. A table may still type a card's cost cubes (and its kind) before its
+tribute, or pick it from the learned catalogue, which brings its cost; with the
+"check costs" setting every card needs its cost, the cards are confirmed with a
+tap, and the rules check each activation. The tribute rate is asked from the
+rules core as soon as every card is complete.
 """
 
 from __future__ import annotations
@@ -47,10 +50,11 @@ class CardDraft:
     effects: list[str] = field(default_factory=list)
     tribute_tapped: bool = False  # the tribute is part of what is printed: 0 and 0 is tapped too
     from_catalogue: bool = False  # filled by a known card: an edit makes it a new, unnamed card
+    needs_cost: bool = True  # the "check costs" setting: without it the cost may wait for the activation
 
     @property
     def complete(self) -> bool:
-        return bool(self.cost) and self.tribute_tapped
+        return self.tribute_tapped and (bool(self.cost) or not self.needs_cost)
 
     def matches(self, card: dict[str, Any]) -> bool:
         """Whether a known card can be the one being typed: its cost holds every cube typed so far."""
@@ -65,7 +69,7 @@ class CardDraft:
         card: dict[str, Any] = {
             "name": self.name.strip() or fallback_name,
             "kind": self.kind,
-            "cost": list(self.cost),
+            "cost": list(self.cost) if self.cost else None,
             "tribute": [self.gold, self.prestige],
         }
         if self.effects:
@@ -82,14 +86,18 @@ class CardEntryPanel(PhasePanel):
         super().__init__(screen)
         state = self.state
         self.setup = state.phase == "setup_draw"
+        self.check_costs = bool(self.app.context.settings.check_costs)
         if self.setup:
-            self.slots = [CardDraft("building") for _ in range(len(state.players) + 2)]
+            self.slots = [self._draft("building") for _ in range(len(state.players) + 2)]
         else:
-            self.slots = [CardDraft("office"), CardDraft("office")] + [CardDraft("building") for _ in range(4)]
+            self.slots = [self._draft("office"), self._draft("office")] + [self._draft("building") for _ in range(4)]
         self.selected = 0
         self.other_tributes = False  # the tribute pad shows the four pairs no base-game card prints
         self._offer_undone_cards()
         self._settle_tribute_pad()
+
+    def _draft(self, kind: str) -> CardDraft:
+        return CardDraft(kind, needs_cost=self.check_costs)
 
     def _offer_undone_cards(self) -> None:
         """After Undo took these cards back, show them again to correct, instead of an empty form."""
@@ -101,7 +109,7 @@ class CardEntryPanel(PhasePanel):
             return
         for index, (slot, card) in enumerate(zip(self.slots, cards)):
             slot.kind = card["kind"]
-            slot.cost = list(card["cost"])
+            slot.cost = list(card["cost"] or [])
             slot.gold, slot.prestige = card["tribute"]
             slot.tribute_tapped = True
             slot.effects = list(card.get("effects", []))
@@ -131,7 +139,7 @@ class CardEntryPanel(PhasePanel):
 
     def confirm(self) -> None:
         action = self.action()
-        named = [slot.to_card("") for slot in self.slots if slot.name.strip()]
+        named = [slot.to_card("") for slot in self.slots if slot.name.strip() and slot.cost]
         if self.app.act(action):
             catalogue = self.app.context.catalogue
             if catalogue.learn(named):
@@ -165,7 +173,7 @@ class CardEntryPanel(PhasePanel):
     def add_cube(self, colour: str) -> None:
         slot = self.slots[self.selected]
         if slot.from_catalogue:  # typing over a known card starts the card afresh
-            slot = self.slots[self.selected] = CardDraft("office" if slot.kind == "office" else "building")
+            slot = self.slots[self.selected] = self._draft("office" if slot.kind == "office" else "building")
         if len(slot.cost) < MAX_COST:
             slot.cost.append(colour)
         self.redraw()
@@ -181,14 +189,24 @@ class CardEntryPanel(PhasePanel):
         self.redraw()
 
     def set_tribute(self, gold: int, prestige: int) -> None:
-        """The card's tribute pair; with its cost entered the card is complete: on to the next."""
+        """The card's tribute pair, which completes the card (with its cost, when costs are
+        checked): on to the next; without the check, the tap that completes the last card sends them."""
         slot = self.slots[self.selected]
         if (slot.gold, slot.prestige) != (gold, prestige):
             slot = self._edited()
         slot.gold, slot.prestige = gold, prestige
+        was_ready = all(s.complete for s in self.slots)
         slot.tribute_tapped = True
-        if slot.cost:
+        if slot.complete:
             self._next_open_slot()
+        self._after_fill(was_ready)
+
+    def _after_fill(self, was_ready: bool) -> None:
+        """Without the cost check, the tap that completes the last card sends the cards (Undo shows
+        them again to correct); otherwise the form shows the card now selected."""
+        if not self.check_costs and not was_ready and all(s.complete for s in self.slots):
+            self.confirm()
+            return
         self._settle_tribute_pad()
         self.redraw()
 
@@ -203,6 +221,7 @@ class CardEntryPanel(PhasePanel):
 
     def pick_known(self, card: dict[str, Any]) -> None:
         """Fill the selected slot from the catalogue and move on to the next open slot."""
+        was_ready = all(s.complete for s in self.slots)
         slot = self.slots[self.selected]
         slot.kind = card["kind"]
         slot.cost = list(card["cost"])
@@ -212,8 +231,7 @@ class CardEntryPanel(PhasePanel):
         slot.effects = list(card.get("effects", []))
         slot.from_catalogue = True
         self._next_open_slot()
-        self._settle_tribute_pad()
-        self.redraw()
+        self._after_fill(was_ready)
 
     def _next_open_slot(self) -> None:
         """Select the next slot still to fill (after this one first); stay when all are filled."""
@@ -258,7 +276,7 @@ class CardEntryPanel(PhasePanel):
 
     def _slot_tile(self, i: int, slot: CardDraft, lit: bool) -> Widget:
         tile = Tile(on_tap=lambda: self.select(i), tag=("slot", i), orientation="vertical", padding=4,
-                    bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT))
+                    bg=list(theme.LIT if lit else theme.PANEL_LIGHT))
         tile.add_widget(TextLabel(self._slot_title(i), size=theme.FONT_SMALL, bold=True, size_hint_y=None, height=22))
         tile.add_widget(TextLabel(slot.name or translator.gettext(slot.kind), size=theme.FONT_SMALL,
                                   size_hint_y=None, height=22, color=theme.TEXT if slot.name else theme.TEXT_DIM))
@@ -277,9 +295,12 @@ class CardEntryPanel(PhasePanel):
         box.add_widget(self.memo("palette", roomy, lambda: self._palette(roomy)))
         if self.other_tributes:
             hint = _("Pairs no base-game card prints (a promo card, say)")
-        else:
+        elif self.check_costs:
             hint = _("Tribute last ([color={g}]gold[/color] [color={p}]prestige[/color]): "
                      "it moves on to the next card").format(g=GOLD_HEX, p=PRESTIGE_HEX)
+        else:
+            hint = _("One tap a card: its tribute ([color={g}]gold[/color] [color={p}]prestige[/color]); "
+                     "cost cubes optional").format(g=GOLD_HEX, p=PRESTIGE_HEX)
         box.add_widget(TextLabel(hint, size=theme.FONT_SMALL, markup=True, color=theme.TEXT_DIM, size_hint_y=None,
                                  height=20))
         lit = (slot.gold, slot.prestige) if slot.tribute_tapped else None
@@ -396,6 +417,7 @@ class CardEntryPanel(PhasePanel):
             text = _("Tribute: {gold} gold buys {prestige} prestige").format(gold=tribute[0], prestige=tribute[1])
         row.add_widget(TextLabel(text, size=theme.FONT_NORMAL, bold=tribute is not None))
         ready = all(slot.complete for slot in self.slots)
-        row.add_widget(BigButton(_("Cards are right") if ready else _("Every card needs cost and tribute"),
+        missing = _("Every card needs cost and tribute") if self.check_costs else _("Every card needs its tribute")
+        row.add_widget(BigButton(_("Cards are right") if ready else missing,
                                  role="ok", disabled=not ready, on_tap=self.confirm, size_hint_x=0.7, size_hint_y=1))
         return row

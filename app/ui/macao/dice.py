@@ -231,6 +231,9 @@ class ChooseDicePanel(PhasePanel):
             else _("Each die brings as many cubes as it shows, to that sector."),
             size=theme.FONT_SMALL))
         root.add_widget(chosen)
+        for hint in expect.hints:  # a punish marker ahead, said before the choice makes it happen
+            root.add_widget(TextLabel(translator.message(hint), size=theme.FONT_SMALL, color=theme.WARN, bold=True,
+                                      size_hint_y=None, height=44))
         root.add_widget(Widget(size_hint_y=0.2 if roomy else 1))
         return root
 

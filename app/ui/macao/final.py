@@ -50,7 +50,7 @@ class FinalPanel(PhasePanel):
                 cards, group = player.final
                 row.add_widget(TextLabel(str(cards), size=theme.FONT_LARGE, halign="center"))
                 row.add_widget(TextLabel(str(group), size=theme.FONT_LARGE, halign="center"))
-                row.add_widget(TextLabel(_("saved"), size=theme.FONT_SMALL, color=theme.OK, halign="center"))
+                row.add_widget(TextLabel(_("saved"), size=theme.FONT_SMALL, color=theme.OK_TEXT, halign="center"))
             else:
                 entry = self.entries.setdefault(player.colour, [0, 0])
                 for index, name in enumerate(FIELDS):

@@ -75,7 +75,7 @@ def _player_cell(player: Any, acting: bool) -> tuple[Widget, WindroseWidget]:
     for value, caption, short, tint in (
         (player.gold, _("gold"), _("gold"), "f5d92e"),
         (player.prestige, _("prestige"), _("prest."), "f2f2f2"),
-        (player.punish, _("punish"), _("punish"), "ff6b6b"),
+        (player.punish, _("punish"), _("pun."), "ff8a80"),
         (len(player.tableau), cards, cards, "f2f2f2"),
     ):
         number = f"[b][color={tint}]{value}[/color][/b] "

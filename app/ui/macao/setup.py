@@ -68,7 +68,7 @@ class NewGameScreen(BaseScreen):
         wall.add_widget(BigButton(_("Shuffle the stack"), on_tap=self._shuffle, disabled=len(self.seated) < 2,
                                   height=72 if roomy else theme.BUTTON_HEIGHT))
         if self.problem:
-            wall.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER,
+            wall.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER_TEXT,
                                       size_hint_y=None, height=48))
         ready = 2 <= len(self.seated) <= 4
         wall.add_widget(BigButton(_("Start the game") if ready else _("Seat 2 to 4 players"),

@@ -107,11 +107,12 @@ class MacaoTour:
         yield from self.play_until(lambda s: s.round == 8 and s.phase == "choose_dice")
         yield from self.tour.shot("dice-round-8")
         yield from self.play_until(lambda s: s.round == 8 and s.phase == "actions")
-        translator.set_language("de")
-        yield
-        yield from self.tour.shot("actions-german", all_sizes=True)
-        translator.set_language("en")
-        yield
+        if self.tour.language == "en":  # one German page in an English tour
+            translator.set_language("de")
+            yield
+            yield from self.tour.shot("actions-german", all_sizes=True)
+            translator.set_language("en")
+            yield
         yield from self.play_until(lambda s: s.phase == "final")
         yield from self.tour.shot("final-entry")
         yield from self.play_until(lambda s: s.phase == "over")

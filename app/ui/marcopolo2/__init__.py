@@ -54,10 +54,11 @@ class MarcoPolo2Ui(SheetGameUi):
         for pips in (2, 1, 1):
             pad.add_die(pips)
         yield from tour.shot("marcopolo2-round", all_sizes=True)
-        translator.set_language("de")
-        yield
-        yield from tour.shot("marcopolo2-round-german")
-        translator.set_language("en")
+        if tour.language == "en":  # one German page in an English tour
+            translator.set_language("de")
+            yield
+            yield from tour.shot("marcopolo2-round-german")
+            translator.set_language("en")
         yield from self.tour_play(tour, actions[7:15])
         yield from tour.shot("marcopolo2-end-scoring")
         yield from self.tour_play(tour, actions[15:])

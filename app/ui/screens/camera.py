@@ -152,7 +152,7 @@ class CameraScreen(BaseScreen):
             text = translator.message(self.step.said)
             if self.step.failed:
                 text += " " + _(KEPT_UNCHANGED) + (f"\n({self.step.detail})" if self.step.detail else "")
-            colour = theme.DANGER if self.step.failed else theme.TEXT
+            colour = theme.DANGER_TEXT if self.step.failed else theme.TEXT
             return Paragraph(text, size=theme.FONT_SMALL, color=colour, size_hint_y=None, height=66)
         if station.reader.calibration is None:
             text = _("Dice colours: built in. To calibrate, lay the six dice apart in the tray and tap "

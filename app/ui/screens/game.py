@@ -1,5 +1,7 @@
-"""The game screen: top bar (menu, where the game is, history, undo), the prompt, the phase
-panel, and the players beside it. The current game's UI package (app.ui.games) supplies the
+"""The game screen: top bar (menu, where the game is, history, undo), the last step's line under
+Undo (what the last tap did, or what Undo took back; not over the full-width card and end forms),
+the prompt, the phase panel, and the
+players beside it. The current game's UI package (app.ui.games) supplies the
 panel, the top bar's middle and the players' view."""
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from app.ui.widgets import BigButton, Panel, TextLabel
 PORTRAIT_PLAYERS_SHARE = 0.62
 NOTICE_HEIGHT = 44  # the prompt's strip: one line, or more when its text needs them ...
 NOTICE_AIR = 6  # ... with this much space around them
+LAST_LINE_HEIGHT = 26  # the last step's line under the top bar
 
 
 def fit_notice(strip: Widget, label: TextLabel) -> None:
@@ -88,8 +91,11 @@ class GameScreen(BaseScreen):
             self.app.context.dice.use_dice(session.game.dice)
         expect = session.waiting_for()
         root.add_widget(self._top_bar(state))
-        root.add_widget(self._notice(expect))
         panel = self.current_panel()
+        # A full-width form (the cards) and a 480x800 panel need the height for themselves.
+        if panel.shows_players and (not self.portrait() or self.tall_portrait()):
+            root.add_widget(self._last_line())
+        root.add_widget(self._notice(expect))
         self.panel_holder = BoxLayout()
         self.panel_holder.add_widget(panel.build(expect))
         body_widget: Widget = self.panel_holder
@@ -130,6 +136,15 @@ class GameScreen(BaseScreen):
         phase_row.add_widget(phase)
         both.add_widget(phase_row)
         return both
+
+    def _last_line(self) -> Widget:
+        """What the last step did ("Ann bought 6 prestige for 4 gold", "Undo: ..."), right under
+        Undo, so the table sees each tap land and what Undo would take back."""
+        steps = self.app.session.history()
+        text = translator.message(steps[-1].message) if steps else ""
+        strip = Panel(size_hint_y=None, height=LAST_LINE_HEIGHT, padding=(10, 0))
+        strip.add_widget(TextLabel(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="right"))
+        return strip
 
     def _notice(self, expect: Any) -> Widget:
         strip = Panel(size_hint_y=None, height=NOTICE_HEIGHT, padding=(10, 0))

@@ -50,7 +50,7 @@ class HistoryScreen(BaseScreen):
         root.add_widget(bar)
         if self.app.notice.text:
             root.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=28,
-                                      color=theme.DANGER if self.app.notice.level == "error" else theme.TEXT))
+                                      color=theme.DANGER_TEXT if self.app.notice.level == "error" else theme.TEXT))
         body = BoxLayout(orientation="vertical" if self.portrait() else "horizontal", spacing=theme.GAP,
                          padding=theme.GAP)
         body.add_widget(self._entries())

@@ -107,7 +107,7 @@ class PastGameScreen(BaseScreen):
                                   size_hint_y=None, height=30))
         if game.problem:
             body.add_widget(TextLabel(_("This game cannot be replayed: {problem}").format(problem=game.problem),
-                                      size=theme.FONT_SMALL, color=theme.DANGER))
+                                      size=theme.FONT_SMALL, color=theme.DANGER_TEXT))
         elif game.table is not None:
             body.add_widget(TextLabel(winner_text(game.table), size=theme.FONT_LARGE, bold=True,
                                       size_hint_y=None, height=44))

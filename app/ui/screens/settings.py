@@ -58,6 +58,9 @@ class SettingsScreen(BaseScreen):
             (_("Learn from rolls"), segmented((True, False), settings.learn_from_rolls,
                                               lambda v: self._change(learn_from_rolls=v),
                                               labels={True: _("keep confirmed rolls here"), False: _("off")})),
+            (_("Card costs"), segmented((False, True), settings.check_costs, lambda v: self._change(check_costs=v),
+                                        labels={False: _("paid at activation"), True: _("typed at reveal")},
+                                        group="check_costs")),
         )
         # Large text or a tall screen: each name above its choice, scrolling if need be;
         # else name and choice side by side, which fits 800x480 without scrolling.
@@ -76,7 +79,7 @@ class SettingsScreen(BaseScreen):
             body.add_widget(result)
         if not results and self.app.notice.text:
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=44,
-                                      color=theme.DANGER if self.app.notice.level == "error" else theme.TEXT_DIM))
+                                      color=theme.DANGER_TEXT if self.app.notice.level == "error" else theme.TEXT_DIM))
         if not stacked:
             body.add_widget(Widget())
             root.add_widget(body)

@@ -24,7 +24,7 @@ class StartScreen(BaseScreen):
         notice = self.app.notice
         if notice.text:  # e.g. the start-up notices: whole, however many lines they take
             root.add_widget(Paragraph(notice.text, size=theme.FONT_SMALL, halign="center", grow=True,
-                                      color=theme.DANGER if notice.level == "error" else theme.TEXT))
+                                      color=theme.DANGER_TEXT if notice.level == "error" else theme.TEXT))
         for later in self._notices_since_start():
             root.add_widget(Paragraph(later, size=theme.FONT_SMALL, halign="center", color=theme.WARN, grow=True))
         grid = GridLayout(cols=1 if self.portrait() else 2, spacing=theme.GAP * 2)

@@ -1,0 +1,107 @@
+"""Four players on the 800x480 screen: no text drawn smaller than 14 px on any screen of a game,
+in English and in German; and the German screens show no English words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.uix.label import Label
+
+from app.ui.i18n import translator
+from tests.ui.conftest import Table
+from tests.ui.harness import UiHarness, make_context
+
+SMALLEST_PX = 14
+# Words of the English UI that no German screen may show (whole words, any case).
+ENGLISH = ("the", "and", "of", "to", "punish", "cube", "cubes", "round", "take", "choose", "card", "cards",
+           "turn", "sector", "supply", "wall", "ship", "undo", "history", "menu", "settings", "now",
+           "white", "yellow", "brown", "red", "blue", "green", "black", "gray", "violet")
+ENGLISH_WORD = re.compile(r"\b(" + "|".join(ENGLISH) + r")\b", re.IGNORECASE)
+# Markup tags and colour codes are not words on the screen.
+MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
+
+
+def drawn_size(label: Label) -> float:
+    """The size the text is drawn at: a one-line box may draw its text smaller than font_size."""
+    label.texture_update()
+    return float(label._label.options.get("font_size", label.font_size))
+
+
+def shown_labels(ui: UiHarness) -> Iterator[Label]:
+    for widget in ui.walk():
+        if isinstance(widget, Label) and widget.text.strip() and widget.opacity > 0 and widget.width > 1:
+            yield widget
+
+
+def tour_of_a_four_player_game(ui: UiHarness) -> Iterator[str]:
+    """Every screen a table meets in a game, each named once it shows."""
+    ui.app.go("start")
+    ui.idle()
+    yield "start"
+    ui.app.go("new_game")
+    ui.idle()
+    yield "new game"
+    table = Table(ui, seed=5, players=4)
+    for phase in ("setup_draw", "setup_pick", "setup_cubes", "reveal", "take_card", "roll", "choose_dice",
+                  "actions"):
+        table.advance(lambda s, p=phase: s.phase == p)
+        yield phase
+    panel = ui.app.manager.get_screen("game").current_panel()
+    panel.open("wall")
+    ui.idle()
+    yield "wall form"
+    panel.close()
+    ui.app.go("history")
+    ui.idle()
+    yield "history"
+    table.advance(lambda s: s.phase == "final")
+    yield "final"
+    table.advance(lambda s: s.phase == "over")
+    ui.app.go("score")
+    ui.idle()
+    yield "score"
+    for screen in ("past_games", "settings"):
+        ui.app.go(screen)
+        ui.idle()
+        yield screen
+
+
+@pytest.fixture(params=["en", "de"])
+def four(request: Any, tmp_path: Path) -> Iterator[tuple[UiHarness, str]]:
+    harness = UiHarness(make_context(tmp_path))
+    translator.set_language(request.param)
+    harness.app.context.settings.language = request.param
+    yield harness, request.param
+    harness.close()
+    translator.set_language("en")
+
+
+def test_no_text_under_14_px_and_no_english_in_german(four: tuple[UiHarness, str]) -> None:
+    ui, language = four
+    small: dict[str, list[tuple[str, float]]] = {}
+    english: dict[str, list[str]] = {}
+    smallest: dict[str, float] = {}
+    for screen in tour_of_a_four_player_game(ui):
+        sizes = [(label.text, drawn_size(label)) for label in shown_labels(ui)]
+        smallest[screen] = min(size for _text, size in sizes)
+        small[screen] = [(text, size) for text, size in sizes if size < SMALLEST_PX]
+        if language == "de":
+            english[screen] = [text for text, _ in sizes if ENGLISH_WORD.search(MARKUP.sub("", text))]
+    print(f"smallest text ({language}, 4 players, 800x480):", smallest)
+    assert {screen: found for screen, found in small.items() if found} == {}
+    assert {screen: found for screen, found in english.items() if found} == {}
+
+
+def test_german_says_strafmarker_never_strafe() -> None:
+    """A punish marker is a "Strafmarker" on every German screen, as on the German box."""
+    translator.set_language("de")
+    try:
+        for english in ("Punish", "punish", "Track less punish", "Punish markers", "punish markers"):
+            german = translator.gettext(english)
+            assert "Strafmarker" in german and not re.search(r"\bStrafen?\b", german), (english, german)
+    finally:
+        translator.set_language("en")
