@@ -17,7 +17,7 @@ from app.cli import main
 from app.games.base import RulesError
 from app.session import Session, SessionError, read_game_file
 from tests.seam.tally import Tally, TallyState
-from tests.seam.test_session_seam import HEADER, PLAY, session, tally_registered  # noqa: F401 - fixtures
+from tests.seam.test_session_seam import HEADER, PLAY
 
 
 class UncheckedNames(Tally):

@@ -4,12 +4,10 @@ game: a small test game (`tests/seam/tally.py`) is registered beside Macao and p
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import app.games
 from app.cli import main
 from app.games.base import RecordError
 from app.session import Session, SessionError
@@ -24,20 +22,6 @@ PLAY = [
     {"type": "points", "player": "Ann", "points": 3},
     {"type": "end"},
 ]
-
-
-@pytest.fixture
-def tally_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(app.games.GAMES, "tally", "tests.seam.tally:GAME")
-    app.games.game.cache_clear()
-    yield
-    app.games.game.cache_clear()
-
-
-@pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    with Session.open(tmp_path / "windrose.db") as opened:
-        yield opened
 
 
 def test_a_second_game_plays_through_the_session(tally_registered: None, session: Session, tmp_path: Path) -> None:

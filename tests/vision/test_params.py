@@ -32,9 +32,9 @@ def test_every_key_is_commented_in_config() -> None:
         if line.startswith("["):
             break
         if "=" in line and not line.startswith("#"):
-            above = [l for l in lines[start:index] if l.strip()]
+            above = [text for text in lines[start:index] if text.strip()]
             # A key sits under a comment (possibly shared with the key(s) just before it).
-            assert any(l.startswith("#") for l in above[-4:]), line
+            assert any(text.startswith("#") for text in above[-4:]), line
 
 
 def test_unknown_key_is_named() -> None:

@@ -17,7 +17,7 @@ from .model import CUBE_COLOURS, GameState
 def describe_action(action: Mapping[str, Any], before: GameState, after: GameState) -> Message:
     """Summarise one action that turned `before` into `after`."""
     kind = str(action.get("type", "?"))
-    colour = action.get("player")
+    colour = str(action.get("player") or "")
     params: dict[str, object] = {"name": _name(before, colour)} if colour else {}
     if kind == "setup_draw":
         return Message("Set-up cards laid out: {cards}", {"cards": _card_names(action.get("cards", ()))})

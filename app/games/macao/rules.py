@@ -554,14 +554,14 @@ def apply_in_place(state: GameState, action: object) -> None:
     except RecordError as err:  # named like a broken rule: "action 8 (roll): ...: dice: missing the violet die"
         fields = action if isinstance(action, dict) else {}
         kind, colour = fields.get("type"), fields.get("player")
-        known = isinstance(colour, str) and state.has_player(colour)
+        known = colour if isinstance(colour, str) and state.has_player(colour) else None
         raise RulesError(Message("The action is not well formed: {problem}", {"problem": str(err)}),
                          action_type=kind if isinstance(kind, str) and kind in ACTION_TYPES else None,
-                         player=colour if known else None,
-                         player_name=state.player(colour).name if known else None) from None
+                         player=known,
+                         player_name=state.player(known).name if known is not None else None) from None
     kind = checked["type"]
     colour = checked.get("player")
-    name = state.player(colour).name if colour and state.has_player(colour) else None
+    name = state.player(colour).name if isinstance(colour, str) and state.has_player(colour) else None
     try:
         player = _check_turn(state, kind, colour)
         _HANDLERS[kind](state, checked, player)
