@@ -404,9 +404,10 @@ class DiceService:
             return
         read = voted.values_by_colour(self.dice)
         complete = len(voted.dice) == self.dice.count and None not in read.values()
-        note = "Check the dice and confirm" if complete else "Some dice are unclear: correct them, then confirm"
         self._proposal_frame = look.frame
-        self._enter(RollState.PROPOSED, now, note, {"detail": voted.message}, reading=voted)
+        self._enter(RollState.PROPOSED, now,
+                    "Check the dice and confirm" if complete else "Some dice are unclear: correct them, then confirm",
+                    {"detail": voted.message}, reading=voted)
 
     def _open_failed(self, now: float, problem: str) -> None:
         self._next_retry = now + self._retry_pause

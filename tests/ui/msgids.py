@@ -89,9 +89,11 @@ def dice_msgids() -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _name(node.func) in {"_enter", "_set", "DiceStatus"}:
             for arg in node.args:
-                text = _constant(arg)
-                if text is not None and " " in text:
-                    found.add(text)
+                choices = (arg.body, arg.orelse) if isinstance(arg, ast.IfExp) else (arg,)  # a note or another
+                for choice in choices:
+                    text = _constant(choice)
+                    if text is not None and " " in text:
+                        found.add(text)
     return found
 
 
