@@ -192,6 +192,7 @@ def test_a_file_written_after_a_saved_action_says_the_game_is_saved(tmp_path: Pa
     context = make_context(tmp_path)
     context.catalogue = CardCatalogue(tmp_path / "blocked" / "cards.json")
     ui = UiHarness(context)
+    ui.app.context.settings.check_costs = True  # cards typed whole, as the card list learns them
     try:
         Table(ui).advance(lambda s: s.phase == "reveal")
         before = len(ui.app.session.actions)
