@@ -318,3 +318,45 @@ class SheetPad(BoxLayout):
         box.add_widget(top)
         box.add_widget(keypad(self.press, [("save", _("Save"), "ok")], columns=12))
         return box
+
+
+class FieldsSheet(BoxLayout):
+    """A game's sheet as one `SheetPad` of its `FIELDS`: `act(action)` records an entry (False:
+    refused). A game says how a value is read from its state (`_value`; by default the player's
+    entry under the field's key) and which action saves it (`_save`); `above` is what the game
+    shows over the pad, and `shown(state)` refreshes it."""
+
+    FIELDS: tuple[PadField, ...] = ()
+
+    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", **kwargs)
+        self.act = act
+        self.state = state
+        for widget in self.above():
+            self.add_widget(widget)
+        seats = [PadSeat(p["name"], theme.PANEL_LIGHT) for p in state["players"]]
+        self.pad = SheetPad(seats, self.FIELDS, self._value, self._save, portrait)
+        self.add_widget(self.pad)
+        self.update(state)
+
+    def above(self) -> list[Widget]:
+        return []
+
+    def shown(self, state: dict[str, Any]) -> None:
+        """Refresh what the game shows over the pad for `state`."""
+
+    def update(self, state: dict[str, Any], portrait: bool | None = None) -> None:
+        """Show a new state (after an action or an undo), in a window turned (`portrait`) or not."""
+        if portrait is not None:
+            self.pad.portrait = portrait
+        self.state = state
+        self.shown(state)
+        self.pad.sync()
+
+    def _value(self, player: str, key: str) -> Value:
+        entry = next(p for p in self.state["players"] if p["name"] == player)
+        return list(entry[key]) if key in entry else None
+
+    def _save(self, player: str, key: str, value: Value) -> bool:
+        raise NotImplementedError

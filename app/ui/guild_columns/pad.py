@@ -3,9 +3,6 @@ the result: the ring of columns round the table with the ones that score."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
@@ -15,34 +12,15 @@ from app.games.guild_columns.sheet import MAX_COLUMNS
 from app.ui import theme
 from app.ui.guild_columns.ring import RingView
 from app.ui.i18n import N_
-from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value, breakdown_grid
+from app.ui.sheet_pad import FieldsSheet, PadField, Value, breakdown_grid
 
 FIELDS = (PadField("columns", N_("Columns, left to right"), 1, 18, many=6),)
 
 
-class ColumnsPad(BoxLayout):
-    """The sheet of a guild-columns game: `act(action)` records an entry (False: refused)."""
+class ColumnsPad(FieldsSheet):
+    """The sheet of a guild-columns game: each player's column heights."""
 
-    def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
-                 **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", **kwargs)
-        self.state = state
-        self.act = act
-        seats = [PadSeat(p["name"], theme.PANEL_LIGHT) for p in state["players"]]
-        self.pad = SheetPad(seats, FIELDS, self._value, self._save, portrait)
-        self.add_widget(self.pad)
-        self.update(state)
-
-    def update(self, state: dict[str, Any], portrait: bool | None = None) -> None:
-        """Show a new state (after an action or an undo), in a window turned (`portrait`) or not."""
-        if portrait is not None:
-            self.pad.portrait = portrait
-        self.state = state
-        self.pad.sync()
-
-    def _value(self, player: str, key: str) -> Value:
-        entry = next(p for p in self.state["players"] if p["name"] == player)
-        return list(entry[key]) if key in entry else None
+    FIELDS = FIELDS
 
     def _save(self, player: str, key: str, value: Value) -> bool:
         return self.act({"type": "columns", "player": player, "columns": value})

@@ -6,11 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kivy.uix.boxlayout import BoxLayout
-
-from app.ui import theme
 from app.ui.i18n import N_
-from app.ui.sheet_pad import PadField, PadSeat, SheetPad, Value
+from app.ui.sheet_pad import FieldsSheet, PadField, Value
 
 FIELDS = (
     PadField("coins_1", N_("Voyage 1: coins"), 0, 999),
@@ -21,27 +18,15 @@ FIELDS = (
 SHEET_KEYS = {"coins": "coins", "goods": "goods_left"}
 
 
-class VoyagePad(BoxLayout):
-    """The sheet of a ship-voyage game: `act(action)` records an entry (False: refused).
-    A typed half of a voyage waits on the pad until the other half is typed."""
+class VoyagePad(FieldsSheet):
+    """The sheet of a ship-voyage game: coins and goods left per voyage, sent once both are in."""
+
+    FIELDS = FIELDS
 
     def __init__(self, state: dict[str, Any], act: Callable[[dict[str, Any]], bool], portrait: bool = False,
                  **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", **kwargs)
-        self.act = act
-        self.state = state
-        self.pending: dict[tuple[str, int], dict[str, int]] = {}
-        seats = [PadSeat(p["name"], theme.PANEL_LIGHT) for p in state["players"]]
-        self.pad = SheetPad(seats, FIELDS, self._value, self._save, portrait)
-        self.add_widget(self.pad)
-        self.update(state)
-
-    def update(self, state: dict[str, Any], portrait: bool | None = None) -> None:
-        """Show a new state (after an action or an undo), in a window turned (`portrait`) or not."""
-        if portrait is not None:
-            self.pad.portrait = portrait
-        self.state = state
-        self.pad.sync()
+        self.pending: dict[tuple[str, int], dict[str, int]] = {}  # one half of a voyage typed so far
+        super().__init__(state, act, portrait, **kwargs)
 
     def _value(self, player: str, key: str) -> Value:
         part, number = key.split("_")
