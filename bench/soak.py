@@ -80,7 +80,7 @@ class CameraRolls:
         from app.config import load_config  # noqa: PLC0415
         from app.dice_service import RollState  # noqa: PLC0415
         from app.dice_station import build_dice_station  # noqa: PLC0415
-        from vision.synth import render_roll_sequence  # noqa: PLC0415
+        from tools.synth import render_roll_sequence  # noqa: PLC0415
 
         frames = work / "frames"
         frames.mkdir()

@@ -16,7 +16,7 @@ from hardware.camera import FolderCamera
 from vision.params import VisionParams
 from vision.reader import read_dice
 from vision.settle import SettleDetector, SettleParams, vote
-from vision.synth import render_roll_sequence
+from tools.synth import render_roll_sequence
 from vision.types import DiceReading
 
 

@@ -2,12 +2,17 @@
 
 The rules core and the vision package must stay importable anywhere (a test,
 a script, another game) without a screen, a camera or a disk; hardware may only
-borrow vision's data types.
+borrow vision's data types. The development tools (`tools/`: scene generator,
+training) are not part of what runs on the Pi: only `python -m vision synth`
+reaches them, through an import inside that command.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +24,9 @@ FORBIDDEN_IN_RULES = ("kivy", "cv2", "numpy", "gpiozero", "picamera2", "lgpio", 
 ONLY_INSIDE_THEIR_CLASS = ("picamera2", "lgpio")
 # The one module every game's rules share (the name rule, the game interface).
 SHARED_GAME_BASE = "app.games.base"
+TOOLS = "tools"
+# The one door from the runtime into the tools: the synth command, imported inside its function.
+LAZY_TOOL_IMPORTS = {"vision/cli.py": "tools.synth"}
 
 
 def imports_of(path: Path) -> list[tuple[str, ast.AST]]:
@@ -76,3 +84,55 @@ def test_pi_only_libraries_are_imported_inside_functions(path: Path) -> None:
             names = [node.module]
         for name in names:
             assert top(name) not in ONLY_INSIDE_THEIR_CLASS, f"{path}: imports {name} at module level"
+
+
+def _module_level_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def _tool_imports(path: Path) -> list[str]:
+    """Every import of the tools package in the file, `from tools import synth` as `tools.synth`."""
+    found: list[str] = []
+    for module, node in imports_of(path):
+        if top(module) != TOOLS:
+            continue
+        if isinstance(node, ast.ImportFrom) and module == TOOLS:
+            found.extend(f"{TOOLS}.{alias.name}" for alias in node.names)
+        else:
+            found.append(module)
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", sources("app") + sources("hardware") + sources("vision"), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_the_runtime_does_not_import_the_tools(path: Path) -> None:
+    relative = str(path.relative_to(ROOT))
+    allowed = LAZY_TOOL_IMPORTS.get(relative)
+    for module in _tool_imports(path):
+        assert module == allowed, f"{path}: imports {module}; the tools are not part of the running app"
+    assert not {m for m in _module_level_imports(path) if top(m) == TOOLS}, f"{path}: imports the tools at load"
+
+
+def test_starting_the_app_and_reading_dice_loads_no_tool(tmp_path: Path) -> None:
+    """The app's modules load and `python -m vision read` reads a frame without the tools package."""
+    frame = sorted((ROOT / "app" / "assets" / "demo_frames").glob("*.jpg"))[0]
+    script = (
+        "import sys\n"
+        "import app.cli, app.ui.launch, app.ui.app, app.dice_station, vision.cli\n"
+        f"assert vision.cli.main(['read', {str(frame)!r}]) == 0\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'tools'))\n"
+    )
+    env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_HOME": str(tmp_path), "SDL_VIDEODRIVER": "offscreen",
+           "KIVY_LOG_MODE": "PYTHON"}
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout

@@ -6,7 +6,7 @@ calibration, measured as the camera check measures it, but over every die of eve
 of one frame), and the probability a die's value needs to be stated sure in macao mode
 (`macao_value_min_probability`): the one that states the most teaching dice right while those
 stated wrongly stay within `max_wrong`. The networks are not retrained here (that takes a desktop:
-vision/training/README.md). Both are scored on the held-out frames before and after; the refit
+tools/training/README.md). Both are scored on the held-out frames before and after; the refit
 is written only when it reads them no worse.
 """
 

@@ -1,4 +1,8 @@
-"""Command line: python -m vision read|calibrate|evaluate|adapt|bench|synth (see --help of each)."""
+"""Command line: python -m vision read|calibrate|evaluate|adapt|bench|synth (see --help of each).
+
+`synth` is the scene generator of the development tools (tools.synth): it is imported only
+when that command runs, so reading dice never loads it.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import synth
 from vision.adapt import HELD_OUT_EVERY, AdaptError, adapt, adapted_settings
 from vision.baseline import read_baseline
 from vision.bench import run_bench
@@ -236,13 +239,25 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="reading time per frame size, single thread")
     bench.add_argument("--runs", type=int, default=50)
     bench.add_argument("--image", help="use this picture (resized) instead of a drawn scene")
-    synth.add_arguments(sub.add_parser("synth", help="write synthetic labelled tray scenes (a dataset folder)"))
+    synth = sub.add_parser("synth", add_help=False,
+                           help="write synthetic labelled tray scenes (a dataset folder; tools.synth, see its --help)")
+    synth.add_argument("synth_args", nargs=argparse.REMAINDER)
     for sub_parser in (read, cal, ev, ad, bench):
         sub_parser.add_argument("--config", help=argparse.SUPPRESS, dest="sub_config")
     return parser
 
 
+def run_synth(argv: list[str]) -> int:
+    """The development tools' scene generator under its documented name `python -m vision synth`."""
+    from tools import synth  # noqa: PLC0415  (a tool, not part of the reader: loaded only for this command)
+
+    return synth.main(argv, prog="python -m vision synth")
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["synth"]:
+        return run_synth(argv[1:])
     args = build_parser().parse_args(argv)
     config = getattr(args, "sub_config", None) or args.config
     try:
@@ -253,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     commands = {"read": cmd_read, "calibrate": cmd_calibrate, "evaluate": cmd_evaluate, "adapt": cmd_adapt,
                 "bench": cmd_bench,
-                "synth": lambda args, _params, _learned: synth.run(args)}
+                "synth": lambda args, _params, _learned: run_synth(args.synth_args)}
     try:
         return commands[args.command](args, params, learned)
     except CalibrationError as exc:

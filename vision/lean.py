@@ -6,7 +6,7 @@ picture's centre). A die leaning against the tray wall or against another die sh
 something a flat die never does: a second face with pips, steeply tipped (outwards at a wall,
 towards the die it rests on elsewhere). So each die is cut out turned so that the picture's
 centre lies to its left ("outward crops"): the net can tell a flat die's inner sliver from a
-leaning die's face. A small net trained on such crops (vision/training/train_lean.py) gives
+leaning die's face. A small net trained on such crops (tools/training/train_lean.py) gives
 P(cocked). The reader marks such a die unsure.
 """
 

@@ -6,7 +6,7 @@ assignment.
 `read_with_model` names their colours and says which are unsure. In macao mode, with fewer
 than six sure dice, the doubtful candidates get second chances (vision.rereads). The networks:
 vision.learned_models; the colour measure: vision.learned_colour; the training:
-vision/training/README.md.
+tools/training/README.md.
 """
 
 from __future__ import annotations

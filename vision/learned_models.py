@@ -259,7 +259,7 @@ def _without_own_heat(heat: np.ndarray, row: float, col: float, radius: float, c
 class LearnedModels:
     """The detector, the classifier that picks the dice, and any further classifiers whose
     probabilities are averaged with its own for the dice kept (an ensemble; measured held out
-    by vision.training.evaluate_learned, not shipped: see vision/training/README.md), and the
+    by tools.training.evaluate_learned, not shipped: see tools/training/README.md), and the
     leaning-die check."""
 
     detector: DiceDetector

@@ -10,7 +10,7 @@ confident and every confident one names the classifier's own top value, the valu
 taken. It never changes a value: a disagreement, or no confident classical reading,
 leaves the die unsure. Only doubtful dice are read again, so a frame of sure dice costs
 nothing extra. The two readers share the detector's box, so a box centred off the face
-can fool both (see vision/training/README.md).
+can fool both (see tools/training/README.md).
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def stage_rendered_roll(frames: Path, seed: int, throw: int, dice: dict[str, int
     (the same table each time, another throw): the reader then reads what the table rolled."""
     import cv2
 
-    from vision.synth import SceneOptions, render_scene
+    from tools.synth import SceneOptions, render_scene
     from vision.types import DIE_COLOURS
 
     options = SceneOptions(width=1600, height=900, cocked=False, layout_seed=throw,

@@ -29,7 +29,7 @@ from app.ui.settings_store import SettingsStore, UiSettings
 from tests.ui.harness import UiHarness, make_context
 from vision.calibrate import Calibration, load_calibration, save_calibration
 from vision.colour import ColourModel
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 DEMO_FRAMES = Path(__file__).resolve().parents[2] / "app" / "assets" / "demo_frames"
 RESTING_DEMO_FRAME = DEMO_FRAMES / "roll2_11.jpg"

@@ -12,10 +12,10 @@ import sys
 import numpy as np
 
 from tests.vision.test_reference import LEARNED, PARAMS, scene_and_empty_tray
-from vision import synth
+from tools import synth
 from vision.evaluate import MISSED, RIGHT, UNSURE, WRONG, LabelledDie, judge, match
 from vision.reader import read_dice
-from vision.synth import SceneOptions
+from tools.synth import SceneOptions
 
 
 def _scene(seed: int, kind: str) -> tuple[np.ndarray, np.ndarray, synth.SceneLabels]:

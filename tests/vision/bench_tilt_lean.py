@@ -11,12 +11,12 @@ import sys
 
 import numpy as np
 
-from vision import synth
+from tools import synth
 from vision.learned import leaning_dice
 from vision.learned_params import load_learned_params
 from vision.perspective import point_below_camera
 from vision.reader import learned_models
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 CALM = dict(cubes=0, touching=False, glare=False, cards=0, hard_light=False, blur_sigma=0.5)
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from vision.evaluate import LabelledDie, match
-from vision.synth import DieLabel, SceneLabels
+from tools.synth import DieLabel, SceneLabels
 from vision.types import DiceReading, DieReading
 
 

@@ -12,7 +12,7 @@ from vision.cli import main
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import learned_models, read_dice
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 from vision.table_rolls import keep_roll
 from vision.types import DIE_COLOURS
 

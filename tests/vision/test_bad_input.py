@@ -32,7 +32,7 @@ def test_bad_frame_gives_message(frame: object, words: str) -> None:
 
 
 def test_float_frame_is_read_like_uint8() -> None:
-    from vision.synth import render_scene
+    from tools.synth import render_scene
 
     frame, _ = render_scene(1)
     as_uint8 = read_dice(frame, PARAMS, expect="any")

@@ -12,7 +12,7 @@ from vision.baseline import _groups, read_baseline
 from vision.bench import run_bench
 from vision.evaluate import LabelledDie, Score, score_image
 from vision.params import WHOLE_FRAME, load_vision_params
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 
 def test_pips_chain_into_one_die_only_within_reach() -> None:

@@ -16,7 +16,7 @@ from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, ColourModel
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import LEARNED_PATH, read_classical, read_dice
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 from vision.types import DIE_COLOURS
 
 PARAMS = load_vision_params()

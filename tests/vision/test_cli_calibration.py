@@ -15,7 +15,7 @@ from vision.calibrate import Calibration, CalibrationError, load_calibration, sa
 from vision.cli import main
 from vision.colour import default_models
 from vision.params import REPO_ROOT, load_vision_params
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 from vision.types import UnsureReason
 
 PARAMS = load_vision_params()

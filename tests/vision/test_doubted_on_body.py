@@ -19,7 +19,7 @@ from vision.learned_models import DieCandidate, LearnedModels
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.rereads import read_doubted_on_body
-from vision.synth import SceneLabels, render_scene
+from tools.synth import SceneLabels, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
@@ -27,7 +27,7 @@ NOT_ON_BODY = dataclasses.replace(LEARNED, doubted_on_body=False)
 
 # Fresh random drawn scenes (`vision synth --seed S`, scene N) where one die, found off its centre,
 # was read right but doubted (P 0.49-0.70), and so asked for, by one of the classifiers shipped or
-# tried since 2026-12-02 (each chosen with `vision.training.ablate --set doubted_on_body=false`).
+# tried since 2026-12-02 (each chosen with `tools.training.ablate --set doubted_on_body=false`).
 # Which of them show the fault depends on the classifier, and a die read on its body can stay
 # doubted: the test needs at least two mended, and no die of these scenes read wrongly.
 OFF_CENTRE = ((9904, 17, "green"), (9909, 49, "red"), (9909, 52, "blue"), (9902, 56, "green"), (9904, 87, "black"),

@@ -17,7 +17,7 @@ from vision.learned_models import LearnedModels
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import LEARNED_PATH, read_dice
-from vision.synth import DieLabel, SceneOptions, render_scene
+from tools.synth import DieLabel, SceneOptions, render_scene
 from vision.types import DiceReading, DieReading
 
 PARAMS = load_vision_params()

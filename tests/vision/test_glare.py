@@ -17,7 +17,7 @@ from vision.learned import GLARE_AT_CENTRE, NO_COLOUR_LEFT, WHY_UNSURE, glare_at
 from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
-from vision.synth import render_scene
+from tools.synth import render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
@@ -111,7 +111,7 @@ def drawn_faces(monkeypatch: pytest.MonkeyPatch) -> list[list[tuple[object, str 
 
 # Fresh random drawn scenes (`vision synth --seed S`, scene N) whose glare sits on a die's centre,
 # where one of the classifiers shipped or tried since 2026-12-02 reads the die wrongly and surely
-# (chosen with `vision.training.ablate --set glare_min_area=0`): a violet 3 as a 2, a green 4 as a
+# (chosen with `tools.training.ablate --set glare_min_area=0`): a violet 3 as a 2, a green 4 as a
 # 5, a violet 2 as a 3, and so on. Which of them a classifier misreads depends on it, and the
 # check does not catch every such die (the shipped classifier reads 9905/37's black 5 as a 4
 # either way): the test needs at least two caught, and no mistake the check adds.

@@ -19,7 +19,7 @@ from vision.learned_models import LearnedModels, ModelError, load_lean
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 from vision.types import UnsureReason
 
 PARAMS = load_vision_params()

@@ -20,8 +20,8 @@ from vision.learned_models import CLASS_NAMES, DiceDetector, DiceNet, LearnedMod
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
 from vision.rereads import at_typical_side
-from vision.synth import SceneLabels, SceneOptions, render_scene
-from vision.training.data import load_folder
+from tools.synth import SceneLabels, SceneOptions, render_scene
+from tools.training.data import load_folder
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
@@ -239,7 +239,7 @@ def test_macao_mode_fills_up_to_six_with_doubtful_candidates(models: LearnedMode
     their die bodies or at the typical side here: that makes this scene's doubted green die a
     sure one.) Seed 12: in seed 11's scene, used until 2026-12-03, the 50-epoch classifier leaves
     the green die's candidate off its centre and its colour measures black, which the joint
-    assignment passes on to two more dice (see vision/training/README.md, "The 50-epoch ship run")."""
+    assignment passes on to two more dice (see tools/training/README.md, "The 50-epoch ship run")."""
     frame, labels = render_scene(UNSEEN_SEEDS[1], SceneOptions(cocked=False, cubes=8))
     x0, y0, x1, y1 = (round(v) for v in labels.dice[0].box)
     frame[y0:y1, x0:x1] = np.median(frame[max(0, y0 - 5):y0, x0:x1].reshape(-1, 3), axis=0)  # the table above it

@@ -1,5 +1,5 @@
 """An ensemble of face classifiers (LearnedModels.extra_classifiers, measured with
-vision.training.evaluate_learned): the first classifier picks the dice, every classifier's
+tools.training.evaluate_learned): the first classifier picks the dice, every classifier's
 probabilities for them are averaged."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from vision.learned import find_faces
 from vision.learned_models import DiceNet, LearnedModels
 from vision.learned_params import load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()

@@ -20,7 +20,7 @@ from vision.learned_models import DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import DEFAULT_CONFIG_PATH, load_vision_params
 from vision.rereads import reread_candidates, split_seams
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
@@ -155,7 +155,7 @@ def test_a_die_found_off_its_centre_is_read_at_a_point_around_it(models: Learned
 
 # Fresh random drawn scenes (`vision synth --seed S`, scene N): a die touching another, and the
 # detector's one peak for the pair on the seam between them. Chosen for the classifiers shipped
-# or tried since 2026-12-03 with `vision.training.ablate --set macao_split_step=0 --set
+# or tried since 2026-12-03 with `tools.training.ablate --set macao_split_step=0 --set
 # detector_small_die=0`; which of them show the fault depends on the classifier.
 SEAM_SCENES = ((9901, 109, "red"), (9902, 55, "gray"), (9906, 87, "red"), (9902, 5, "violet"), (9907, 73, "green"),
                (9901, 13, "red"), (9902, 144, "blue"), (9905, 44, "violet"))

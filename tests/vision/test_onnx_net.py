@@ -16,7 +16,7 @@ from vision.learned_params import LearnedParams, load_learned_params
 from vision.onnx_net import NetError, OnnxRuntimeNet, OpenCvNet, load_net
 from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, read_dice, release_learned_models
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()

@@ -15,7 +15,7 @@ from vision.debug import TRAY_OUTLINE_BGR, DebugSink
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import REPO_ROOT, load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, learned_models, read_dice, release_learned_models
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()

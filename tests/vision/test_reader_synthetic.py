@@ -15,7 +15,7 @@ from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
 from vision.settle import SettleDetector, SettleParams, vote
-from vision.synth import SceneLabels, SceneOptions, render_roll_sequence, render_scene
+from tools.synth import SceneLabels, SceneOptions, render_roll_sequence, render_scene
 
 # Everything not under test is calm: neutral light, grey card, no cubes, no glare, a little blur.
 CALM = dict(

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import synth
+from tools import synth
 from vision.cli import main
 from vision.evaluate import RIGHT, LabelledDie, judge, match
 from vision.learned_models import DieCandidate
@@ -18,7 +18,7 @@ from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
 from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, tray_difference
-from vision.synth import SceneLabels, SceneOptions
+from tools.synth import SceneLabels, SceneOptions
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()

@@ -7,7 +7,7 @@ import numpy as np
 
 from vision.params import load_vision_params
 from vision.reader import read_dice
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 CALM_SCENE = SceneOptions(width=1600, height=900, die_px=46.0, table="grey_card", tint="neutral", dim=False, cubes=0,

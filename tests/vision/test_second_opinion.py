@@ -1,6 +1,6 @@
 """The classical reader's second opinion on dice the classifier doubts (vision.second_opinion).
 
-Drawn scenes (vision.synth, seeds the models were not trained on) give dice with known
+Drawn scenes (tools.synth, seeds the models were not trained on) give dice with known
 values; the classifier's doubt is made by hand (a sure face marked "low confidence"), so
 each test knows what the second opinion must do with it.
 """
@@ -20,7 +20,7 @@ from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
 from vision.second_opinion import DOUBTFUL_VALUE, classical_reading_at, review_doubtful, side_scales
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.settle import SettleConfigError, SettleDetector, SettleParams, vote
-from vision.synth import RollSequence, SceneOptions, render_roll_sequence
+from tools.synth import RollSequence, SceneOptions, render_roll_sequence
 from vision.types import DiceReading, DieReading, MotionState, UnsureReason
 
 PARAMS = SettleParams.from_config_file()

@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision import synth
+from tools import synth
 from vision.frame import RegionPlace, cut_with_margin, inside_corners
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params, parse_tray_corners
 from vision.perspective import focal_length_px, point_below_camera
 from vision.reader import read_classical, read_dice
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 from vision.types import UnsureReason
 
 PARAMS = load_vision_params()

@@ -12,7 +12,7 @@ import pytest
 
 from vision.cli import main
 from vision.die import BodyColour, DieFace
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 from vision.types import DieReading, UnsureReason
 from vision.unsure import (BLURRED, COLOUR_UNCLEAR, DOUBTFUL_VALUE, GLARE, GLARE_AT_CENTRE, LEANING, MAYBE_NOT_A_DIE,
                            PARTLY_OUTSIDE, die_reading, unsure_reason)

@@ -1,6 +1,6 @@
 """Train the die heatmap detector (DiceDetector) on labelled dataset images.
 
-    .venv/bin/python -m vision.training.train_detector \
+    .venv/bin/python -m tools.training.train_detector \
         --train /path/dice-real-dev:even /path/synth --test /path/dice-real-dev:odd \
         --out /tmp/dicedet.onnx --steps 2500 --seed 1
 
@@ -26,9 +26,9 @@ import torch
 
 from vision.learned_models import DiceDetector
 from vision.learned_params import load_learned_params
-from vision.training.augment import photometric, random_flip_rot90
-from vision.training.data import LabelledImage, load_specs
-from vision.training.nets import DiceHeatmapNet
+from tools.training.augment import photometric, random_flip_rot90
+from tools.training.data import LabelledImage, load_specs
+from tools.training.nets import DiceHeatmapNet
 
 PATCH = 128
 DIE_PX_RANGE = (10.0, 48.0)

@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import synth
-from vision.synth import SceneOptions, main, render_roll_sequence, render_scene, write_dataset
+from tools import synth
+from tools.synth import SceneOptions, main, render_roll_sequence, render_scene, write_dataset
 from vision.types import DIE_COLOURS
 
 SMALL = SceneOptions(width=800, height=450, die_px=40)
@@ -178,7 +178,7 @@ def test_vision_command_line_writes_a_set_that_evaluate_reads(tmp_path: Path) ->
 
 
 def test_synth_command_can_put_a_glare_spot_or_a_cocked_die_in_every_scene(tmp_path: Path) -> None:
-    """The training recipe's drawn glare scenes come from this command (vision/training/README.md)."""
+    """The training recipe's drawn glare scenes come from this command (tools/training/README.md)."""
     import json
 
     from vision.cli import main as vision_main

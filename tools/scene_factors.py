@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from vision.synth_tables import MORE_TABLES
+from tools.synth_tables import MORE_TABLES
 
 # Factor -> its values. A value's name says what it is; size and tilt values are ranges
 # (die side in px at the picture's centre; camera tilt from straight down, degrees).
@@ -84,7 +84,7 @@ def _range(text: str) -> tuple[float, float]:
 
 
 def scene_keywords(factors: Mapping[str, str], scene_seed: int) -> dict[str, object]:
-    """The `vision.synth.SceneOptions` keywords that draw a scene with these factor values
+    """The `tools.synth.SceneOptions` keywords that draw a scene with these factor values
     (sizes, tilts and blur lengths drawn within their ranges from the scene's seed)."""
     rng = np.random.default_rng([scene_seed, FACTOR_STREAM + 1])
     width, height = CAMERA_FRAMES[factors["camera"]]

@@ -1,6 +1,6 @@
 """Train the die-face classifier (DiceNet) on crops cut from labelled dataset images.
 
-    .venv/bin/python -m vision.training.train_classifier \
+    .venv/bin/python -m tools.training.train_classifier \
         --train /path/dice-real-dev:even /path/synth --test /path/dice-real-dev:odd \
         --out /tmp/dicenet.onnx --epochs 10 --seed 1
 
@@ -26,9 +26,9 @@ from torch import nn
 
 from vision.learned_models import DiceDetector, crop_dice
 from vision.learned_params import load_learned_params
-from vision.training.augment import photometric
-from vision.training.data import LabelledImage, load_specs
-from vision.training.nets import DiceClassifier, ResidualDiceClassifier
+from tools.training.augment import photometric
+from tools.training.data import LabelledImage, load_specs
+from tools.training.nets import DiceClassifier, ResidualDiceClassifier
 
 WINDOW_SIDES = 1.6  # crop width in die sides: the whole face at any turn, a little table
 POSITIVE_SHIFT = 0.12  # die sides

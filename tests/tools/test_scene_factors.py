@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import synth
-from vision.scene_factors import FACTORS, allowed_values, draw_factors, parse_choices, scene_keywords
-from vision.synth import SceneOptions, render_randomised, render_scene
-from vision.synth_tables import MORE_TABLES, more_table
+from tools import synth
+from tools.scene_factors import FACTORS, allowed_values, draw_factors, parse_choices, scene_keywords
+from tools.synth import SceneOptions, render_randomised, render_scene
+from tools.synth_tables import MORE_TABLES, more_table
 
 
 def test_choices_are_parsed_and_bad_ones_named() -> None:
@@ -136,7 +136,7 @@ def test_synth_command_writes_factors_and_refuses_a_bad_one(tmp_path: Path, caps
 def test_each_die_is_labelled_with_its_own_face_side_and_training_reads_it(tmp_path: Path) -> None:
     """Straight down every face measures the asked size; a tilted camera sees far dice smaller,
     and the training data takes each die's own side rather than one size for the picture."""
-    from vision.training.data import load_folder
+    from tools.training.data import load_folder
 
     straight = render_scene(3, SceneOptions(width=640, height=480, die_px=40, tilt_deg=0.0))[1]
     assert all(abs(d.face_side - 40) < 1.5 for d in straight.dice)

@@ -1,6 +1,6 @@
-"""Roll-flow figures on rendered rolls: `python -m app.roll_bench [--rolls N]`.
+"""Roll-flow figures on rendered rolls: `python -m bench.roll_bench [--rolls N]`.
 
-For each rendered roll (vision.synth) the frames are replayed through the
+For each rendered roll (tools.synth) the frames are replayed through the
 folder camera into the real dice service (settling, reader, vote) at 10 frames
 per second of simulated time, and it prints how long after the dice came to
 rest the proposal appeared, the slowest tick in wall time, and how many dice
@@ -25,7 +25,7 @@ from hardware.camera import FolderCamera
 from vision.params import VisionParams
 from vision.reader import read_dice
 from vision.settle import SettleDetector, SettleParams, vote
-from vision.synth import render_roll_sequence
+from tools.synth import render_roll_sequence
 from vision.types import DiceSpec
 
 
@@ -68,7 +68,7 @@ def bench_roll(seed: int, folder: Path) -> tuple[float | None, float, int, int, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.roll_bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.roll_bench", description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=5)
     args = parser.parse_args(argv)
     delays: list[float] = []

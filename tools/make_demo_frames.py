@@ -6,7 +6,7 @@ real game. Each roll is a hand letting the dice go, two frames of tumbling and
 sliding, then enough still frames for the settling time and the vote.
 Deterministic: the same command writes the same files.
 
-    python -m vision.make_demo_frames [--out app/assets/demo_frames]
+    python -m tools.make_demo_frames [--out app/assets/demo_frames]
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.synth import SceneOptions, render_roll_sequence
+from tools.synth import SceneOptions, render_roll_sequence
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "app" / "assets" / "demo_frames"
 # One table (as at a real game), three throws on it: the scene seed and a layout seed per roll.
@@ -49,7 +49,7 @@ def demo_frames() -> list[tuple[str, np.ndarray]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.make_demo_frames", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.make_demo_frames", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

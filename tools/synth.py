@@ -7,10 +7,10 @@ numpy + OpenCV and deterministic per seed: the same seed gives the same pixels.
 
     frame, labels = render_scene(7)                      # one still scene
     sequence = render_roll_sequence(7, n_frames=30)      # a roll coming to rest
-    python -m vision.synth OUTDIR --count 100 --seed 1   # a labelled folder
+    python -m tools.synth OUTDIR --count 100 --seed 1   # a labelled folder
 
 With `--randomise` (`render_randomised`) each scene also draws what the reader must not
-depend on (table, dice style, size, camera tilt and kind, blur, light; `vision.scene_factors`),
+depend on (table, dice style, size, camera tilt and kind, blur, light; `tools.scene_factors`),
 and `--hold-out` / `--only` build sets with a factor's value left out or alone.
 """
 
@@ -28,8 +28,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from vision.scene_factors import allowed_values, draw_factors, parse_choices, scene_keywords
-from vision.synth_tables import MORE_TABLES, more_table
+from tools.scene_factors import allowed_values, draw_factors, parse_choices, scene_keywords
+from tools.synth_tables import MORE_TABLES, more_table
 from vision.types import DIE_COLOURS
 
 DIE_MM = 16.0
@@ -139,7 +139,7 @@ class SceneOptions:
     # which the pips of their hidden faces show faintly (as on translucent sets). Own stream.
     translucent_dice: bool = False
     tray: bool = True
-    # The randomised scenes' factors (`vision.scene_factors`); each None or False leaves the
+    # The randomised scenes' factors (`tools.scene_factors`); each None or False leaves the
     # scene as above. dice_style (one of DICE_STYLES) repaints the six dice, pips (PIP_STYLES)
     # repaints their pips, corners (CORNERS) rounds or sharpens them; all from own streams.
     dice_style: str | None = None
@@ -721,7 +721,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
 
     touching_labels = _touching(dice)
     conditions: dict[str, object] = {
-        "generator": "vision.synth",
+        "generator": "tools.synth",
         "seed": seed,
         "die_px": round(die_px, 1),
         "tilt_deg": round(tilt_deg, 1),
@@ -1359,7 +1359,7 @@ ATTEMPT_SEED_STEP = 1_000_000_007
 
 def render_randomised(scene_seed: int, allowed: dict[str, tuple[str, ...]],
                       options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, SceneLabels]:
-    """One scene whose factors (`vision.scene_factors`) are drawn from `allowed`; where the
+    """One scene whose factors (`tools.scene_factors`) are drawn from `allowed`; where the
     drawn size, tilt and tray leave no room for six dice, the next seed of a fixed series."""
     problem = ""
     for attempt in range(SCENE_ATTEMPTS):
@@ -1414,7 +1414,7 @@ def write_dataset(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of the synth command (shared by `python -m vision synth` and this module)."""
+    """The options of the synth command (`python -m tools.synth`, also run as `python -m vision synth`)."""
     parser.add_argument("outdir", type=Path)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
@@ -1470,8 +1470,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.synth", description="Write synthetic labelled tray scenes.")
+def main(argv: Sequence[str] | None = None, prog: str = "python -m tools.synth") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description="Write synthetic labelled tray scenes.")
     add_arguments(parser)
     return run(parser.parse_args(argv))
 

@@ -1,7 +1,7 @@
 """More table surfaces for the drawn scenes: what a player's table may look like and the
 reader must not depend on (light and dark wood, felt, cloth, newspaper, carpet, a printed
 game board with ships, harbours and hexes). Linear RGB, drawn in image space, deterministic
-per generator; pure numpy + OpenCV. `vision.synth` draws its own four tables and asks here
+per generator; pure numpy + OpenCV. `tools.synth` draws its own four tables and asks here
 for these."""
 
 from __future__ import annotations

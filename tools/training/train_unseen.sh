@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 39: training that does not know the table, judged on what it never saw.
 #
-#   vision/training/train_unseen.sh WORK_DIR [PYTHON_WITH_TORCH]
+#   tools/training/train_unseen.sh WORK_DIR [PYTHON_WITH_TORCH]
 #
 # 1. Draws the judging sets (each holds one factor value no training scene has) and the
 #    randomised training scenes without those values (`python -m vision synth --randomise`).
@@ -44,7 +44,7 @@ synth "$train/synth_foreign" --count 120 --seed 7601 --foreign
 $python - "$datasets/dice-real-dev2" "$work/split" <<'EOF'
 import sys
 from pathlib import Path
-from vision.training.data import load_folder
+from tools.training.data import load_folder
 source, out = Path(sys.argv[1]), Path(sys.argv[2])
 records = load_folder(source)
 for part, chosen in (("even", records[0::2]), ("odd", records[1::2])):
@@ -59,12 +59,12 @@ for part, chosen in (("even", records[0::2]), ("odd", records[1::2])):
 EOF
 
 detector=$work/models/det_lo/dicedet.onnx
-[ -f "$detector" ] || nice -n 10 $torch_python -m vision.training.train_detector \
+[ -f "$detector" ] || nice -n 10 $torch_python -m tools.training.train_detector \
     --train $datasets/dice-real-dev $datasets/dice-rendered-dev "$work/split/real2_even" "$train/synth_a" "$train/rand_lo" \
     --test "$work/split/real2_odd" "$sets/white_webcam" "$sets/unseen_board" \
     --out "$detector" --steps 1500 --seed 2
 classifier=$work/models/cls_lo/dicenet.onnx
-[ -f "$classifier" ] || nice -n 10 $torch_python -m vision.training.train_classifier \
+[ -f "$classifier" ] || nice -n 10 $torch_python -m tools.training.train_classifier \
     --train $datasets/dice-real-dev@6 $datasets/dice-rendered-dev@4 "$work/split/real2_even@3" \
         "$train/synth_glare@1" "$train/synth_foreign@1" "$train/rand_lo@1" \
     --out "$classifier" --epochs 10 --washout 0.25 --specks 4 --residual --width 16 --crop-px 64 --seed 5 \

@@ -1,7 +1,7 @@
 """Which dice does one setting change? Read each labelled image twice, with the settings of
 config.toml and with some of them changed, and list every die whose outcome differs.
 
-    .venv/bin/python -m vision.training.ablate DATASET [DATASET ...] --set KEY=VALUE [--set ...]
+    .venv/bin/python -m tools.training.ablate DATASET [DATASET ...] --set KEY=VALUE [--set ...]
         [--expect macao|any] [--detector PATH] [--classifier PATH]
 
 KEY is a key of [vision.learned] or [vision] (`--set doubted_on_body=false`,

@@ -1,6 +1,6 @@
 """Train the leaning-die check (vision/lean.py) on outward crops of labelled dice.
 
-    .venv/bin/python -m vision.training.train_lean \
+    .venv/bin/python -m tools.training.train_lean \
         --train /path/dice-rendered-dev:even /tmp/lrn/synth_lean --test /path/dice-rendered-dev:odd \
         --out /tmp/lean.onnx --epochs 12 --seed 1
 
@@ -26,10 +26,10 @@ from torch import nn
 from vision.lean import outward_crops
 from vision.learned_models import DiceDetector
 from vision.learned_params import load_learned_params
-from vision.training.augment import photometric
-from vision.training.data import LabelledImage, load_specs
-from vision.training.nets import LeanClassifier
-from vision.training.train_classifier import export_crop_net, predict, train_epoch
+from tools.training.augment import photometric
+from tools.training.data import LabelledImage, load_specs
+from tools.training.nets import LeanClassifier
+from tools.training.train_classifier import export_crop_net, predict, train_epoch
 
 WINDOW_SIDES = 2.0  # crop width in die sides: the die, a leaning die's outward face, a little wall
 SHIFT = 0.12  # die sides (default of --shift)

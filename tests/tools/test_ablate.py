@@ -1,4 +1,4 @@
-"""`vision.training.ablate`: the dice one setting changes, read both ways over a labelled folder."""
+"""`tools.training.ablate`: the dice one setting changes, read both ways over a labelled folder."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from vision.evaluate import RIGHT
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
-from vision.training.ablate import ablate, with_settings
+from tools.training.ablate import ablate, with_settings
 
 LEARNED = load_learned_params()
 PARAMS = load_vision_params()

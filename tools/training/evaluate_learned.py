@@ -1,7 +1,7 @@
 """Score the learned reader (vision.learned.read_with_model) on a labelled folder, the
 same way `python -m vision evaluate` scores the classical reader; needs no torch.
 
-    .venv/bin/python -m vision.training.evaluate_learned DATASET [--expect any|macao]
+    .venv/bin/python -m tools.training.evaluate_learned DATASET [--expect any|macao]
         [--detector PATH] [--classifier PATH [PATH ...]] [--lean PATH] [--second-opinion on|off] [--bench] [--mistakes]
 
 --detector/--classifier/--lean override the model files named in config.toml [vision.learned]
