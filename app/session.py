@@ -66,6 +66,7 @@ class GameSummary:
     finished: bool
     round: int
     winner: str | None  # the winner's player id, once over
+    progress: Message | None  # how far it is in the game's own words (None if it does not replay)
     problem: str | None = None  # why the stored game no longer replays, if it does not
 
 
@@ -300,6 +301,7 @@ class Session:
         header = row.header
         players: list[tuple[str, str]] = []
         round_number, winner, problem = 0, None, row.problem
+        label: Message | None = None
         try:
             if problem is not None:
                 raise JournalError(problem)
@@ -307,13 +309,13 @@ class Session:
             players = [(seat.id, seat.name) for seat in rules.seats(header)]
             state = rules.replay(GameDocument(header, self.journal.timeline(row.id).actions))
             progress = rules.progress(state)
-            round_number = progress.round
+            round_number, label = progress.round, progress.label
             if progress.finished:
                 winner = rules.score(state).winner
         except (RulesError, RecordError, JournalError, SessionError, KeyError, TypeError, AttributeError) as err:
             problem = problem or str(err)
         return GameSummary(row.id, row.game_type, str(header.get("started", "")), players, row.finished,
-                           round_number, winner, problem)
+                           round_number, winner, label if problem is None else None, problem)
 
     def new_game(self, game: str, header: dict[str, Any]) -> int:
         """Start and load a new game of the registered game `game` from its header (players,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from app.games.base import Message
 from app.ui import theme
 from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen, Paragraph
@@ -52,16 +53,21 @@ class StartScreen(BaseScreen):
         return [translator.message(n.message) for n in self.app.session.notices if n not in shown]
 
     def _unfinished_game(self) -> tuple[int, str] | None:
-        """The game on the table (loaded or last unfinished), as a Resume button label."""
+        """The game on the table (loaded or last unfinished), as a Resume button label that
+        says how far it is in its game's own words (a round, or a sheet's entries)."""
         session = self.app.session
         if session.game_id is not None and not session.is_over:
             names = ", ".join(seat.name for seat in session.game.seats(session.document().header))
-            return session.game_id, _("Resume: round {n}, {names}").format(n=session.progress().round, names=names)
+            return session.game_id, self._resume_label(names, session.progress().label)
         for game in reversed(session.games()):
-            if not game.finished and game.problem is None:
+            if not game.finished and game.problem is None and game.progress is not None:
                 names = ", ".join(name for _colour, name in game.players)
-                return game.id, _("Resume: round {n}, {names}").format(n=game.round, names=names)
+                return game.id, self._resume_label(names, game.progress)
         return None
+
+    @staticmethod
+    def _resume_label(names: str, progress: Message) -> str:
+        return _("Resume: {names} ({progress})").format(names=names, progress=translator.message(progress))
 
     def _resume(self, game_id: int) -> None:
         if self.app.session.game_id != game_id:
