@@ -2,8 +2,10 @@
 
 Everything outside a game's own folders (`app/games/<game>/`, `app/ui/<game>/`)
 finds a game here, by the id the journal stores or by a record's "format".
-Adding a game is one line in GAMES. A game's module is imported the first time
-it is asked for, so the command line loads only the game it reads.
+Adding a game is one line in GAMES: where its `Game` object lives and the formats
+it reads. The formats are written here, not asked of the game, so that a game's
+module is imported only when that game is needed: the command line reading a
+score sheet loads that sheet's game alone.
 """
 
 from __future__ import annotations
@@ -11,17 +13,27 @@ from __future__ import annotations
 import importlib
 import json
 from functools import cache
+from typing import NamedTuple
 
 from app.games.base import Game, GameDocument, RecordError
 
 MAX_DOCUMENT_BYTES = 5 * 1024 * 1024  # a whole recorded game is a few hundred kB at most
 
-GAMES: dict[str, str] = {
-    "macao": "app.games.macao.game:GAME",
-    "marcopolo2": "app.games.marcopolo2.game:GAME",
-    "shadows": "app.games.shadows.game:GAME",
-    "guild_columns": "app.games.guild_columns.game:GAME",
-    "voyage": "app.games.voyage.game:GAME",
+
+class Registered(NamedTuple):
+    """Where a game's `Game` object lives ("module:name") and the record formats it reads
+    (the same as its `formats`; tests/seam/test_registry.py checks that they agree)."""
+
+    where: str
+    formats: tuple[str, ...]
+
+
+GAMES: dict[str, Registered] = {
+    "macao": Registered("app.games.macao.game:GAME", ("macao-record/1",)),
+    "marcopolo2": Registered("app.games.marcopolo2.game:GAME", ("marcopolo2-score/1",)),
+    "shadows": Registered("app.games.shadows.game:GAME", ("shadows-score/1",)),
+    "guild_columns": Registered("app.games.guild_columns.game:GAME", ("columns-score/1",)),
+    "voyage": Registered("app.games.voyage.game:GAME", ("voyage-score/1",)),
 }
 
 
@@ -34,7 +46,7 @@ def game(game_id: str) -> Game:
     """The registered game with this id (UnknownGame if there is none)."""
     if game_id not in GAMES:
         raise UnknownGame(f"no game {game_id!r} is known here (known: {', '.join(GAMES)})")
-    module, _, name = GAMES[game_id].partition(":")
+    module, _, name = GAMES[game_id].where.partition(":")
     found: Game = getattr(importlib.import_module(module), name)
     return found
 
@@ -49,10 +61,10 @@ def game_for_format(document: object) -> Game:
     if not isinstance(document, dict):
         raise RecordError("record", f"expected a JSON object, found {type(document).__name__}")
     found = document.get("format")
-    for candidate in all_games():
-        if found in candidate.formats:
-            return candidate
-    known = ", ".join(f'"{fmt}"' for candidate in all_games() for fmt in candidate.formats)
+    for game_id, registered in GAMES.items():
+        if found in registered.formats:
+            return game(game_id)
+    known = ", ".join(f'"{fmt}"' for registered in GAMES.values() for fmt in registered.formats)
     if "format" not in document:
         raise RecordError("format", f"missing; expected one of {known}")
     raise RecordError("format", f"expected one of {known}, found {found!r}")

@@ -9,11 +9,12 @@ import pytest
 
 import app.games
 from app.session import Session
+from tests.seam.tally import FORMAT
 
 
 @pytest.fixture
 def tally_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(app.games.GAMES, "tally", "tests.seam.tally:GAME")
+    monkeypatch.setitem(app.games.GAMES, "tally", app.games.Registered("tests.seam.tally:GAME", (FORMAT,)))
     app.games.game.cache_clear()
     yield
     app.games.game.cache_clear()

@@ -57,7 +57,7 @@ def test_each_game_has_its_own_folders_and_one_line_in_each_registry(game_id: st
     rules_folder, ui_folder = own_folders(game_id)
     assert (rules_folder / "__init__.py").is_file()
     assert (ui_folder / "__init__.py").is_file(), f"{game_id} has no UI package in app/ui/{game_id}/"
-    assert GAMES[game_id].startswith(f"app.games.{game_id}.")
+    assert GAMES[game_id].where.startswith(f"app.games.{game_id}.")
     assert GAME_UIS.get(game_id, "").startswith(f"app.ui.{game_id}:") or GAME_UIS.get(game_id, "").startswith(
         f"app.ui.{game_id}.")
     assert len(mentions(GAMES_REGISTRY.read_text(encoding="utf-8"), game_id)) == 1

@@ -35,7 +35,8 @@ UNCHECKED = UncheckedNames()
 
 @pytest.fixture
 def unchecked_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(app.games.GAMES, "unchecked", "tests.seam.test_faults_seam:UNCHECKED")
+    monkeypatch.setitem(app.games.GAMES, "unchecked", app.games.Registered("tests.seam.test_faults_seam:UNCHECKED",
+                                                                       UNCHECKED.formats))
     app.games.game.cache_clear()
     yield
     app.games.game.cache_clear()

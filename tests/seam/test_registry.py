@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +13,7 @@ from app.games import GAMES, UnknownGame, all_games, game, game_for_format, read
 from app.games.base import Game, GameDocument, Message, RecordError, RulesError, ScoreTable
 from tests.games.golden import RECORDS
 
+ROOT = Path(__file__).resolve().parents[2]
 FOUR = (RECORDS / "four_players.json").read_text(encoding="utf-8")
 
 
@@ -21,6 +25,27 @@ def test_each_registered_game_is_a_game_under_its_own_id(game_id: str) -> None:
     assert isinstance(found.title, Message) and found.title.render()
     assert 1 <= found.min_players <= found.max_players
     assert found.formats
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_the_registry_line_names_the_formats_the_game_reads(game_id: str) -> None:
+    assert GAMES[game_id].formats == game(game_id).formats
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_reading_a_games_file_imports_that_game_alone(game_id: str) -> None:
+    """The registry finds a file's game by format without importing the other games (a fresh
+    interpreter, as `python -m app score FILE` starts)."""
+    script = (
+        "import json, sys\n"
+        "from app.games import game_for_format\n"
+        f"assert game_for_format({{'format': {GAMES[game_id].formats[0]!r}}}).id == {game_id!r}\n"
+        "print(sorted({m.split('.')[2] for m in sys.modules if m.count('.') >= 2 and m.startswith('app.games.')}"
+        " - {'base'}))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == repr([game_id])
 
 
 def test_no_two_games_read_the_same_format() -> None:
