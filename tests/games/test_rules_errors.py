@@ -370,7 +370,7 @@ def test_a_malformed_document_says_where(change: Any, where: str) -> None:
         (lambda a: a["dice"].update(red=7), "action 8 (roll): ", "dice.red: expected a number from 1 to 6, found 7"),
         (lambda a: a["dice"].pop("violet"), "action 8 (roll): ", "dice: missing the violet die"),
         (lambda a: a.pop("card"), "action 11 (activate, Ann/orange): ", "missing field 'card'"),
-        (lambda a: a.update(player="purple"), "action 11 (activate): ", "player: expected a player colour (orange, white, yellow, brown), found 'purple'"),
+        (lambda a: a.update(player="purple"), "action 11 (activate, purple): ", "player: expected a player colour (orange, white, yellow, brown), found 'purple'"),
         (lambda a: a.update(type="fly"), "action 11 (Ann/orange): ", "type: unknown action type 'fly'"),
     ],
 )

@@ -37,7 +37,7 @@ def describe_action(action: Mapping[str, Any], before: GameState, after: GameSta
     if kind == "take_card":
         params["card"] = _card_name(_at(before.revealed, action.get("card")))
         if "discard" in action:
-            tableau = list(before.player(colour).tableau) + [_at(before.revealed, action.get("card"))]
+            tableau = [*_tableau(before, colour), _at(before.revealed, action.get("card"))]
             params["discarded"] = _card_name(_at(tableau, action.get("discard")))
             return Message("{name} takes {card} and discards {discarded} (punish marker)", params)
         return Message("{name} takes {card}", params)
@@ -51,7 +51,7 @@ def describe_action(action: Mapping[str, Any], before: GameState, after: GameSta
         params.update(first=first, second=second)
         return Message("{name} chooses the {first} and {second} dice", params)
     if kind == "activate":
-        params["card"] = _card_name(_at(before.player(colour).tableau, action.get("card")))
+        params["card"] = _card_name(_at(_tableau(before, colour), action.get("card")))
         return Message("{name} activates {card}", params)
     if kind == "take_quarter":
         params.update(cost=_cube_list(action.get("cost", ())), tile=action.get("tile"))
@@ -95,6 +95,11 @@ def _name(state: GameState, colour: object) -> str:
         if player.colour == colour:
             return player.name
     return str(colour)
+
+
+def _tableau(state: GameState, colour: str) -> Sequence[Any]:
+    """The player's cards; none for a colour nobody plays (an action the rules will refuse)."""
+    return state.player(colour).tableau if state.has_player(colour) else ()
 
 
 def _at(items: Sequence[Any], index: object) -> Any:

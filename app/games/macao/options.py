@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import cubes
-from app.games.base import Message
+from app.games.base import Message, RulesError
 
 from .model import DOUBLE_JOKERS, REPEATABLE, WALL_SPACES, Card, GameState, PlayerState
 from .rules import PHASE_ACTIONS, wall_cost
@@ -184,7 +184,10 @@ def _not_turn(state: GameState, player: PlayerState) -> Message:
 
 
 def legal_options(state: GameState, colour: str) -> Options:
-    """What `colour` may do right now, each with its cost or the reason it is not allowed."""
+    """What `colour` may do right now, each with its cost or the reason it is not allowed
+    (a RulesError in words for a colour nobody plays in this game)."""
+    if not state.has_player(colour):
+        raise RulesError(Message("There is no {colour} player in this game.", {"colour": colour}), player=colour)
     player = state.player(colour)
     my_turn = state.phase == "actions" and state.turn == colour
     supply = player.supply

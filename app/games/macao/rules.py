@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import cubes
-from app.games.base import Message, RecordError, RulesError
+from app.games.base import Message, RecordError, RulesError, player_name_problem
 from .model import (
     CUBE_COLOURS,
     DOUBLE_JOKERS,
@@ -555,9 +555,11 @@ def apply_in_place(state: GameState, action: object) -> None:
         fields = action if isinstance(action, dict) else {}
         kind, colour = fields.get("type"), fields.get("player")
         known = colour if isinstance(colour, str) and state.has_player(colour) else None
+        # A player the table does not have is still named as written: "action 8 (end_turn, nobody): ..."
+        written = colour if isinstance(colour, str) and player_name_problem(colour) is None else None
         raise RulesError(Message("The action is not well formed: {problem}", {"problem": str(err)}),
                          action_type=kind if isinstance(kind, str) and kind in ACTION_TYPES else None,
-                         player=known,
+                         player=written,
                          player_name=state.player(known).name if known is not None else None) from None
     kind = checked["type"]
     colour = checked.get("player")
