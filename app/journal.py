@@ -64,9 +64,17 @@ def local_timestamp() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
+# How long SQLite waits for another program's lock on the games file. Opening (at start-up, before
+# any screen) may wait; a tap must not freeze the screen, so once open a write gives up quickly and
+# the table is told that the games file is busy.
+OPEN_BUSY_TIMEOUT_S = 10.0
+TAP_BUSY_TIMEOUT_MS = 300
+
+
 def connect_file(path: Path) -> sqlite3.Connection:
-    """The journal's connection: autocommit (we issue BEGIN/COMMIT), waiting up to 10 s on a lock."""
-    return sqlite3.connect(str(path), isolation_level=None, timeout=10.0)
+    """The journal's connection: autocommit (we issue BEGIN/COMMIT), waiting up to 10 s on a lock
+    while it opens (Journal.open then shortens the wait for taps)."""
+    return sqlite3.connect(str(path), isolation_level=None, timeout=OPEN_BUSY_TIMEOUT_S)
 
 
 class JournalError(Exception):
@@ -247,6 +255,7 @@ class Journal:
             connection.execute("PRAGMA foreign_keys=ON")
             _migrate(connection, path)
             _check_schema(connection, path)
+            connection.execute(f"PRAGMA busy_timeout = {TAP_BUSY_TIMEOUT_MS}")
         except sqlite3.Error as err:
             if connection is not None:
                 connection.close()
@@ -274,6 +283,10 @@ class Journal:
         mode = self._db.execute("PRAGMA journal_mode").fetchone()[0]
         synchronous = self._db.execute("PRAGMA synchronous").fetchone()[0]
         return {"journal_mode": mode, "synchronous": synchronous}
+
+    def lock_wait_ms(self) -> int:
+        """How long a write waits for another program's lock before it is refused as busy."""
+        return int(self._db.execute("PRAGMA busy_timeout").fetchone()[0])
 
     def create_game(self, header: dict[str, Any], game_type: str, id_above: int = 0) -> int:
         """Store a new game's header; returns its id (ids only grow).
@@ -630,7 +643,7 @@ def _plain_sqlite_reason(err: sqlite3.Error, folder: Path) -> str:
     if code == sqlite3.SQLITE_CORRUPT or "malformed" in text:
         return "the file is damaged (SQLite calls it malformed)"
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
-        return "another program holds the database locked"
+        return "the games file is busy (another program holds it locked)"
     if code in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM) or "unable to open" in text:
         return _folder_problem(folder) or f"the data folder cannot be written ({text})"
     return text

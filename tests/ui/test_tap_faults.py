@@ -149,8 +149,7 @@ def test_a_read_only_journal_refuses_every_tap_in_words(tmp_path: Path) -> None:
 def test_a_locked_journal_refuses_every_tap_in_words(tmp_path: Path) -> None:
     ui, db = game_under_way(tmp_path)
     holder = sqlite3.connect(db, isolation_level=None)
-    try:
-        reopen(ui, db, lambda path: sqlite3.connect(path, isolation_level=None, timeout=0.05))
+    try:  # the journal as the app opens it: a tap waits for the lock a moment, then tells
         holder.execute("BEGIN IMMEDIATE")  # another program writing
         tap_every_journal_action(ui, NOTICES["locked"])
         holder.execute("ROLLBACK")
