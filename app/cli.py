@@ -58,9 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Windrose, the board-game table companion. Without a command it starts the touchscreen app.",
     )
     parser.add_argument("--config", metavar="PATH", help="settings file overriding config.toml")
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    database = argparse.ArgumentParser(add_help=False)
+    database = _Parser(add_help=False)
     database.add_argument("--db", metavar="PATH", help="game journal (default: from settings, else the data dir)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 

@@ -400,7 +400,7 @@ class Journal:
             "WHERE game_id = ? ORDER BY seq",
             (game_id,),
         ).fetchall()
-        events = []
+        events: list[Event] = []
         for seq, kind, payload, created_at in rows:
             try:
                 decoded = json.loads(_text(payload, "payload"))

@@ -46,5 +46,7 @@ def _log_uncaught(kind: type[BaseException], error: BaseException, trace: Traceb
 
 def _log_uncaught_in_thread(args: threading.ExceptHookArgs) -> None:
     name = args.thread.name if args.thread is not None else "?"
+    error = args.exc_value  # may be None (threading's documentation); then there is no traceback to log
     logging.getLogger("windrose").error(
-        "unexpected error in thread %s", name, exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+        "unexpected error in thread %s", name,
+        exc_info=(args.exc_type, error, args.exc_traceback) if error is not None else False)

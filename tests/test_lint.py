@@ -1,5 +1,5 @@
 """Ruff and mypy, pinned in requirements-test.txt and set up in pyproject.toml, run on the source:
-an unused import, an undefined name or a type mistake in a game's rules fails the suite."""
+an unused import, an undefined name or a type mistake in a checked module fails the suite."""
 
 from __future__ import annotations
 

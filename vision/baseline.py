@@ -26,13 +26,13 @@ MIN_PIP_CONTRAST = 45  # grey levels between a pip's centre and the face around 
 
 
 def _blob_detector(dark: bool) -> cv2.SimpleBlobDetector:
-    settings = cv2.SimpleBlobDetector_Params()
+    settings = cv2.SimpleBlobDetector.Params()
     settings.filterByColor, settings.blobColor = True, 0 if dark else 255
     settings.filterByArea, settings.minArea, settings.maxArea = True, *PIP_AREA_RANGE
     settings.filterByCircularity, settings.minCircularity = True, 0.6
     settings.filterByInertia, settings.minInertiaRatio = True, 0.5
     settings.filterByConvexity, settings.minConvexity = True, 0.8
-    return cv2.SimpleBlobDetector_create(settings)
+    return cv2.SimpleBlobDetector.create(settings)
 
 
 _DETECTORS = {dark: _blob_detector(dark) for dark in (True, False)}

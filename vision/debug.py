@@ -96,7 +96,8 @@ def _write_labels(canvas: np.ndarray, labelled: Sequence[tuple[Box, str, tuple[i
     """Each label beside its box (`label_origins`), in its colour on a halo of the opposite
     lightness, so that a gray label reads on a gray table and a black one on a dark one."""
     scale = 0.4 * thickness
-    sizes = [cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)[0] for _, text, _ in labelled]
+    sizes = [(width, height) for (width, height), _ in
+             (cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness) for _, text, _ in labelled)]
     origins = label_origins([box for box, _, _ in labelled], sizes, (canvas.shape[1], canvas.shape[0]),
                             gap=2 * thickness)
     for (_, text, bgr), origin in zip(labelled, origins):
@@ -180,7 +181,7 @@ def draw_heat(frame: np.ndarray, heat: np.ndarray, cell_px: float) -> np.ndarray
     spread = cv2.resize(np.clip(heat, 0.0, 1.0), (max(1, round(cells_x * cell_px)), max(1, round(cells_y * cell_px))),
                         interpolation=cv2.INTER_LINEAR)[:height, :width]
     spread = cv2.copyMakeBorder(spread, 0, height - spread.shape[0], 0, width - spread.shape[1],
-                                cv2.BORDER_CONSTANT, value=0.0)
+                                cv2.BORDER_CONSTANT, value=(0.0,))
     coloured = cv2.applyColorMap((spread * 255).astype(np.uint8), cv2.COLORMAP_JET)
     return cv2.addWeighted(frame, 0.5, coloured, 0.5, 0.0)
 

@@ -191,7 +191,7 @@ def _search_area(mask: np.ndarray, centre: np.ndarray, die_px: int, params: Visi
     inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode_px + 1, 2 * erode_px + 1)))
     disc = np.zeros_like(mask)
     radius = int(round(params.pip_search_radius * die_px))
-    cv2.circle(disc, (int(round(centre[0])), int(round(centre[1]))), radius, 255, -1)
+    cv2.circle(disc, (int(round(centre[0])), int(round(centre[1]))), radius, (255,), -1)
     return cv2.bitwise_or(inner, disc)
 
 
@@ -228,7 +228,7 @@ def _body_colour(crop: np.ndarray, mask: np.ndarray, pip_sets: list[PipSet], par
     for pips in pip_sets:
         for (cx, cy), area in zip(pips.centres, pips.areas):
             radius = int(round(np.sqrt(area / np.pi) * params.pip_exclusion_scale))
-            cv2.circle(keep, (int(round(cx)), int(round(cy))), radius, 0, -1)
+            cv2.circle(keep, (int(round(cx)), int(round(cy))), radius, (0,), -1)
     body = keep > 0
     if not np.any(body):
         body = np.ones_like(body)

@@ -40,7 +40,7 @@ def find_top_face(
     height, width = colours.shape[:2]
     seed = np.zeros((height, width), np.uint8)
     cx, cy = int(round(centre[0])), int(round(centre[1]))
-    cv2.circle(seed, (cx, cy), max(2, int(params.face_seed_radius * die_px)), 255, -1)
+    cv2.circle(seed, (cx, cy), max(2, int(params.face_seed_radius * die_px)), (255,), -1)
     samples = colours[(seed > 0) & (spot_strength < params.pip_contrast)]
     if len(samples) < params.face_min_samples:
         return None
@@ -65,12 +65,12 @@ def find_top_face(
     if not params.face_min_side_frac * die_px <= side <= params.face_max_side_frac * die_px:
         return None
     region = np.zeros((height, width), np.uint8)
-    cv2.fillConvexPoly(region, hull, 255)
+    cv2.fillConvexPoly(region, hull, (255,))
     margin = max(1, int(round(params.face_edge_margin * side)))
     area = cv2.erode(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1, 2 * margin + 1)))
     # Corner pips sit about 0.4 of a side from the centre; the face's own corners (bevel
     # highlights) about 0.7: a disc between the two keeps the one and drops the other.
     disc = np.zeros_like(area)
-    cv2.circle(disc, (int(round(fx)), int(round(fy))), max(1, int(round(params.face_pip_radius * side))), 255, -1)
+    cv2.circle(disc, (int(round(fx)), int(round(fy))), max(1, int(round(params.face_pip_radius * side))), (255,), -1)
     area = cv2.bitwise_and(area, disc)
     return TopFace(centre=np.array([fx, fy]), side=side, angle_deg=float(angle), region=region, search_area=area)

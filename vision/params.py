@@ -257,7 +257,7 @@ def _checked(key: str, type_name: Any, value: Any) -> Any:
         raise ValueError(
             f"[vision] key '{key}' must be {wanted.__name__}, got {type(value).__name__} {value!r}"
         )
-    if wanted in (int, float) and value < 0:
+    if isinstance(value, int | float) and value < 0:
         raise ValueError(f"[vision] key '{key}' must not be negative, got {value!r}")
     return value
 

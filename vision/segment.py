@@ -40,7 +40,7 @@ def foreground_mask(colours: np.ndarray, params: VisionParams, die_side: float |
     """
     height, width = colours.shape[:2]
     if die_side is None:
-        shrink, ksize = params.background_shrink, params.background_median_ksize
+        shrink, ksize = float(params.background_shrink), params.background_median_ksize
     else:
         shrink = max(1.0, die_side / params.background_die_px)
         ksize = max(3, int(round(params.background_kernel_dice * params.background_die_px)) | 1)
@@ -51,7 +51,7 @@ def foreground_mask(colours: np.ndarray, params: VisionParams, die_side: float |
     diff = cv2.absdiff(colours, table).astype(np.float32)
     weights = np.array([[1.0, params.foreground_chroma_weight**2, params.foreground_chroma_weight**2]], np.float32)
     squared = cv2.transform(cv2.multiply(diff, diff), weights)
-    mask = (squared > params.foreground_distance**2).astype(np.uint8) * 255
+    mask: np.ndarray = (squared > params.foreground_distance**2).astype(np.uint8) * 255
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     if die_side is not None:
@@ -67,7 +67,7 @@ def _remove_long_structures(mask: np.ndarray, die_side: float, params: VisionPar
     with a line several dice long, across or down the frame, is not a die.
     """
     length = max(3, int(round(params.long_structure_dice * die_side)))
-    runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    runs: np.ndarray = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
     runs |= cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
     grow = max(1, int(round(params.long_structure_margin * die_side)))
     runs = cv2.dilate(runs, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
@@ -85,7 +85,7 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
         return mask
     holes = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0 and cv2.contourArea(c) <= max_area]
     filled = mask.copy()
-    cv2.drawContours(filled, holes, -1, 255, thickness=cv2.FILLED)
+    cv2.drawContours(filled, holes, -1, (255,), thickness=cv2.FILLED)
     return filled
 
 
@@ -147,7 +147,8 @@ def _split(blob: np.ndarray, origin: tuple[int, int], die_side: float, params: V
     samples = np.column_stack([xs, ys]).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(0)
-    _, assignment, _ = cv2.kmeans(samples, parts, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    # OpenCV allocates the labels when given None; its type stubs ask for an array there.
+    _, assignment, _ = cv2.kmeans(samples, parts, None, criteria, 1, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     result: list[Candidate] = []
     for part in range(parts):
         chosen = assignment.ravel() == part
