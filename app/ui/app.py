@@ -31,6 +31,7 @@ from app.watchdog import announce_ready
 from app.ui import theme
 from app.ui.faults import TAP_FAULTS, fault_text
 from app.ui.i18n import _, translator
+from app.ui.keyboard import close_keyboard
 from app.ui.settings_store import SettingsStore, UiSettings
 from app.ui.widgets import taps
 
@@ -115,6 +116,7 @@ class WindroseApp(App):
 
     # navigation -----------------------------------------------------------------
     def go(self, name: str, **params: Any) -> None:
+        close_keyboard()  # its field belongs to the screen being left
         screen = self.manager.get_screen(name)
         if hasattr(screen, "prepare"):
             screen.prepare(**params)
@@ -336,6 +338,7 @@ class WindroseApp(App):
         if taps.guard == self.guarded:
             taps.guard = None
         Window.unbind(on_key_down=self._on_key_down, on_resize=self._window_resized)
+        close_keyboard()
         if self.context.dice is not None:
             self.context.dice.close()
 
