@@ -13,6 +13,7 @@ from kivy.uix.widget import Widget
 from app.ui import theme
 from app.ui.charts import Bar, BarChart
 from app.ui.i18n import _, ngettext
+from app.ui.export_buttons import export_buttons
 from app.ui.games import game_ui
 from app.ui.past import past_game
 from app.ui.screens.base import BaseScreen
@@ -118,7 +119,8 @@ class PastGameScreen(BaseScreen):
         if self.app.notice.text:
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=44))
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        row.add_widget(BigButton(_("Export"), on_tap=lambda: self.app.export_game(self.game_id)))
+        for button in export_buttons(self.app, self.game_id):
+            row.add_widget(button)
         if game.table is None and not game.problem:
             row.add_widget(BigButton(_("Continue this game"), role="ok", on_tap=self._continue))
         body.add_widget(row)
