@@ -236,6 +236,24 @@ class WindroseApp(App):
         self.go("score" if self.session.is_over else "game")
         return None
 
+    def rematch(self, game_id: int) -> None:
+        """One tap: a new game of the same kind with the same players, colours and seats."""
+        from app.ui.roster import rematch_header
+
+        row = self.session.journal.game(game_id)
+        try:
+            self.session.new_game(row.game_type, rematch_header(row.header, self.context.clock()))
+        except RulesError as err:
+            self.say(_("No rematch: {reason}").format(reason=translator.message(err.message)), "error")
+        except (RecordError, SessionError) as err:
+            self.say(_("No rematch: {reason}").format(reason=err), "error")
+        else:
+            names = ", ".join(seat.name for seat in self.session.game.seats(self.session.document().header))
+            self.say(_("Rematch: {names}").format(names=names))
+            self.go("game")
+            return
+        self.refresh()
+
     # exports -----------------------------------------------------------------------
     def export_game(self, game_id: int, stick: Stick | None = None) -> list[Path]:
         """Write a stored game's record (and, once scored, CSV and BG Stats files) to the exports

@@ -51,6 +51,9 @@ class ScoreScreen(BaseScreen):
         if session.game_id is not None:
             for button in export_buttons(self.app, session.game_id):
                 row.add_widget(button)
+            game_id = session.game_id
+            row.add_widget(BigButton(_("Rematch"), role="ok", tag=("rematch", ""),
+                                     on_tap=lambda: self.app.rematch(game_id)))
         row.add_widget(BigButton(_("New game"), role="accent", on_tap=lambda: self.app.go("new_game")))
         body.add_widget(row)
         root.add_widget(body)
