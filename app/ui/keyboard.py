@@ -1,7 +1,8 @@
 """The on-screen keyboard: the kiosk has no keyboard of its own, so every text field opens this one.
 
-It lies over the lower part of the window in the app's colours, shows the field's hint and the
-text typed so far (the field itself may be hidden under it), and types into the field with the
+It lies over the lower part of the field's screen in the app's colours (a screen that is drawn
+again drops it with its fields), shows the field's hint and the text typed so far (the field
+itself may be hidden under it), and types into the field with the
 field's own `insert_text` and `do_backspace`, so a field's filter (a name's greatest length)
 holds for taps as for a USB keyboard. The keys follow the table's language: German has the
 umlauts and ß. A capital starts the text and each word (names); Shift gives one more.
@@ -10,11 +11,14 @@ A tap outside the keyboard, or Done, closes it; leaving a screen closes it too (
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
 
 from app.ui import theme
 from app.ui.i18n import _, translator
@@ -39,10 +43,10 @@ def letter_rows(language: str) -> tuple[str, ...]:
 class Keyboard(Panel):
     """The keys for one field; `press(key)` is what a key's tap does (also for tests and tools)."""
 
-    def __init__(self, field: TextInput, **kwargs: Any) -> None:
+    def __init__(self, field: TextInput, width: float, **kwargs: Any) -> None:
         rows = letter_rows(translator.language)
         height = PREVIEW_HEIGHT + (KEY_HEIGHT + KEY_GAP) * (len(rows) + 1) + KEY_GAP * 2
-        super().__init__(orientation="vertical", size_hint=(None, None), width=Window.width, height=height,
+        super().__init__(orientation="vertical", size_hint=(None, None), width=width, height=height,
                          pos=(0, 0), padding=KEY_GAP, spacing=KEY_GAP, bg=list(theme.PANEL))
         self.field = field
         self.rows = rows
@@ -132,11 +136,19 @@ def open_keyboard(field: TextInput) -> Keyboard:
     if shown is not None and shown.field is field:
         return shown
     close_keyboard()
-    keyboard = Keyboard(field)
+    host = next((parent for parent in _parents(field) if isinstance(parent, Screen)), Window)
+    keyboard = Keyboard(field, host.width)
     field.unfocus_on_touch = False  # the keys' taps must not take the field's focus
-    Window.add_widget(keyboard)
+    host.add_widget(keyboard)
     _Shown.keyboard = keyboard
     return keyboard
+
+
+def _parents(widget: Widget) -> Iterator[Widget]:
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        yield parent
+        parent = parent.parent
 
 
 def close_keyboard() -> None:
@@ -145,7 +157,8 @@ def close_keyboard() -> None:
     if keyboard is None:
         return
     _Shown.keyboard = None
-    Window.remove_widget(keyboard)
+    if keyboard.parent is not None:  # not already dropped with its screen
+        keyboard.parent.remove_widget(keyboard)
     keyboard.field.unfocus_on_touch = True
     keyboard.field.focus = False
 
