@@ -53,6 +53,7 @@ class Keyboard(Panel):
         self.shift = False
         self.keys: dict[str, BigButton] = {}
         self._build()
+        self.bind(parent=lambda _keyboard, parent: parent is None and self._put_away())
 
     def _build(self) -> None:
         preview = BoxLayout(size_hint_y=None, height=PREVIEW_HEIGHT, spacing=theme.GAP)
@@ -117,6 +118,14 @@ class Keyboard(Panel):
         self.keys["shift"].role = "selected" if self.shift else "normal"
         self.keys["shift"]._apply_colours()
 
+    def _put_away(self) -> None:
+        """Dropped from its screen (closed, or the screen drawn again): the field is itself again,
+        and nothing keeps the dropped screen's widgets alive."""
+        if _Shown.keyboard is self:
+            _Shown.keyboard = None
+        self.field.unfocus_on_touch = True
+        self.field.focus = False
+
     def on_touch_down(self, touch: Any) -> bool:
         """Every touch on the keyboard is its own; one elsewhere closes it and goes on."""
         if self.collide_point(*touch.pos):
@@ -156,11 +165,10 @@ def close_keyboard() -> None:
     keyboard = _Shown.keyboard
     if keyboard is None:
         return
-    _Shown.keyboard = None
-    if keyboard.parent is not None:  # not already dropped with its screen
-        keyboard.parent.remove_widget(keyboard)
-    keyboard.field.unfocus_on_touch = True
-    keyboard.field.focus = False
+    if keyboard.parent is not None:
+        keyboard.parent.remove_widget(keyboard)  # which puts it away
+    else:
+        keyboard._put_away()
 
 
 def shown_keyboard() -> Keyboard | None:

@@ -74,3 +74,15 @@ def test_a_name_keeps_to_its_length_and_leaving_the_screen_puts_the_keyboard_awa
     assert _name_field(ui, "Orange").text == "A" + "bcdefghija" * 3 + "bcdefghij"
     ui.app.go("start")
     assert shown_keyboard() is None
+
+
+def test_a_screen_drawn_again_drops_the_keyboard_and_lets_the_field_go(ui: UiHarness) -> None:
+    _open_macao_setup(ui)
+    field = _name_field(ui, "Orange")
+    ui.tap(field)
+    _type(ui, "ann")
+    ui.app.refresh()  # e.g. a dice status arriving: the screen is built again from its state
+    ui.idle()
+    assert shown_keyboard() is None
+    assert (field.focus, field.unfocus_on_touch) == (False, True)
+    assert ui.app.manager.current_screen.names["orange"] == "Ann"  # what was typed is kept
