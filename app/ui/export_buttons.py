@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 
 def export_buttons(app: WindroseApp, game_id: int) -> list[BigButton]:
-    """"Export" (the exports folder on the memory card) and "To the stick <label>" per stick."""
+    """Export (to the exports folder on the memory card), and "To the stick <label>" per stick."""
     buttons = [BigButton(_("Export"), tag=("export", ""), on_tap=lambda: app.export_game(game_id))]
     for stick in app.sticks():
         buttons.append(BigButton(_("To the stick {label}").format(label=stick.label), tag=("export", stick.label),
