@@ -69,7 +69,8 @@ def test_unit_is_a_hardened_notifying_kiosk(rendered_unit: Path) -> None:
     unit = unit_settings(rendered_unit)
     expected = {
         "Type": ["notify"], "Restart": ["on-failure"], "User": ["windrose"], "NoNewPrivileges": ["yes"],
-        "ProtectSystem": ["strict"], "ReadWritePaths": ["/var/lib/windrose"], "PrivateTmp": ["yes"],
+        "ProtectSystem": ["strict"], "ReadWritePaths": ["/var/lib/windrose", "-/media -/run/media"],
+        "PrivateTmp": ["yes"], "RestartPreventExitStatus": ["2"],
         "ProtectHome": ["yes"], "CapabilityBoundingSet": [""],
         "ExecStart": [f"{ROOT}/.venv/bin/python -m app"],
     }
@@ -173,3 +174,24 @@ def test_service_option_refuses_a_machine_that_is_not_a_pi() -> None:
     result = run("bash", ROOT / "setup.sh", "--service")
     assert result.returncode == 2
     assert "--service is for the Raspberry Pi appliance" in result.stderr
+
+
+def test_a_second_windrose_is_not_restarted_again_and_again(rendered_unit: Path) -> None:
+    """The exit of an app that finds the journal held (tests/test_instance_lock.py) or its config
+    wrong ends the unit's restarts: restarting could only fail again, ten times in five minutes."""
+    from app.ui.launch import EXIT_NOT_STARTED
+
+    unit = unit_settings(rendered_unit)
+    assert unit["Restart"] == ["on-failure"]
+    assert unit["RestartPreventExitStatus"] == [str(EXIT_NOT_STARTED)]
+
+
+def test_the_unit_may_write_on_usb_sticks_and_nowhere_else_new(rendered_unit: Path) -> None:
+    """Exports to a stick need /media and /run/media (app.sticks.STICK_ROOTS); every other
+    place stays read-only (ProtectSystem=strict) or hidden (ProtectHome)."""
+    from app.sticks import STICK_ROOTS
+
+    unit = unit_settings(rendered_unit)
+    writable = [path.lstrip("-") for line in unit["ReadWritePaths"] for path in line.split()]
+    assert sorted(writable) == sorted(["/var/lib/windrose", *map(str, STICK_ROOTS)])
+    assert (unit["ProtectSystem"], unit["ProtectHome"], unit["PrivateMounts"]) == (["strict"], ["yes"], ["yes"])

@@ -27,10 +27,12 @@ from app.games.base import RecordError, RulesError
 from app.heap import give_back_free_heap
 from app.journal import local_timestamp
 from app.session import Session, SessionError, read_game_file
+from app.sticks import Stick, mounted_sticks
 from app.watchdog import announce_ready
 from app.ui import theme
-from app.ui.faults import TAP_FAULTS, fault_text
+from app.ui.faults import TAP_FAULTS, fault_text, stick_fault_text
 from app.ui.i18n import _, translator
+from app.ui.keyboard import close_keyboard
 from app.ui.settings_store import SettingsStore, UiSettings
 from app.ui.widgets import taps
 
@@ -53,6 +55,7 @@ class UiContext:
     warnings: list[Any] = field(default_factory=list)  # start-up notices: Message, PlayerNotice or text
     clock: Callable[[], str] = local_timestamp  # when a new game starts (injected by the tour)
     catalogue: Any = None  # a game's learned card list, opened by its UI package (GameUi.prepare)
+    find_sticks: Callable[[], list[Stick]] = mounted_sticks  # the USB sticks mounted now (tests: their own)
 
 
 @dataclass
@@ -115,6 +118,7 @@ class WindroseApp(App):
 
     # navigation -----------------------------------------------------------------
     def go(self, name: str, **params: Any) -> None:
+        close_keyboard()  # its field belongs to the screen being left
         screen = self.manager.get_screen(name)
         if hasattr(screen, "prepare"):
             screen.prepare(**params)
@@ -232,9 +236,28 @@ class WindroseApp(App):
         self.go("score" if self.session.is_over else "game")
         return None
 
+    def rematch(self, game_id: int) -> None:
+        """One tap: a new game of the same kind with the same players, colours and seats."""
+        from app.ui.roster import rematch_header
+
+        row = self.session.journal.game(game_id)
+        try:
+            self.session.new_game(row.game_type, rematch_header(row.header, self.context.clock()))
+        except RulesError as err:
+            self.say(_("No rematch: {reason}").format(reason=translator.message(err.message)), "error")
+        except (RecordError, SessionError) as err:
+            self.say(_("No rematch: {reason}").format(reason=err), "error")
+        else:
+            names = ", ".join(seat.name for seat in self.session.game.seats(self.session.document().header))
+            self.say(_("Rematch: {names}").format(names=names))
+            self.go("game")
+            return
+        self.refresh()
+
     # exports -----------------------------------------------------------------------
-    def export_game(self, game_id: int) -> list[Path]:
-        """Write a stored game's record (and, once scored, CSV and BG Stats files); say where."""
+    def export_game(self, game_id: int, stick: Stick | None = None) -> list[Path]:
+        """Write a stored game's record (and, once scored, CSV and BG Stats files) to the exports
+        folder or a USB stick; say where, or in words why not."""
         from app.ui.exports import export_game
         from app.ui.past import past_game
 
@@ -243,25 +266,28 @@ class WindroseApp(App):
             self.say(_("Export failed: {reason}").format(reason=game.problem), "error")
             self.refresh()
             return []
+        folder = self.context.exports_dir if stick is None else stick.export_dir
         try:
             written = export_game(
-                self.context.exports_dir, game.game.id, game.game.title.render(), game_id, game.started,
+                folder, game.game.id, game.game.title.render(), game_id, game.started,
                 game.game.write(game.document), game.table, game.game.start_player(game.document.header),
             )
         except OSError as err:
-            log.warning("export of game %s failed: %s", game_id, err)
-            self.say(_("Export failed: {reason}").format(reason=err.strerror or err), "error")
+            log.warning("export of game %s to %s failed: %s", game_id, folder, err)
+            self.say(_("Export failed: {reason}").format(reason=err.strerror or err) if stick is None
+                     else stick_fault_text(stick, err), "error")
             self.refresh()
             return []
-        self.say(_("Saved in {folder}: {files}").format(
-            folder=self.context.exports_dir, files=", ".join(p.name for p in written)))
+        files = ", ".join(p.name for p in written)
+        self.say(_("Saved in {folder}: {files}").format(folder=folder, files=files) if stick is None
+                 else _("Saved on the stick {label} (folder {folder}): {files}").format(
+                     label=stick.label, folder=stick.export_dir.name, files=files))
         self.refresh()
         return written
 
-    def export_current(self) -> list[Path]:
-        if self.session.game_id is None:
-            return []
-        return self.export_game(self.session.game_id)
+    def sticks(self) -> list[Stick]:
+        """The USB sticks mounted now (the context's finder reads the mount table)."""
+        return self.context.find_sticks()
 
     # settings ----------------------------------------------------------------------
     def apply_settings(self, settings: UiSettings) -> None:
@@ -336,6 +362,7 @@ class WindroseApp(App):
         if taps.guard == self.guarded:
             taps.guard = None
         Window.unbind(on_key_down=self._on_key_down, on_resize=self._window_resized)
+        close_keyboard()
         if self.context.dice is not None:
             self.context.dice.close()
 

@@ -11,8 +11,10 @@ import csv
 import io
 import json
 import re
+from contextlib import suppress
 from pathlib import Path
 
+from app.backup import write_atomically
 from app.games.base import ScoreTable
 
 FORMULA_SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20"  # and their full-width forms, which spreadsheets fold
@@ -87,15 +89,23 @@ def export_game(
     """Write the record (always) and, for a scored game, the CSV and BG Stats files; returns the paths.
 
     `kind` (the registered game's id) starts the file names, `game_name` is the title BG Stats shows.
+    Each file is written whole or not at all (a synced temporary file, then a rename), and when
+    one fails (a full or pulled stick) those already written go again: an export is all or nothing.
     """
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"{kind}-{game_id}-" + re.sub(r"[^0-9]", "", started)[:12]
-    written = [folder / f"{stem}.json"]
-    written[0].write_text(record_text, encoding="utf-8")
+    files = [(folder / f"{stem}.json", record_text)]
     if table is not None:
-        csv_path = folder / f"{stem}.csv"
-        csv_path.write_text(scores_csv(started, table), encoding="utf-8")
-        bgstats_path = folder / f"{stem}.bgstats.json"
-        bgstats_path.write_text(bgstats_json(game_name, started, table, start_player), encoding="utf-8")
-        written += [csv_path, bgstats_path]
+        files.append((folder / f"{stem}.csv", scores_csv(started, table)))
+        files.append((folder / f"{stem}.bgstats.json", bgstats_json(game_name, started, table, start_player)))
+    written: list[Path] = []
+    try:
+        for path, text in files:
+            write_atomically(path, text)
+            written.append(path)
+    except OSError:
+        for path in written:
+            with suppress(OSError):
+                path.unlink(missing_ok=True)
+        raise
     return written

@@ -13,6 +13,7 @@ import sqlite3
 
 from app.journal import JournalError
 from app.session import SessionError
+from app.sticks import Stick
 from app.ui.i18n import _
 
 # What a tap may meet on the way to the disk; anything else is a bug (logged with its traceback).
@@ -64,3 +65,15 @@ def fault_text(error: BaseException, game_saved: bool = False) -> str:
         return _("That cannot be done: {reason}").format(reason=error)
     return _("This could not be saved ({reason}); the game is as it was. "
              "Tap again, or restart the Pi if it keeps failing.").format(reason=error)
+
+
+def stick_fault_text(stick: Stick, error: OSError) -> str:
+    """Why an export to a USB stick wrote nothing, in the table's words."""
+    if error.errno in _FULL_ERRNOS:
+        return _("The stick {label} is full: nothing was written. Make room on it or use another stick.").format(
+            label=stick.label)
+    if error.errno in _READ_ONLY_ERRNOS:
+        return _("The stick {label} cannot be written (it is read-only, or locked for Windrose): "
+                 "nothing was written.").format(label=stick.label)
+    return _("The stick {label} could not be written ({reason}): nothing was written. "
+             "Is it still plugged in?").format(label=stick.label, reason=error.strerror or error)

@@ -21,6 +21,9 @@ from app.paths import data_dir, default_db_path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 DEMO_FRAMES = REPO_ROOT / "app" / "assets" / "demo_frames"
+# A bad config.toml, or another Windrose holding the journal: starting again would fail again, so
+# the kiosk unit does not restart on it (systemd/windrose.service: RestartPreventExitStatus).
+EXIT_NOT_STARTED = 2
 log = logging.getLogger(__name__)
 
 
@@ -94,7 +97,7 @@ def launch(argv: list[str]) -> int:
         config = load_config(args.config)
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
-        return 2
+        return EXIT_NOT_STARTED
     set_level(config["log"]["level"])
     if args.screenshot_tour:
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
@@ -108,7 +111,7 @@ def launch(argv: list[str]) -> int:
         lock.acquire()  # before the window: a second copy leaves the screen to the first
     except InstanceLockHeld as err:
         print(f"error: {err}", file=sys.stderr)
-        return 2
+        return EXIT_NOT_STARTED
     except InstanceLockError as err:  # no lock file can be made: opening the journal says why, on screen
         log.warning("%s", err)
     try:

@@ -11,6 +11,8 @@ from app.games import game
 from app.games.base import RecordError, RulesError
 from app.ui import theme
 from app.ui.i18n import _, translator
+from app.ui.roster import RosterEntry
+from app.ui.roster_row import roster_row
 from app.ui.screens.base import BaseScreen
 from app.ui.widgets import BigButton, TextField, TextLabel
 
@@ -62,12 +64,25 @@ class SheetSetupScreen(BaseScreen):
                                          size_hint_y=1, width=150, tag=("colour", index),
                                          on_tap=lambda i=index: self._next_colour(i)))
             body.add_widget(row)
+        names = roster_row(self.app.session, self.names, self._seat_known, full=all(self.names))
+        if names is not None:
+            body.add_widget(names)
         if self.problem:
             body.add_widget(TextLabel(self.problem, size=theme.FONT_SMALL, color=theme.DANGER, size_hint_y=None,
                                       height=40))
         body.add_widget(BoxLayout())
         body.add_widget(BigButton(_("Start the game"), role="ok", tag=("start", ""), on_tap=self.start))
         root.add_widget(body)
+
+    def _seat_known(self, player: RosterEntry) -> None:
+        """A name from the roster fills the first empty seat, in its usual colour if the game has it."""
+        if "" not in self.names:
+            return
+        index = self.names.index("")
+        self.names[index] = player.name
+        if player.colour in self.colours:
+            self.seat_colours[index] = str(player.colour)
+        self.refresh()
 
     def _next_colour(self, index: int) -> None:
         current = self.colours.index(self.seat_colours[index])

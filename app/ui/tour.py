@@ -76,11 +76,56 @@ class Tour:
             yield from game_ui(game).tour(self)
         app.go("past_games")
         yield from self.shot("past-games", all_sizes=True)
+        yield from self.names_and_keyboard()
+        yield from self.usb_stick()
         app.go("settings")
         yield from self.shot("settings")
         for section in app.manager.get_screen("settings").sections:
             yield from section.tour(self)
         yield from self.camera_check()
+
+    def names_and_keyboard(self) -> Iterator[None]:
+        """A set-up after the demo games: the roster's names to tap, then the on-screen keyboard
+        typing into a name field (the first game whose set-up has a name field free to type in)."""
+        from app.ui.games import game_ui, playable_games
+        from app.ui.keyboard import close_keyboard, shown_keyboard
+        from app.ui.widgets import TextField
+
+        for game in playable_games():
+            self.app.go(game_ui(game).setup_screen)
+            yield
+            fields = [w for w in self.app.manager.current_screen.walk() if isinstance(w, TextField) and not w.disabled]
+            if fields:
+                break
+        else:
+            return
+        yield from self.shot("new-game-roster")
+        fields[0].focus = True  # as a tap does
+        keyboard = shown_keyboard()
+        for key in ("j", "ü", "r", "g", "e", "n") if self.language == "de" else ("a", "n", "n", "a"):
+            if keyboard is not None:
+                keyboard.press(key)
+        yield from self.shot("keyboard")  # one size: a new window size draws the screen again, without it
+        close_keyboard()
+        self.app.go("start")
+
+    def usb_stick(self) -> Iterator[None]:
+        """A USB stick mounted (a folder standing in for it): the last finished game exported to
+        it by its button, then Import a game listing what is on it."""
+        from app.sticks import Stick
+
+        stick = Stick("GAMES", self.work / "media" / "GAMES")
+        stick.path.mkdir(parents=True)
+        self.app.context.find_sticks = lambda: [stick]
+        finished = [game.id for game in self.app.session.games() if game.finished and not game.problem]
+        if finished:
+            self.app.go("past_game", game_id=finished[-1])
+            yield from self.shot("past-game-usb")
+            self.app.export_game(finished[-1], stick)
+            yield from self.shot("exported-to-stick")
+        self.app.go("import_game")
+        yield from self.shot("import-from-stick")
+        self.app.go("start")
 
     def camera_check(self) -> Iterator[None]:
         """The camera check on a folder camera holding one resting demo frame: live picture with

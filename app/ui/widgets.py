@@ -44,7 +44,8 @@ class Panel(BoxLayout):
 
 
 class TextField(TextInput):
-    """A one-line text input that does not keep the screen it was on alive.
+    """A one-line text input that opens the on-screen keyboard (app.ui.keyboard) when tapped, and
+    does not keep the screen it was on alive.
 
     Kivy 2.3's TextInput._adjust_viewport is wrapped by kivy.clock.triggered, which keeps the
     arguments of its last call in one closure for the whole class: the last text input shown,
@@ -58,6 +59,13 @@ class TextField(TextInput):
         self._viewport_cursor = (0, 0)
         self._viewport_trigger = Clock.create_trigger(self._adjust_viewport_later, -1)
         super().__init__(**kwargs)
+        self.bind(focus=self._focus_changed)
+
+    def _focus_changed(self, _field: TextInput, focused: bool) -> None:
+        if focused:
+            from app.ui.keyboard import open_keyboard  # the keyboard is built of this module's widgets
+
+            open_keyboard(self)
 
     def _adjust_viewport(self, cc: int, cr: int) -> None:
         """Scroll the text to show the cursor at the next clock tick, as Kivy's own does."""

@@ -11,6 +11,8 @@ from app.games.base import MAX_NAME_LENGTH, RecordError, RulesError, player_name
 from app.games.macao import PLAYER_COLOURS
 from app.ui import theme
 from app.ui.i18n import _, translator
+from app.ui.roster import RosterEntry
+from app.ui.roster_row import roster_row
 from app.ui.screens.base import BaseScreen
 from app.ui.widgets import BigButton, Panel, TextField, TextLabel, player_button
 
@@ -55,6 +57,10 @@ class NewGameScreen(BaseScreen):
             row.add_widget(entry)
             seats.add_widget(row)
         seats.add_widget(BoxLayout())
+        names = roster_row(self.app.session, [self.name_of(c) for c in self.seated], self._seat_known,
+                           full=len(self.seated) == len(PLAYER_COLOURS))
+        if names is not None:
+            seats.add_widget(names)
         body.add_widget(seats)
 
         wall = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
@@ -82,6 +88,16 @@ class NewGameScreen(BaseScreen):
             self.seated.remove(colour)
         else:
             self.seated.append(colour)
+        self.refresh()
+
+    def _seat_known(self, player: RosterEntry) -> None:
+        """A name from the roster takes its usual colour, or the first free one."""
+        free = [colour for colour in PLAYER_COLOURS if colour not in self.seated]
+        if not free:
+            return
+        colour = player.colour if player.colour in free else free[0]
+        self.seated.append(colour)
+        self.names[colour] = player.name
         self.refresh()
 
     def _to_top(self, colour: str) -> None:

@@ -1,8 +1,9 @@
 """Import a game: a finger picks a record file (a backup copy or an exported game) and it is stored
 as a new game, each action checked by the rules as if played at the table.
 
-The files listed are the .json records in the backups folder beside the games file and in the
-exports folder, newest first: no keyboard and no file dialog on a touchscreen.
+The files listed are the .json records in the backups folder beside the games file, in the
+exports folder and on each USB stick mounted now (its top folder and the folder an export
+writes there), newest first: no keyboard and no file dialog on a touchscreen.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class ImportGameScreen(BaseScreen):
         folders = [(self.app.context.exports_dir, _("exports"))]
         if self.app.session.backup_dir is not None:
             folders.insert(0, (self.app.session.backup_dir, _("backups")))
+        for stick in self.app.sticks():
+            where = _("stick {label}").format(label=stick.label)
+            folders += [(stick.path, where), (stick.export_dir, f"{where}/{stick.export_dir.name}")]
         grid = GridLayout(cols=1, spacing=3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         files = record_files(folders)

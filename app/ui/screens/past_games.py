@@ -10,9 +10,11 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from app.games import game as registered_game
 from app.ui import theme
 from app.ui.charts import Bar, BarChart
-from app.ui.i18n import _, ngettext
+from app.ui.i18n import _, ngettext, translator
+from app.ui.export_buttons import export_buttons
 from app.ui.games import game_ui
 from app.ui.past import past_game
 from app.ui.screens.base import BaseScreen
@@ -20,9 +22,15 @@ from app.ui.screens.score import winner_text
 from app.ui.stats import player_stats
 from app.ui.widgets import BigButton, Panel, TextLabel, Tile
 
+ALL_GAMES = "*"
+
 
 class PastGamesScreen(BaseScreen):
     screen_name = "past_games"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.stats_game = ""  # whose statistics show: a registered game or ALL_GAMES ("": the latest)
 
     def build(self, root: BoxLayout) -> None:
         root.add_widget(self.title_bar(_("Past games")))
@@ -48,7 +56,7 @@ class PastGamesScreen(BaseScreen):
             tile.add_widget(TextLabel(state, size=theme.FONT_SMALL, color=theme.TEXT_DIM))
             grid.add_widget(tile)
             if game.finished and game.winner and not game.problem:
-                finished.append(game.id)
+                finished.append((game.id, game.game))
         if not games:
             grid.add_widget(TextLabel(_("No games yet."), size=theme.FONT_NORMAL, size_hint_y=None, height=40))
         scroll = ScrollView(do_scroll_x=False)
@@ -60,34 +68,51 @@ class PastGamesScreen(BaseScreen):
         root.add_widget(body)
         root.add_widget(BigButton(_("Import a game"), on_tap=lambda: self.app.go("import_game")))
 
-    def _statistics(self, game_ids: list[int]) -> BoxLayout:
+    def _statistics(self, finished: list[tuple[int, str]]) -> BoxLayout:
+        """Per name over the finished games of one registered game (wins, average, best), or over
+        all of them together (games and wins only: scores of different games do not add up).
+        `finished`: (game id, registered game) of every finished game, newest first."""
+        kinds = [ALL_GAMES, *dict.fromkeys(kind for _id, kind in finished)]
+        if self.stats_game not in kinds:
+            self.stats_game = kinds[1] if len(kinds) > 1 else ALL_GAMES  # the latest game played
+        chosen = self.stats_game
+        game_ids = [game_id for game_id, kind in finished if chosen in (ALL_GAMES, kind)]
         box = Panel(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
         box.add_widget(TextLabel(ngettext("Statistics over {n} finished game", "Statistics over {n} finished games",
                                           len(game_ids)).format(n=len(game_ids)),
                                  size=theme.FONT_NORMAL, bold=True, size_hint_y=None, height=30))
+        title = _("All games") if chosen == ALL_GAMES else translator.message(registered_game(chosen).title)
+        box.add_widget(BigButton(title, tag=("stats_game", chosen), disabled=len(kinds) < 3, height=theme.TOUCH_MIN,
+                                 on_tap=lambda: self._next_stats_game(kinds)))
         tables = []
         for game_id in game_ids:
             table = past_game(self.app.session, game_id).table
             if table is not None:
                 tables.append(table)
         stats = player_stats(tables)
+        scored = chosen != ALL_GAMES
         table = GridLayout(cols=5, spacing=2, size_hint_y=None, height=28 * (len(stats) + 1))
         for title in (_("Player"), _("Games"), _("Wins"), _("Average"), _("Best")):
             table.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, color=theme.TEXT_DIM))
         for s in stats:
-            for value in (s.name, s.games, s.wins, f"{s.average:.1f}", s.best):
+            values = (s.name, s.games, s.wins, f"{s.average:.1f}" if scored else "-", s.best if scored else "-")
+            for value in values:
                 table.add_widget(TextLabel(str(value), size=theme.FONT_SMALL))
         box.add_widget(table)
-        if stats:
+        if stats and scored:
             box.add_widget(TextLabel(_("Average score"), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
                                      size_hint_y=None, height=22))
             chart = BarChart([Bar(s.name, theme.ACCENT, ((round(s.average, 1), theme.ACCENT),)) for s in stats])
             if self.roomy():  # rows about a bar and a half high, not the whole of a tall window
                 chart.size_hint_max_y = 90 * len(stats)
             box.add_widget(chart)
-        if self.roomy():
+        if self.roomy() or not scored:
             box.add_widget(Widget())  # the statistics stay together at the top of their panel
         return box
+
+    def _next_stats_game(self, kinds: list[str]) -> None:
+        self.stats_game = kinds[(kinds.index(self.stats_game) + 1) % len(kinds)]
+        self.refresh()
 
 
 class PastGameScreen(BaseScreen):
@@ -118,7 +143,11 @@ class PastGameScreen(BaseScreen):
         if self.app.notice.text:
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=44))
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        row.add_widget(BigButton(_("Export"), on_tap=lambda: self.app.export_game(self.game_id)))
+        for button in export_buttons(self.app, self.game_id):
+            row.add_widget(button)
+        if game.game is not None:
+            row.add_widget(BigButton(_("Rematch"), role="ok", tag=("rematch", ""),
+                                     on_tap=lambda: self.app.rematch(self.game_id)))
         if game.table is None and not game.problem:
             row.add_widget(BigButton(_("Continue this game"), role="ok", on_tap=self._continue))
         body.add_widget(row)

@@ -9,6 +9,7 @@ from kivy.uix.widget import Widget
 
 from app.games.base import ScoreTable
 from app.ui import theme
+from app.ui.export_buttons import export_buttons
 from app.ui.games import game_ui
 from app.ui.i18n import _, translator
 from app.ui.screens.base import BaseScreen
@@ -47,7 +48,12 @@ class ScoreScreen(BaseScreen):
         if self.app.notice.text:
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=26))
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
-        row.add_widget(BigButton(_("Export"), on_tap=lambda: self.app.export_current()))
+        if session.game_id is not None:
+            for button in export_buttons(self.app, session.game_id):
+                row.add_widget(button)
+            game_id = session.game_id
+            row.add_widget(BigButton(_("Rematch"), role="ok", tag=("rematch", ""),
+                                     on_tap=lambda: self.app.rematch(game_id)))
         row.add_widget(BigButton(_("New game"), role="accent", on_tap=lambda: self.app.go("new_game")))
         body.add_widget(row)
         root.add_widget(body)
