@@ -49,3 +49,15 @@ def test_a_macao_game_is_resumed_by_its_round(table: Table) -> None:
     assert _resume_buttons(table.ui) == [f"Resume: {names} (Set-up)"]
     table.advance(lambda state: state.round == 2)
     assert _resume_buttons(table.ui) == [f"Resume: {names} (Round 2)"]
+
+
+def test_past_games_say_how_far_an_unfinished_score_pad_is(tmp_path: Path) -> None:
+    _a_columns_game_with_one_entry(tmp_path)
+    ui = UiHarness(make_context(tmp_path))
+    try:
+        ui.app.go("past_games")
+        ui.idle()
+        assert "Columns entered: 1 of 3, not finished" in ui.labels()
+        assert not [text for text in ui.labels() if "round 0" in text.lower()]
+    finally:
+        ui.close()

@@ -48,8 +48,10 @@ class PastGamesScreen(BaseScreen):
             elif game.finished and game.winner:
                 winner = next((n for c, n in game.players if c == game.winner), game.winner)
                 state = _("won by {name}").format(name=winner)
+            elif game.progress is not None:
+                state = _("{progress}, not finished").format(progress=translator.message(game.progress))
             else:
-                state = _("round {n}, not finished").format(n=game.round)
+                state = _("not finished")
             tile = Tile(on_tap=lambda i=game.id: self.app.go("past_game", game_id=i), orientation="vertical",
                         padding=(8, 2), size_hint_y=None, height=60, bg=list(theme.PANEL_LIGHT))
             tile.add_widget(TextLabel(f"{game.started[:16].replace('T', ' ')}  {names}", size=theme.FONT_NORMAL))
