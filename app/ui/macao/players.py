@@ -120,8 +120,13 @@ def _player_cell(player: Any, acting: bool, total: int, on_tap: Any) -> tuple[Wi
     cell.add_widget(info)
     rose = WindroseWidget(colour, player.windrose, size_hint_x=None)
     cell.add_widget(rose)
-    cell.bind(size=lambda _c, size: _arrange_cell(cell, info, counters, rose, size[0], size[1]))
     name_width = _text_width(player.name, theme.font(theme.FONT_NORMAL)) + LABEL_INSET
+
+    def arrange(*_args: Any) -> None:
+        _arrange_cell(cell, info, counters, rose, cell.width, cell.height)
+        _place_total(badge, counters, live, colour, name_width)
+
+    cell.bind(size=arrange)
     badge.bind(width=lambda *_a: _place_total(badge, counters, live, colour, name_width))
     return cell, rose
 
