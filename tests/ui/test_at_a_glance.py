@@ -12,6 +12,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from app.games.macao import score_if_ended_now
+from app.ui.macao.players import _player_cell
 from app.ui.macao.round_summary import round_to_show, summarise_round
 from app.ui.macao.wall_strip import Disc, WallStrip
 from tests.ui.conftest import Table
@@ -162,3 +163,29 @@ def test_a_summary_left_open_goes_with_the_game_screen(ui: UiHarness, table: Tab
     ui.idle()
     assert open_modals() == []
 
+
+
+
+def lay_out(widget: Widget) -> None:
+    for _pass in range(3):
+        for child in widget.walk():
+            if isinstance(child, Layout):
+                child.do_layout()
+
+
+def test_the_live_total_stays_whole_after_a_narrow_moment(ui: UiHarness, table: Table) -> None:
+    """A panel first laid out tall and narrow puts the total under the counters; laid out wide
+    again, the total came back to the badge at the grid's column width, cut to a dot (the tour)."""
+    table.advance(lambda s: s.round == 1 and s.phase == "actions")
+    player = ui.app.session.state.players[0]
+    cell, _rose = _player_cell(player, False, 7, lambda: None)
+    (live,) = [w for w in cell.walk() if hasattr(w, "live_total")]
+    cell.size = (220, 200)
+    lay_out(cell)
+    assert live.parent.__class__.__name__ == "GridLayout"  # under the counters: the badge is too narrow
+    cell.size = (400, 120)
+    lay_out(cell)
+    assert live.parent.__class__.__name__ == "Panel"  # back on the badge
+    live.texture_update()
+    assert live._label.text == live.text == "= 7"
+    assert live.texture_size[0] <= live.width

@@ -134,17 +134,20 @@ def _player_cell(player: Any, acting: bool, total: int, on_tap: Any) -> tuple[Wi
 def _place_total(badge: Panel, counters: GridLayout, live: TextLabel, colour: str, name_width: float) -> None:
     """The live total on the badge beside the name where both fit; else (a tall, narrow panel, as two
     players in landscape) one more line under the counters, which has room there."""
-    fits = badge.width - badge.padding[0] - badge.padding[2] >= name_width + live.width
+    on_badge_width = _text_width(live.text, theme.font(theme.FONT_NORMAL)) + LABEL_INSET + 2
+    fits = badge.width - badge.padding[0] - badge.padding[2] >= name_width + on_badge_width
     home = badge if fits or counters.cols > 1 else counters
     if live.parent is home:
         return
     if live.parent is not None:
         live.parent.remove_widget(live)
     on_badge = home is badge
+    live.font_size = theme.font(theme.FONT_NORMAL)
     live.color = theme.on_player_text(colour) if on_badge else theme.TEXT
     live.halign = "right" if on_badge else "left"
     live.size_hint_x = None if on_badge else 1
-    live.font_size = theme.font(theme.FONT_NORMAL)
+    if on_badge:  # back from the counters' grid, which gave it a column's width
+        live.width = on_badge_width
     home.add_widget(live)
 
 
