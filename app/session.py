@@ -447,6 +447,12 @@ class Session:
         self._require_game()
         return self._states[-1]
 
+    def state_after(self, actions: int) -> Any:
+        """The state after the first `actions` live actions (0: the start), for looking back over a
+        round; read only, as `state`."""
+        self._require_game()
+        return self._states[actions]
+
     @property
     def position(self) -> tuple[int | None, int]:
         """The loaded game and how many of its events this session followed: any commit changes it."""

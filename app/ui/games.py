@@ -40,6 +40,11 @@ class PlayersView(ABC):
     def build(self, state: Any, acting: str | None, portrait: bool) -> Widget:
         """Every player's part of the screen now; `acting` is outlined."""
 
+    def header(self, state: Any, acting: str | None) -> Widget | None:
+        """A one-line strip about all players (e.g. the turn order), shown over their part of the
+        screen; None: nothing."""
+        return None
+
     def release(self) -> None:
         """Forget what is kept for quick redraws (the screen lets go of its widgets)."""
 
@@ -102,6 +107,11 @@ class GameUi(ABC):
     @abstractmethod
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
         """The final score's breakdown (table, chart, legend...) for the score and past-game screens."""
+
+    def summary_after(self, session: Any) -> Any:
+        """What the game screen shows once over itself after the action just made (e.g. the
+        summary of the round it ended): a ModalView ready to open, or None."""
+        return None
 
     def correction(self, player: str, amounts: dict[str, int], note: str) -> dict[str, Any]:
         """The action that logs a correction of `player`'s counters (only changed ones in `amounts`)."""

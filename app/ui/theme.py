@@ -34,6 +34,7 @@ DANGER = _hex("b53a36")
 DANGER_TEXT = _hex("ff8a80")
 OK_TEXT = _hex("5cc77a")
 DISABLED_TEXT = _hex("c4cad2")
+CHART_BLUE = _hex("78b4f0")  # a chart's blue part: its legend's words in it read at 4.5:1 on the dark
 LIT = _hex("1b3c63")  # a selected tile whose text is in several colours (gold, prestige)
 DISABLED = _hex("4a525c")
 UNSURE = _hex("ff3ea5")

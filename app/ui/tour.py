@@ -65,6 +65,16 @@ class Tour:
             self.app.refresh()
             yield
 
+    def shot_of(self, name: str, view: Any) -> Iterator[None]:
+        """Save a view open over the screen (a ModalView: a player sheet, a summary) as its own
+        NN-name-WxH.png, at the base size."""
+        yield
+        yield
+        self.count += 1
+        target = self.out / f"{self.count:02d}-{name}-{BASE[0]}x{BASE[1]}.png"
+        view.export_to_png(str(target))
+        self.taken.append(target)
+
     def steps(self) -> Iterator[None]:
         from app.ui.games import game_ui, playable_games
 

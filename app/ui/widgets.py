@@ -416,27 +416,6 @@ class DieWidget(ButtonBehavior, Widget):
         self._note.size = (self.width, note_h)
 
 
-class PhaseBar(BoxLayout):
-    """Round number and the three phases of a round, the current one lit."""
-
-    PHASES = ("cards", "dice", "actions")
-
-    def __init__(self, round_number: int, current: str, **kwargs: Any) -> None:
-        kwargs.setdefault("spacing", 3)
-        super().__init__(**kwargs)
-        titles = {"cards": _("Cards"), "dice": _("Dice"), "actions": _("Actions")}
-        self.add_widget(
-            TextLabel(_("Round {n}").format(n=round_number), size=theme.FONT_LARGE, bold=True,
-                      size_hint_x=1.2, halign="center")
-        )
-        for phase in self.PHASES:
-            lit = phase == current
-            cell = Panel(bg=list(theme.ACCENT if lit else theme.PANEL_LIGHT))
-            cell.add_widget(TextLabel(titles[phase], size=theme.FONT_NORMAL, halign="center",
-                                      bold=lit, color=theme.TEXT if lit else theme.TEXT_DIM))
-            self.add_widget(cell)
-
-
 class PlayerBadge(Panel):
     """A player's name on their colour, used wherever a player is named."""
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.core.window import Window
+from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
@@ -99,6 +101,7 @@ class TapPlayer:
         getattr(self, "do_" + action["type"])(action)
         if self.ui.app.notice.level == "error":
             raise AssertionError(f"the app refused {action}: {self.ui.app.notice.text}")
+        self.close_summary()
         taps = self.ui.taps - taps_before
         self.taps_by_round[round_before] = self.taps_by_round.get(round_before, 0) + taps
         self.taps_by_kind[action["type"]] = self.taps_by_kind.get(action["type"], 0) + taps
@@ -106,6 +109,12 @@ class TapPlayer:
             number = self.table.state.round  # the reveal opens the round it belongs to
             self.card_phase_by_round[number] = self.card_phase_by_round.get(number, 0) + taps
         return action
+
+    def close_summary(self) -> None:
+        """The round's summary, shown over the screen when a round ends, closes with one tap anywhere."""
+        if any(isinstance(child, ModalView) for child in Window.children):
+            self.ui.tap_at(Window.width / 2, Window.height / 2)
+            self.count(OVERHEAD)
 
     def play_until(self, done: Any) -> None:
         while not done(self.table.state):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.ui import theme
+from app.ui.charts import SERIES_COLOURS
 from app.ui.macao.card_tile import GOLD_HEX, PRESTIGE_HEX
 
 AA = 4.5
@@ -43,6 +44,9 @@ PAIRS = [
     ("dark text on the warning colour", DARK_TEXT, theme.WARN),
     *[(f"text on the {colour} player", theme.PLAYER_TEXT[colour], fill) for colour, fill in theme.PLAYER_COLOURS.items()],
     *[(f"text on a {colour} cube", theme.CUBE_TEXT[colour], fill) for colour, fill in theme.CUBE_COLOURS.items()],
+    # A chart's legend writes each part's name in that part's colour (the score screen).
+    *[(f"chart colour {index} on {name}", colour, fill) for index, colour in enumerate(SERIES_COLOURS)
+      for name, fill in (("background", theme.BACKGROUND), ("panel", theme.PANEL))],
 ]
 
 

@@ -1,5 +1,6 @@
-"""Four players on the 800x480 screen: no text drawn smaller than 14 px on any screen of a game,
-in English and in German; and the German screens show no English words."""
+"""Four players on the 800x480 screen: no text drawn smaller than 16 px on any screen of a game (the
+player sheet and the round's summary included), in English and in German; two players likewise on
+the game screens; and the German screens show no English words."""
 
 from __future__ import annotations
 
@@ -9,14 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kivy.core.window import Window
 from kivy.uix.label import Label
+from kivy.uix.layout import Layout
+from kivy.uix.modalview import ModalView
 
 from app.games import GAMES, game
 from app.ui.i18n import translator
 from tests.ui.conftest import Table
 from tests.ui.harness import UiHarness, make_context
 
-SMALLEST_PX = 14
+SMALLEST_PX = 16
 # Words of the English UI that no German screen may show (whole words, any case).
 ENGLISH = ("the", "and", "of", "to", "punish", "cube", "cubes", "round", "take", "choose", "card", "cards",
            "turn", "sector", "supply", "wall", "ship", "undo", "history", "menu", "settings", "now",
@@ -35,9 +39,26 @@ def drawn_size(label: Label) -> float:
 
 
 def shown_labels(ui: UiHarness) -> Iterator[Label]:
-    for widget in ui.walk():
+    """The screen's labels, or those of the view open over it (a player sheet, a round's summary)."""
+    modals = [child for child in Window.children if isinstance(child, ModalView)]
+    widgets = modals[0].walk() if modals else ui.walk()
+    for widget in widgets:
         if isinstance(widget, Label) and widget.text.strip() and widget.opacity > 0 and widget.width > 1:
             yield widget
+
+
+def settle_modal(ui: UiHarness) -> None:
+    """Lay out the view open over the screen (the harness lays out the screen only)."""
+    for modal in [child for child in Window.children if isinstance(child, ModalView)]:
+        for _pass in range(3):
+            for widget in modal.walk():
+                if isinstance(widget, Layout):
+                    widget.do_layout()
+    ui.idle()
+
+
+def close_modal(ui: UiHarness) -> None:
+    ui.tap_at(1, 1)
 
 
 def tour_of_a_four_player_game(ui: UiHarness) -> Iterator[str]:
@@ -53,11 +74,21 @@ def tour_of_a_four_player_game(ui: UiHarness) -> Iterator[str]:
                   "actions"):
         table.advance(lambda s, p=phase: s.phase == p)
         yield phase
-    panel = ui.app.manager.get_screen("game").current_panel()
+    game = ui.app.manager.get_screen("game")
+    panel = game.current_panel()
     panel.open("wall")
     ui.idle()
     yield "wall form"
     panel.close()
+    ui.idle()
+    game.players_view.open_sheet(ui.app.session.state.turn_order()[-1])
+    settle_modal(ui)
+    yield "player sheet"
+    close_modal(ui)
+    ui.tap(ui.tagged("round bar"))
+    settle_modal(ui)
+    yield "round summary"
+    close_modal(ui)
     ui.app.go("history")
     ui.idle()
     yield "history"
@@ -83,7 +114,20 @@ def four(request: Any, tmp_path: Path) -> Iterator[tuple[UiHarness, str]]:
     translator.set_language("en")
 
 
-def test_no_text_under_14_px_and_no_english_in_german(four: tuple[UiHarness, str]) -> None:
+def test_two_players_landscape_game_screens_keep_16_px(four: tuple[UiHarness, str]) -> None:
+    """With two players the counters stand one a line beside a large rose: German's "0 Strafmarker"
+    was drawn under 16 px there."""
+    ui, language = four
+    table = Table(ui, seed=5, players=2)
+    small = {}
+    for round_number in (1, 4):
+        table.advance(lambda s, n=round_number: s.round == n and s.phase == "actions")
+        small[round_number] = [(label.text, drawn_size(label)) for label in shown_labels(ui)
+                               if drawn_size(label) < SMALLEST_PX]
+    assert small == {1: [], 4: []}, language
+
+
+def test_no_text_under_16_px_and_no_english_in_german(four: tuple[UiHarness, str]) -> None:
     ui, language = four
     small: dict[str, list[tuple[str, float]]] = {}
     english: dict[str, list[str]] = {}

@@ -15,12 +15,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # Pictures docs/screenshots copies, the game's last screens and the tour's last one.
 EXPECTED = ("01-start-empty-800x480.png", "02-choose-game-800x480.png", "12-actions-800x480.png",
-            "12-actions-720x1280.png", "15-history-800x480.png", "18-final-entry-800x480.png",
-            "19-score-800x480.png", "21-marcopolo2-round-720x1280.png", "24-marcopolo2-score-800x480.png",
-            "27-shadows-score-800x480.png", "30-guild_columns-score-800x480.png", "33-voyage-score-800x480.png",
-            "34-past-games-800x480.png", "35-new-game-roster-800x480.png", "36-keyboard-800x480.png",
-            "38-exported-to-stick-800x480.png", "39-import-from-stick-800x480.png",
-            "44-camera-mark-tray-800x480.png", "45-camera-calibration-800x480.png")
+            "12-actions-720x1280.png", "15-player-sheet-800x480.png", "16-history-800x480.png",
+            "17-round-summary-800x480.png", "20-final-entry-800x480.png",
+            "21-score-800x480.png", "23-marcopolo2-round-720x1280.png", "26-marcopolo2-score-800x480.png",
+            "29-shadows-score-800x480.png", "32-guild_columns-score-800x480.png", "35-voyage-score-800x480.png",
+            "36-past-games-800x480.png", "37-new-game-roster-800x480.png", "38-keyboard-800x480.png",
+            "40-exported-to-stick-800x480.png", "41-import-from-stick-800x480.png",
+            "46-camera-mark-tray-800x480.png", "47-camera-calibration-800x480.png")
 
 
 def test_the_tour_reaches_the_final_scores(tmp_path: Path) -> None:

@@ -16,12 +16,12 @@ from app.games.base import ScoreTable
 from app.ui import theme
 from app.ui.games import GameUi, PlayersView, SettingsSection
 from app.ui.i18n import N_, _
-from app.ui.widgets import PhaseBar, TextLabel
+from app.ui.widgets import TextLabel
 
 if TYPE_CHECKING:
     from app.ui.panel import PanelHost, PhasePanel
 
-# Which part of the round each rules phase belongs to, for the phase bar.
+# Which part of the round each rules phase belongs to, for the round bar.
 ROUND_PART = {
     "reveal": "cards", "take_card": "cards",
     "roll": "dice", "choose_dice": "dice",
@@ -64,7 +64,9 @@ class MacaoUi(GameUi):
     def phase_title(self, state: Any) -> Widget:
         part = ROUND_PART.get(state.phase)
         if part is not None:
-            return PhaseBar(state.round, part)
+            from app.ui.macao.round_bar import RoundBar
+
+            return RoundBar(state.round, part)
         title = _("Set-up") if state.phase.startswith("setup") else _("Game end")
         return TextLabel(title, size=theme.FONT_LARGE, bold=True, halign="center")
 
@@ -72,6 +74,13 @@ class MacaoUi(GameUi):
         from app.ui.macao.players import Windroses
 
         return Windroses()
+
+    def summary_after(self, session: Any) -> Any:
+        """The summary of the round the last action ended."""
+        from app.ui.macao.round_summary import round_just_ended, round_summary_view, summarise_round
+
+        ended = round_just_ended(session)
+        return None if ended is None else round_summary_view(summarise_round(session, ended))
 
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
         from app.ui.macao.score_columns import score_widgets
@@ -90,9 +99,10 @@ class MacaoUi(GameUi):
         return [warning] if warning else []
 
     def settings_sections(self, screen: Any) -> list[SettingsSection]:
+        from app.ui.macao.card_costs import CardCostSettings
         from app.ui.macao.card_list import CardListSettings
 
-        return [CardListSettings(screen)]
+        return [CardCostSettings(screen), CardListSettings(screen)]
 
     def tour(self, tour: Any) -> Iterator[None]:
         from app.ui.macao.tour import MacaoTour

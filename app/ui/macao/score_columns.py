@@ -9,13 +9,11 @@ from kivy.uix.widget import Widget
 
 from app.games.base import ScoreTable
 from app.ui import theme
-from app.ui.charts import Bar, BarChart
+from app.ui.charts import SERIES_COLOURS, Bar, BarChart
 from app.ui.i18n import _
 from app.ui.widgets import PlayerBadge, TextLabel
 
-TRACK_COLOUR = theme.ACCENT
-CARDS_COLOUR = theme.WARN
-CITY_COLOUR = theme.OK
+TRACK_COLOUR, CARDS_COLOUR, CITY_COLOUR = SERIES_COLOURS
 
 
 def breakdown_table(table: ScoreTable, roomy: bool = False) -> GridLayout:

@@ -101,9 +101,18 @@ class MacaoTour:
             app.refresh()
             yield from self.tour.shot("actions-wall")
             panel.close()
+        sheet_of = app.session.state.turn_order()[-1]
+        game.players_view.open_sheet(sheet_of)
+        yield from self.tour.shot_of("player-sheet", game.players_view.sheet)
+        game.players_view.sheet.dismiss(animation=False)
         app.go("history")
         yield from self.tour.shot("history", all_sizes=True)
         app.go("game")
+        yield from self.play_until(lambda s: s.round == 2 and s.phase == "reveal")
+        if game.summary is None:
+            raise RuntimeError("round 1 ended without its summary")
+        yield from self.tour.shot_of("round-summary", game.summary)  # shown as round 1's last action was made
+        game.summary.dismiss(animation=False)
         yield from self.play_until(lambda s: s.round == 8 and s.phase == "choose_dice")
         yield from self.tour.shot("dice-round-8")
         yield from self.play_until(lambda s: s.round == 8 and s.phase == "actions")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from app.ui import theme
@@ -20,6 +21,7 @@ from app.ui.widgets import BigButton, Panel, TextLabel
 
 # The players' part of the body's height in portrait, beside the phase panel's 1.
 PORTRAIT_PLAYERS_SHARE = 0.62
+LANDSCAPE_PLAYERS_SHARE = 0.5  # the players' part of the body's width, beside the phase panel's 1
 NOTICE_HEIGHT = 44  # the prompt's strip: one line, or more when its text needs them ...
 NOTICE_AIR = 6  # ... with this much space around them
 LAST_LINE_HEIGHT = 26  # the last step's line under the top bar
@@ -38,12 +40,15 @@ class GameScreen(BaseScreen):
         self._panel: PhasePanel | None = None
         self._panel_key: tuple[Any, ...] = ()
         self._players: tuple[str, PlayersView] | None = None  # (game id, its players' view)
+        self._position: tuple[int | None, int] | None = None  # the session's position last drawn
+        self.summary: Any = None  # what the game showed over the screen after the last action
 
     def release(self) -> None:
         """Also forget what is kept for quick redraws: the players' view's cells, the parts of the
         left tree, and a phase panel whose step is already played (its remembered widgets hold
         their old parents, so the whole left tree). The panel of the step still open keeps its input."""
         super().release()
+        self._close_summary()
         if self._players is not None:
             self._players[1].release()
         for part in ("panel_holder", "notice_strip", "notice_label"):
@@ -90,11 +95,14 @@ class GameScreen(BaseScreen):
         if self.app.context.dice is not None and session.game.dice is not None:
             self.app.context.dice.use_dice(session.game.dice)
         expect = session.waiting_for()
+        self._offer_summary()
         root.add_widget(self._top_bar(state))
         panel = self.current_panel()
-        # A full-width form (the cards) and a 480x800 panel need the height for themselves.
-        if panel.shows_players and (not self.portrait() or self.tall_portrait()):
-            root.add_widget(self._last_line())
+        # A full-width form (the cards) and a 480x800 panel need the height for themselves. The
+        # players' strip (a wall, say) shares the last step's line, over the players' column.
+        portrait = self.portrait()
+        if panel.shows_players and (not portrait or self.tall_portrait()):
+            root.add_widget(self._last_line(self.players_view.header(state, expect.player), portrait))
         root.add_widget(self._notice(expect))
         self.panel_holder = BoxLayout()
         self.panel_holder.add_widget(panel.build(expect))
@@ -102,7 +110,6 @@ class GameScreen(BaseScreen):
         if not panel.shows_players:
             root.add_widget(body_widget)
             return
-        portrait = self.portrait()
         body = BoxLayout(orientation="vertical" if portrait else "horizontal", spacing=theme.GAP,
                          padding=(theme.GAP, theme.GAP))
         body.add_widget(body_widget)
@@ -112,9 +119,34 @@ class GameScreen(BaseScreen):
             # column (counters above it); with three or four, a 2x2 grid of rose-beside-counters.
             players.size_hint_y = PORTRAIT_PLAYERS_SHARE
         else:
-            players.size_hint_x = 0.5
+            players.size_hint_x = LANDSCAPE_PLAYERS_SHARE
         body.add_widget(players)
         root.add_widget(body)
+
+    def _offer_summary(self) -> None:
+        """Once after an action tapped on this screen, what the game shows over it (the round it
+        ended); not after an undo, nor when a game is loaded or the table comes back."""
+        session = self.app.session
+        seen, self._position = self._position, session.position
+        if seen is None or seen[0] != session.position[0] or session.position[1] != seen[1] + 1:
+            return
+        if session.history()[-1].kind != "action":
+            return
+        summary = self.game_ui.summary_after(session)
+        if summary is not None:
+            self.show_over(summary)
+
+    def show_over(self, summary: Any) -> None:
+        """Open a ModalView over the game screen in place of any open one; left with the screen."""
+        self._close_summary()
+        self.summary = summary
+        summary.bind(on_dismiss=lambda *_a: setattr(self, "summary", None))
+        summary.open(animation=False)
+
+    def _close_summary(self) -> None:
+        if self.summary is not None:
+            self.summary.dismiss(animation=False)
+            self.summary = None
 
     def _top_bar(self, state: Any) -> BoxLayout:
         """Menu, where the game is, History, Undo; in portrait the game's title gets a row of its own."""
@@ -137,13 +169,21 @@ class GameScreen(BaseScreen):
         both.add_widget(phase_row)
         return both
 
-    def _last_line(self) -> Widget:
+    def _last_line(self, header: Widget | None, portrait: bool) -> Widget:
         """What the last step did ("Ann bought 6 prestige for 4 gold", "Undo: ..."), right under
-        Undo, so the table sees each tap land and what Undo would take back."""
+        Undo, so the table sees each tap land and what Undo would take back; `header` (the
+        players' strip) on the right, as wide as the players' column under it (half the row in
+        portrait). A long line ends in an ellipsis rather than shrink under the small font."""
         steps = self.app.session.history()
         text = translator.message(steps[-1].message) if steps else ""
-        strip = Panel(size_hint_y=None, height=LAST_LINE_HEIGHT, padding=(10, 0))
-        strip.add_widget(TextLabel(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="right"))
+        strip = Panel(size_hint_y=None, height=LAST_LINE_HEIGHT, padding=(theme.GAP, 0), spacing=theme.GAP)
+        line = Label(text=text, font_size=theme.font(theme.FONT_SMALL), color=theme.TEXT_DIM, halign="right",
+                     valign="middle", shorten=True, shorten_from="right")
+        line.bind(size=lambda label, size: setattr(label, "text_size", size))
+        strip.add_widget(line)
+        if header is not None:
+            header.size_hint_x = 1 if portrait else LANDSCAPE_PLAYERS_SHARE
+            strip.add_widget(header)
         return strip
 
     def _notice(self, expect: Any) -> Widget:

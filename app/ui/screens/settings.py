@@ -58,9 +58,6 @@ class SettingsScreen(BaseScreen):
             (_("Learn from rolls"), segmented((True, False), settings.learn_from_rolls,
                                               lambda v: self._change(learn_from_rolls=v),
                                               labels={True: _("keep confirmed rolls here"), False: _("off")})),
-            (_("Card costs"), segmented((False, True), settings.check_costs, lambda v: self._change(check_costs=v),
-                                        labels={False: _("paid at activation"), True: _("typed at reveal")},
-                                        group="check_costs")),
         )
         # Large text or a tall screen: each name above its choice, scrolling if need be;
         # else name and choice side by side, which fits 800x480 without scrolling.
