@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import apart, clear_of, crop_candidates, sized_like_the_dice, suppress_duplicates, typical_side
-from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
+from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix, set_colours
 from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_faces, draw_heat, draw_leaning,
                           draw_second_opinions, draw_tray_difference)
 from vision.die import DieFace
@@ -327,10 +327,14 @@ def read_with_model(
     if not faces:
         return DiceReading(message="no dice found", ms=_ms(started))
     if expect == "any":
-        dice = [die_reading(face, None, face.reason) for face in faces]
+        named, calibration_note = set_colours(faces, calibration, LEARNED_MEASURE, params, learned.colour_margin_min,
+                                              learned.colour_lightness_floor)
+        dice = [die_reading(face, colour, reason) for face, (colour, reason) in zip(faces, named)]
         if debug is not None:
-            debug.add(WHY_UNSURE, draw_faces(checked, [(face, None, True) for face in faces]))
-        return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
+            debug.add(WHY_UNSURE, draw_faces(checked, [(dataclasses.replace(face, reason=reason), colour, True)
+                                                       for face, (colour, reason) in zip(faces, named)]))
+        note = "; ".join(filter(None, [_unsure_note(dice), calibration_note]))
+        return DiceReading(dice=tuple(dice), ms=_ms(started), message=note)
     models_by_colour, calibration_note = colour_models(calibration, LEARNED_MEASURE, params)
     costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
     assignment = assign_colours(costs, params.colour_max_cost)
