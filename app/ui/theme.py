@@ -59,7 +59,7 @@ CUBE_COLOURS: dict[str, RGBA] = {
     "black": _hex("0c0c0c"),
     "gray": _hex("9aa0a6"),
     "violet": _hex("8e44ad"),
-    # Other games' dice (player colours and white); no Macao cube has these.
+    # Dice of the colours other sets come in (player colours and white).
     "yellow": _hex("efcf2a"),
     "orange": _hex("ee8123"),
     "purple": _hex("7d3fa6"),
