@@ -15,6 +15,7 @@ among the game's colours; the reader then names every die by its nearest learnt 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Sequence
@@ -26,6 +27,7 @@ import numpy as np
 from vision.colour import (
     CLASSICAL_MEASURE,
     LEARNED_MEASURE,
+    NEUTRAL_COLOURS,
     ColourModel,
     assign_colours,
     assignment_margins,
@@ -143,11 +145,14 @@ def calibrate_set(frame: np.ndarray, colours: Sequence[str], params: VisionParam
             checked, place = cut_with_margin(check_frame(frame, params), params, None)
             if is_blank(checked, params):
                 raise FrameError("frame has no contrast (blank, black or blown out)")
-            faces = find_faces(checked, params, "any", models, table, place=place)
+            faces = find_faces(checked, params, "any", models, table, place=place, polarity=True)
             measure, floor, margin_min = LEARNED_MEASURE, table.colour_lightness_floor, table.colour_margin_min
     except FrameError as exc:
         raise CalibrationError(str(exc)) from exc
-    faces = [face for face in faces if face.value is not None and not face.reason]
+    # The body colour is measured on the bevel, so a die whose pips are in doubt (glare on a
+    # white face, say) still shows its colour; only the classical reader's pipless blobs may be
+    # no die at all.
+    faces = [face for face in faces if face.value is not None]
     if len(faces) != len(colours):
         raise CalibrationError(f"calibration needs one die of each of the {len(colours)} colours "
                                f"({', '.join(colours)}) clearly visible; found {len(faces)}. "
@@ -160,7 +165,13 @@ def calibrate_set(frame: np.ndarray, colours: Sequence[str], params: VisionParam
     if unclear:
         raise CalibrationError(f"could not tell the {' and '.join(unclear)} dice apart under this light; "
                                "brighten the tray evenly and try again.")
-    return Calibration(models=_models_from(faces, assignment, names), measure=measure, colours=names)
+    # One die per colour is one sample of its shade and its pips, which light and place vary
+    # more than a coloured die's hue (and one glint passes for a light pip): the coloured dice
+    # are told apart by hue alone, as without a calibration; shade and pips tell the neutral ones.
+    models = {name: model if name in NEUTRAL_COLOURS else
+              dataclasses.replace(model, use_lightness=False, pip_polarity="")
+              for name, model in _models_from(faces, assignment, names).items()}
+    return Calibration(models=models, measure=measure, colours=names)
 
 
 def _calibrate_classical(frame: np.ndarray, params: VisionParams) -> Calibration:

@@ -176,6 +176,17 @@ def set_colours(faces: list[DieFace], calibration: Calibration | None, measure: 
             in zip(faces, named)], note
 
 
+def faded_costs(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams,
+                names: Sequence[str]) -> np.ndarray:
+    """Dice x colours: what a die pays for having less than half the chroma a coloured model
+    learnt (a white die in warm light has a yellow's hue, never its strength). Built-in models
+    know no strength, so only a learnt set prices it."""
+    half = np.array([0.0 if name in NEUTRAL_COLOURS else models[name].chroma / 2 for name in names])
+    chroma = np.array([face.colour.chroma for face in faces]).reshape(-1, 1)
+    return params.colour_chroma_weight * np.maximum(0.0, half - np.maximum(chroma, params.colour_chroma_neutral)) \
+        / params.colour_chroma_neutral
+
+
 def nearest_colours(costs: np.ndarray) -> tuple[list[int], list[float]]:
     """Per die (row): its cheapest colour (column), and the extra cost of the next cheapest
     (infinite with one colour only). Colours may repeat: no die takes another's away."""
@@ -194,7 +205,7 @@ def colours_of_a_set(faces: list[DieFace], models: dict[str, ColourModel], param
     is doubtful: the next colour is less than `margin_min` dearer, or even the nearest costs more
     than `colour_max_cost` (a die of a colour the set was not shown)."""
     names = list(models)
-    costs = cost_matrix(faces, models, params, lightness_floor, names)
+    costs = cost_matrix(faces, models, params, lightness_floor, names) + faded_costs(faces, models, params, names)
     chosen, margins = nearest_colours(costs)
     return [(names[c], margin < margin_min or float(costs[row, c]) > params.colour_max_cost)
             for row, (c, margin) in enumerate(zip(chosen, margins))]

@@ -72,10 +72,12 @@ def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: Learn
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams, debug: DebugSink | None = None,
-               place: RegionPlace | None = None, tray: TrayDifference | None = None) -> list[DieFace]:
+               place: RegionPlace | None = None, tray: TrayDifference | None = None,
+               polarity: bool = False) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
-    (`body_colours`) and, in macao mode, its pip polarity (`pip_polarities`); shared by the
-    reader and the colour calibration, so both measure alike.
+    (`body_colours`) and, in macao mode or with `polarity` (dice named among a colour set), its
+    pip polarity (`pip_polarities`); shared by the reader and the colour calibration, so both
+    measure alike.
 
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
     when fewer than six are sure dice, the detector looks again beside those found (pictured
@@ -201,10 +203,11 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     colour_crops, colours = chosen_colours(checked, net, crops[chosen], centres[chosen], sides[chosen], typical,
                                            params, learned)
     values = [int(np.argmax(probabilities[i][1:])) + 1 for i in chosen]
-    # The polarity only prices colours: `any` mode names none, and a photo there can hold
-    # twenty dice.
-    polarities = (pip_polarities(colour_crops, values, net.window_sides, params, learned) if expect == "macao"
-                  else [""] * len(chosen))
+    # The polarity only prices colours: `any` mode names none unless given a colour set (a
+    # white die and a black one can measure alike on the bevel, never in their pips), and a
+    # photo there can hold twenty dice.
+    polarities = (pip_polarities(colour_crops, values, net.window_sides, params, learned)
+                  if expect == "macao" or polarity else [""] * len(chosen))
     # The dice's own median side, not the typical candidate's: on a busy board many small
     # candidates pull that one down, and the check reads a die filling its crop as leaning.
     dice_side = float(np.median([found[i].side for i in chosen])) if chosen else typical
@@ -321,7 +324,7 @@ def read_with_model(
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
     faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug, place,
-                                                          tray), params, learned)
+                                                          tray, polarity=calibration is not None), params, learned)
     if debug is not None and opinions:
         debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))
     if not faces:
