@@ -16,9 +16,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # Pictures docs/screenshots copies, the game's last screens and the tour's last one.
 EXPECTED = ("01-start-empty-800x480.png", "02-choose-game-800x480.png", "12-actions-800x480.png",
             "12-actions-720x1280.png", "15-history-800x480.png", "18-final-entry-800x480.png",
-            "19-score-800x480.png", "21-marcopolo2-round-720x1280.png", "24-marcopolo2-score-800x480.png",
-            "27-shadows-score-800x480.png", "30-guild_columns-score-800x480.png", "33-voyage-score-800x480.png",
-            "34-past-games-800x480.png", "39-camera-mark-tray-800x480.png", "40-camera-calibration-800x480.png")
+            "19-score-800x480.png", "21-marcopolo2-camera-round-800x480.png",
+            "22-marcopolo2-camera-round-german-800x480.png", "23-marcopolo2-round-720x1280.png",
+            "26-marcopolo2-score-800x480.png", "29-shadows-score-800x480.png", "32-guild_columns-score-800x480.png",
+            "35-voyage-score-800x480.png", "36-past-games-800x480.png", "41-camera-mark-tray-800x480.png",
+            "42-camera-calibration-800x480.png")
 
 
 def test_the_tour_reaches_the_final_scores(tmp_path: Path) -> None:

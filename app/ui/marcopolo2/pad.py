@@ -106,6 +106,8 @@ class MarcoPolo2Pad(BoxLayout):
 
         if status.state is RollState.PROPOSED:
             self.take_proposal(status)
+        elif status.state is RollState.CANCELLED and self.from_camera:
+            self._clear_drafts()  # the proposal is dropped: the dice are tapped in instead
         self.redraw()
 
     def on_roll_button(self) -> None:
