@@ -17,6 +17,7 @@ from app.dice_service import DiceStatus, RollState
 from app.dice_station import build_dice_station
 from app.ui.dice_link import DiceLink
 from app.ui.marcopolo2.dice import ColouredDie
+from tests.test_camera_hang import hanging_folder  # noqa: F401 (the fixture of a camera read that hangs)
 from tests.ui.harness import UiHarness, make_context
 from vision.calibrate import colour_set_path
 from vision.params import VisionParams
@@ -30,6 +31,7 @@ ROLL = (("red", 3), ("red", 1), ("red", 6), ("red", 2), ("red", 4),
         ("blue", 2), ("blue", 2), ("blue", 1), ("blue", 5), ("blue", 3),
         ("yellow", 6), ("yellow", 6), ("yellow", 5), ("yellow", 4), ("yellow", 1),
         ("black", 4), ("white", 6))
+HUNG_AFTER_S = 0.2  # the smallest read_timeout_s the settings allow
 SCENE_SEED = 4017  # a neutral table under plain light: the test is of the flow, the accuracy is benched
 SCENE = SceneOptions(die_px=40, table="grey_card", tint="neutral", dim=False, blur_sigma=0.5, tilt_deg=0.0,
                      cards=0, hard_light=False, glare=False)
@@ -53,10 +55,12 @@ def folder_of(tmp_path: Path, dice: tuple[tuple[str, int], ...], copies: int, la
     return folder
 
 
-def station(tmp_path: Path, folder: Path | None, mock_factory: MockFactory, clock: StepClock) -> DiceLink:
+def station(tmp_path: Path, folder: Path | None, mock_factory: MockFactory, clock: StepClock,
+            read_timeout_s: float) -> DiceLink:
     """A dice station on `folder` (None: a camera that is not there), its files in tmp_path; the test ticks it."""
     override = tmp_path / "config.toml"
     override.write_text(f'[camera]\nsource = "folder"\nfolder = "{folder or tmp_path / "missing"}"\nloop = true\n'
+                        f'read_timeout_s = {read_timeout_s}\n'
                         f'[vision]\ncalibration_path = "{tmp_path / "calibration.json"}"\n')
     config = load_config(override, env={}, home=Path("/nonexistent"))
     link = DiceLink()
@@ -70,9 +74,9 @@ def station(tmp_path: Path, folder: Path | None, mock_factory: MockFactory, cloc
 def table(tmp_path: Path, mock_factory: MockFactory) -> Iterator[Any]:
     made: list[tuple[UiHarness, DiceLink]] = []
 
-    def open_table(folder: Path | None) -> tuple[UiHarness, DiceLink, StepClock]:
+    def open_table(folder: Path | None, read_timeout_s: float = 10.0) -> tuple[UiHarness, DiceLink, StepClock]:
         clock = StepClock()
-        link = station(tmp_path, folder, mock_factory, clock)
+        link = station(tmp_path, folder, mock_factory, clock, read_timeout_s)
         ui = UiHarness(make_context(tmp_path, dice=link))
         made.append((ui, link))
         ui.app.session.new_game("marcopolo2", {"format": "marcopolo2-score/1", "players": [
@@ -160,6 +164,29 @@ def test_without_a_camera_the_dice_are_tapped_in(table: Any) -> None:
     ui.tap(ui.tagged("confirm", "Ann"))
     assert ui.app.session.actions[-1] == {"type": "round_dice", "player": "Ann", "round": 1, "dice": [6, 5, 4]}
     assert pad(ui).lit == "Ben"
+
+
+def test_a_hung_camera_leaves_the_dice_to_be_tapped_in(table: Any, request: pytest.FixtureRequest) -> None:
+    ui, link, clock = table(request.getfixturevalue("hanging_folder"), HUNG_AFTER_S)
+    ui.tap(ui.tagged("roll"))  # the roll asks for a picture, which never comes
+    clock.now += 0.1
+    link.station.service.tick(clock.now)
+    ui.idle()
+    assert link.status.state is RollState.CAMERA_UNAVAILABLE and "the camera hangs" in link.status.message
+    for pips in (1, 2):
+        ui.tap(ui.tagged("pips", pips))
+    ui.tap(ui.tagged("confirm", "Ann"))
+    assert ui.app.session.actions[-1] == {"type": "round_dice", "player": "Ann", "round": 1, "dice": [1, 2]}
+
+
+def test_a_cancelled_proposal_is_dropped_from_the_pad(table: Any, tmp_path: Path) -> None:
+    ui, link, clock = table(folder_of(tmp_path, ROLL, 40))
+    roll_until_proposed(ui, link, clock)
+    assert pad(ui).drafts["Ann"]
+    link.cancel()
+    ui.idle()
+    assert link.status.state is RollState.CANCELLED
+    assert pad(ui).drafts == {} and not pad(ui).spare
 
 
 def test_the_camera_check_learns_the_tables_colours(table: Any, tmp_path: Path) -> None:
