@@ -26,7 +26,7 @@ import numpy as np
 
 from hardware.camera import Camera, CameraError, to_bgr_uint8
 from hardware.status_led import LightPattern, StatusLed
-from vision.types import DiceReading, DiceSpec, MotionState
+from vision.types import DiceReading, DiceSpec, DieReading, MotionState
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +117,35 @@ class DiceStatus:
         if self.reading is None:
             return {colour: None for colour in self.spec.colours}
         return self.reading.values_by_colour(self.spec)
+
+    @property
+    def proposed_groups(self) -> dict[str, tuple[DieReading, ...]]:
+        """Where the game's colours repeat: colour -> the dice read in it (sure or not), each
+        colour of the game's (none where none was read)."""
+        if self.reading is None:
+            return {colour: () for colour in self.spec.colours}
+        return self.reading.by_colour(self.spec)
+
+
+def checked_groups(groups: Mapping[str, Any], spec: DiceSpec) -> dict[str, list[int]]:
+    """Dice of a game whose colours repeat, as colour -> the pips of each die of that colour (a
+    colour without dice may be left out), or InvalidDice saying what is wrong."""
+    unknown = sorted(set(groups) - set(spec.colours))
+    if unknown:
+        raise InvalidDice(f"the game's dice are {', '.join(spec.colours)}; unknown: {', '.join(unknown)}")
+    checked: dict[str, list[int]] = {}
+    for colour in spec.colours:
+        values = groups.get(colour, [])
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise InvalidDice(f"the {colour} dice need a list of pips, not {values!r}")
+        for pips in values:
+            if isinstance(pips, bool) or not isinstance(pips, int) or not 1 <= pips <= 6:
+                raise InvalidDice(f"each {colour} die needs 1 to 6 pips, not {pips!r}")
+        checked[colour] = list(values)
+    total = sum(len(values) for values in checked.values())
+    if total > spec.count:
+        raise InvalidDice(f"{total} dice, but the game rolls at most {spec.count}")
+    return checked
 
 
 def checked_dice(dice: Mapping[str, Any], spec: DiceSpec = DiceSpec()) -> dict[str, int]:
@@ -253,6 +282,33 @@ class DiceService:
                 self._enter(RollState.CONFIRMED, self._clock(), "Dice confirmed")
             self._outbox.append(lambda: self._on_roll(action))
         self._flush()
+
+    def confirm_groups(self, groups: Mapping[str, Sequence[int]] | None = None) -> dict[str, list[int]]:
+        """For a game whose colours repeat: accept the proposal as it is (groups=None) or the
+        players' own dice (fixed or typed in) as colour -> pips of each die, and return them
+        checked. The game's own screen records them as its actions, so no roll is emitted.
+
+        Own dice are accepted in every state. Raises InvalidDice when the proposal has dice not
+        read for sure, or the dice are not the game's with 1-6 pips each.
+        """
+        with self._lock:
+            if groups is None:
+                reading = self._status.reading
+                if self._status.state is not RollState.PROPOSED or reading is None:
+                    raise InvalidDice("there is no reading to confirm; enter the dice by hand")
+                unread = [d for d in reading.dice if d.unsure or d.colour not in self.dice.colours]
+                if unread:
+                    raise InvalidDice(f"{len(unread)} dice not read for sure; correct these dice first")
+                groups = {colour: [int(d.value) for d in dice if d.value is not None]
+                          for colour, dice in reading.by_colour(self.dice).items()}
+            checked = checked_groups(groups, self.dice)
+            self._proposal_frame = None
+            if self._status.state is not RollState.CAMERA_UNAVAILABLE:
+                self._settler = None
+                self._latest_frame = None
+                self._enter(RollState.CONFIRMED, self._clock(), "Dice confirmed")
+        self._flush()
+        return checked
 
     def relock_exposure(self) -> None:
         """Ask the camera to adapt to new light and lock again (done on the next tick)."""
@@ -402,12 +458,21 @@ class DiceService:
             self._enter(RollState.ERROR, now, "The dice reader failed ({problem}): enter the dice by hand",
                         {"problem": problem})
             return
-        read = voted.values_by_colour(self.dice)
-        complete = len(voted.dice) == self.dice.count and None not in read.values()
+        complete = self._repeats_complete(voted) if self.dice.repeats else self._complete(voted)
         self._proposal_frame = look.frame
         self._enter(RollState.PROPOSED, now,
                     "Check the dice and confirm" if complete else "Some dice are unclear: correct them, then confirm",
                     {"detail": voted.message}, reading=voted)
+
+    def _complete(self, voted: DiceReading) -> bool:
+        """Each of the game's dice read for sure, one of each colour."""
+        read = voted.values_by_colour(self.dice)
+        return len(voted.dice) == self.dice.count and None not in read.values()
+
+    def _repeats_complete(self, voted: DiceReading) -> bool:
+        """Colours repeat, so how many dice lie in the tray is the table's to say: every die
+        found is read for sure in one of the game's colours."""
+        return bool(voted.dice) and not any(d.unsure or d.colour not in self.dice.colours for d in voted.dice)
 
     def _open_failed(self, now: float, problem: str) -> None:
         self._next_retry = now + self._retry_pause

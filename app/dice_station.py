@@ -34,13 +34,15 @@ from vision.calibrate import (
     Calibration,
     CalibrationError,
     calibrate,
+    calibrate_set,
+    colour_set_path,
     default_calibration_path,
     load_calibration,
     save_calibration,
 )
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
-from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE
+from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, default_models_for
 from vision.reader import learned_models, read_dice, release_learned_models
 from vision.reference import EmptyTray, default_reference_path, load_reference, save_reference, shows_empty_tray
 from vision.settle import SettleDetector, SettleParams, vote
@@ -94,16 +96,38 @@ class TableReader:
         self.learned = learned
         self.calibration = calibration
         self.dice = DiceSpec()
+        self.colour_sets: dict[tuple[str, ...], Calibration] = {}  # the game's colours -> their models
         self.reference_path = reference_path
         stored = load_reference(reference_path) if reference_path is not None else None
         self.reference = None if stored is None else EmptyTray.of(stored, params)
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
-        reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=self.calibration,
+        calibration = self.calibration if self.dice.names_jointly else self.colour_set()
+        reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=calibration,
                             learned=self.learned, reference=self.reference)
         if shows_empty_tray(frame, len(reading.dice), self.params):
             self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray
         return reading
+
+    def colour_set(self) -> Calibration:
+        """The colours of the game's dice (which may repeat) as the camera check learnt them for
+        this table (stored beside the six dice's calibration), else as built in."""
+        colours = self.dice.colours
+        if colours not in self.colour_sets:
+            self.colour_sets[colours] = self._stored_set(colours)
+        return self.colour_sets[colours]
+
+    def _stored_set(self, colours: tuple[str, ...]) -> Calibration:
+        built_in = Calibration(default_models_for(colours, self.params), self.measure, colours)
+        path = colour_set_path(self.params, colours)
+        if not path.exists():
+            return built_in
+        try:
+            stored = load_calibration(path)
+        except CalibrationError as exc:
+            log.warning("learnt dice colours not used: %s", exc)
+            return built_in
+        return stored if stored.colours == colours else built_in
 
     def keep_reference(self, frame: np.ndarray) -> None:
         """Use `frame` as the empty tray from now on, and store it for the next start (a failed
@@ -126,7 +150,11 @@ class TableReader:
 
     @property
     def calibration_applies(self) -> bool:
-        """A stored calibration is used only by the reader whose measure made it."""
+        """A stored calibration is used only by the reader whose measure made it (for a game
+        whose colours repeat: the colours learnt for its dice)."""
+        if not self.dice.names_jointly:
+            path = colour_set_path(self.params, self.dice.colours)
+            return path.exists() and self.colour_set().measure == self.measure
         return self.calibration is not None and self.calibration.measure == self.measure
 
 
@@ -189,8 +217,11 @@ class DiceStation:
         return to_bgr_uint8(np.asarray(camera.read_main()), camera.description)
 
     def calibrate_now(self) -> Calibration:
-        """Learn the dice colours from what the camera sees now; nothing is stored yet.
+        """Learn the dice colours from what the camera sees now (the six dice, or one die of each
+        colour of a game whose colours repeat); nothing is stored yet.
         CameraError or CalibrationError say why it failed."""
+        if not self.reader.dice.names_jointly:
+            return calibrate_set(self.take_frame(), self.reader.dice.colours, self.reader.params, self.reader.learned)
         return calibrate(self.take_frame(), self.reader.params, self.reader.learned)
 
     def take_empty_tray(self) -> bool:
@@ -206,9 +237,18 @@ class DiceStation:
     def keep_calibration(self, calibration: Calibration) -> Path:
         """Store the calibration (atomically: a failed write leaves the old file) and read it
         back for the reader; OSError or CalibrationError leave the reader as it was."""
+        if calibration.is_set:
+            return self._keep_colour_set(calibration)
         save_calibration(calibration, self.calibration_path)
         self.reader.calibration = load_calibration(self.calibration_path)
         return self.calibration_path
+
+    def _keep_colour_set(self, calibration: Calibration) -> Path:
+        """As keep_calibration, for the colours of a game whose dice repeat them (a file of their own)."""
+        path = colour_set_path(self.reader.params, calibration.colours)
+        save_calibration(calibration, path)
+        self.reader.colour_sets[calibration.colours] = load_calibration(path)
+        return path
 
     def start(self) -> None:
         self.ticker.start()
@@ -262,7 +302,7 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         make_camera=open_camera,
         reader=reader,
         new_settler=lambda: SettleDetector(settle_params, vision_params.tray),
-        vote=functools.partial(vote, params=settle_params),
+        vote=lambda readings: vote(readings, params=settle_params, repeats=reader.dice.repeats),
         timings=roll_timings(config), clock=clock,
         on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest,
         keep_roll=(functools.partial(keep_roll, default_rolls_folder(default_calibration_path(vision_params)),

@@ -580,6 +580,7 @@ class _World:
     conditions: dict[str, object]
     smear: tuple[float, float] | None = None  # motion blur: length (px) and direction (radians)
     jpeg_quality: int | None = None  # a webcam's own JPEG compression
+    tray_inner: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # the tray floor (mm): x0, y0, x1, y1
 
 
 def _aimed_at_the_table_centre(cam: _Camera) -> _Camera:
@@ -769,6 +770,7 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         conditions=conditions,
         smear=smear,
         jpeg_quality=jpeg,
+        tray_inner=inner,
     )
 
 
@@ -1185,16 +1187,16 @@ def _cast_shadows(
     canvas *= (1 - strength * np.clip(soft + 0.5 * near, 0, 1))[..., None]
 
 
-def _touching(dice: Sequence[_Box]) -> list[tuple[str, ...]]:
+def _touching(dice: Sequence[_Box], colours: Sequence[str] = DIE_COLOURS) -> list[tuple[str, ...]]:
     prints = [_footprint(d) for d in dice]
     return [
-        tuple(DIE_COLOURS[j] for j in range(len(dice)) if j != i and _polygon_gap(prints[i], prints[j]) < TOUCH_GAP_MM)
+        tuple(colours[j] for j in range(len(dice)) if j != i and _polygon_gap(prints[i], prints[j]) < TOUCH_GAP_MM)
         for i in range(len(dice))
     ]
 
 
 def _labels(world: _World, dice: Sequence[_Box]) -> SceneLabels:
-    touching = _touching(dice)
+    touching = _touching(dice, world.colours)
     labels = []
     for i, box in enumerate(dice):
         top = box.top_face()
@@ -1348,6 +1350,52 @@ def render_roll_sequence(
         hand_in_view=tuple(in_view),
         labels=_labels(world, world.dice),
     )
+
+
+# --------------------------------------------------------------------------- dice of a game's set
+
+
+# Paint of the player colours other games' dice come in, beside DIE_SRGB's; pips dark on the light ones.
+MORE_DIE_SRGB: dict[str, tuple[float, float, float]] = {
+    "yellow": (0.93, 0.78, 0.12),
+    "orange": (0.92, 0.42, 0.08),
+    "purple": (0.36, 0.16, 0.52),
+    "white": (0.90, 0.90, 0.87),
+}
+DARK_PIPS_ON = ("yellow", "white")
+
+
+def render_dice_set(seed: int, dice: Sequence[tuple[str, int]],
+                    options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, SceneLabels]:
+    """A tray of any number of flat dice of the given colours and values (several of a colour: a
+    player's own dice), apart from each other; table, tray, light and camera drawn from `seed` as
+    for `render_scene`, without cubes. For the reader of games whose dice repeat colours."""
+    world = _build_world(seed, replace(options, cubes=0, cocked=False, touching=False, values=None))
+    rng = np.random.default_rng([seed, 30])
+    spread = float(world.conditions["colour_spread"])
+    paints = {**DIE_SRGB, **MORE_DIE_SRGB}
+    x0, y0, x1, y1 = world.tray_inner
+    margin = DIE_MM * 0.75 + 2
+    boxes: list[_Box] = []
+    for colour, value in dice:
+        body = np.clip(np.array(paints[colour]) * (1 + rng.uniform(-spread, spread, 3)), 0, 1)
+        pip = BLACK_PIP_SRGB if colour in DARK_PIPS_ON else WHITE_PIP_SRGB
+        for _attempt in range(400):
+            xy = (rng.uniform(x0 + margin, x1 - margin), rng.uniform(y0 + margin, y1 - margin))
+            box = _Box(centre=np.array([xy[0], xy[1], DIE_MM / 2]),
+                       rotation=_rotation((0, 0, 1), rng.uniform(0, 2 * math.pi)) @ _face_up(value),
+                       half=np.full(3, DIE_MM / 2), colour=_srgb_to_linear(body), rounding=0.22,
+                       pip_colour=_srgb_to_linear(pip))
+            footprint = _footprint(box)
+            if all(_polygon_gap(footprint, _footprint(other)) > 2.5 for other in boxes):
+                break
+        else:
+            raise ValueError(f"no room for {len(dice)} dice in the tray; use a larger frame or smaller dice")
+        boxes.append(box)
+    world = replace(world, dice=tuple(boxes), colours=tuple(colour for colour, _ in dice),
+                    cocked=(False,) * len(boxes))
+    frame = _compose(world, world.dice, np.random.default_rng([seed, 1]))
+    return frame, _labels(world, world.dice)
 
 
 # --------------------------------------------------------------------------- dataset

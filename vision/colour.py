@@ -1,17 +1,18 @@
-"""Naming the six Macao dice by colour, jointly.
+"""Naming dice by colour: the six Macao dice jointly, other games' dice one by one.
 
 Each die gets a cost against each colour model; the six colours are then given
 to the dice as one assignment problem (each colour at most once, the cheapest
 total), solved exactly by dynamic programming over the set of used colours.
 A die's margin is how much the total would grow if its colour were swapped
 with another die's (or moved to an unused colour); a small margin means the
-colour is a guess.
+colour is a guess. Where colours repeat (a player's several dice of one colour),
+each die takes its nearest colour, and its margin is the gap to the next nearest.
 """
 
 from __future__ import annotations
 
 import dataclasses
-
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,11 +21,12 @@ import numpy as np
 from vision.die import DieFace
 from vision.params import VisionParams
 from vision.types import DIE_COLOURS
+from vision.unsure import COLOUR_UNCLEAR
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
 
-NEUTRAL_COLOURS = ("black", "gray")
+NEUTRAL_COLOURS = ("black", "gray", "white")
 # How a die's body colour was measured: the two readers measure it in different scales, so a
 # calibration is stored with its measure and used only by the reader that measures alike.
 LEARNED_MEASURE = "learned"
@@ -84,6 +86,25 @@ def default_models(params: VisionParams) -> dict[str, ColourModel]:
             for name, model in models.items()}
 
 
+def default_models_for(names: Sequence[str], params: VisionParams) -> dict[str, ColourModel]:
+    """Built-in models for the colours `names`: Macao's six and the player colours of other games
+    (purple is violet's hue; white a light neutral). ValueError names a colour without one."""
+    macao = default_models(params)
+    hues = {"yellow": params.default_hue_yellow, "orange": params.default_hue_orange,
+            "purple": params.default_hue_violet}
+    models: dict[str, ColourModel] = {}
+    for name in names:
+        if name in macao:
+            models[name] = macao[name]
+        elif name in hues:
+            models[name] = ColourModel(name, hues[name], 2 * params.colour_chroma_neutral, 0.0, False)
+        elif name == "white":
+            models[name] = ColourModel(name, 0.0, 0.0, params.default_lightness_white, True, "dark")
+        else:
+            raise ValueError(f"no built-in colour for {name!r} dice")
+    return models
+
+
 def colour_models(calibration: Calibration | None, measure: str,
                   params: VisionParams) -> tuple[dict[str, ColourModel], str]:
     """The colour models a reader with this `measure` uses, and a note when it cannot use the
@@ -130,10 +151,64 @@ def colour_cost(face: DieFace, model: ColourModel, params: VisionParams, lightne
 
 
 def cost_matrix(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams,
-                lightness_floor: float | None = None) -> np.ndarray:
-    """Dice x colours (in DIE_COLOURS order); `lightness_floor` as in colour_cost."""
-    return np.array([[colour_cost(face, models[name], params, lightness_floor) for name in DIE_COLOURS]
-                     for face in faces])
+                lightness_floor: float | None = None, names: Sequence[str] = DIE_COLOURS) -> np.ndarray:
+    """Dice x colours (in the order of `names`); `lightness_floor` as in colour_cost."""
+    return np.array([[colour_cost(face, models[name], params, lightness_floor) for name in names]
+                     for face in faces]).reshape(len(faces), len(names))
+
+
+def set_colours(faces: list[DieFace], calibration: Calibration | None, measure: str, params: VisionParams,
+                margin_min: float, lightness_floor: float | None = None) -> tuple[list[tuple[str | None, str]], str]:
+    """`any` mode: per die its colour among a colour set's (`calibration`, learnt by this reader's
+    `measure`, else the set's built-in colours) and its reader's note: its own, or COLOUR_UNCLEAR
+    when the colour is doubtful. Without a calibration the dice stay unnamed. Also a note when
+    the set was learnt by the other reader."""
+    if calibration is None:
+        return [(None, face.reason) for face in faces], ""
+    note = ""
+    models = calibration.models
+    if calibration.measure != measure:
+        models = default_models_for(calibration.colours, params)
+        note = f"colours learnt by the {calibration.measure} reader not used: calibrate again"
+    named = colours_of_a_set(faces, {name: models[name] for name in calibration.colours}, params, margin_min,
+                             lightness_floor)
+    return [(colour, face.reason or (COLOUR_UNCLEAR if doubtful else "")) for face, (colour, doubtful)
+            in zip(faces, named)], note
+
+
+def faded_costs(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams,
+                names: Sequence[str]) -> np.ndarray:
+    """Dice x colours: what a die pays for having less than half the chroma a coloured model
+    learnt (a white die in warm light has a yellow's hue, never its strength). Built-in models
+    know no strength, so only a learnt set prices it."""
+    half = np.array([0.0 if name in NEUTRAL_COLOURS else models[name].chroma / 2 for name in names])
+    chroma = np.array([face.colour.chroma for face in faces]).reshape(-1, 1)
+    return params.colour_chroma_weight * np.maximum(0.0, half - np.maximum(chroma, params.colour_chroma_neutral)) \
+        / params.colour_chroma_neutral
+
+
+def nearest_colours(costs: np.ndarray) -> tuple[list[int], list[float]]:
+    """Per die (row): its cheapest colour (column), and the extra cost of the next cheapest
+    (infinite with one colour only). Colours may repeat: no die takes another's away."""
+    if costs.shape[0] == 0:
+        return [], []
+    order = np.argsort(costs, axis=1, kind="stable")
+    rows = np.arange(costs.shape[0])
+    best = costs[rows, order[:, 0]]
+    margins = costs[rows, order[:, 1]] - best if costs.shape[1] > 1 else np.full(len(rows), np.inf)
+    return [int(c) for c in order[:, 0]], [float(m) for m in margins]
+
+
+def colours_of_a_set(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams,
+                     margin_min: float, lightness_floor: float | None = None) -> list[tuple[str, bool]]:
+    """Each die's colour among the set's `models` (several dice may share one), and whether it
+    is doubtful: the next colour is less than `margin_min` dearer, or even the nearest costs more
+    than `colour_max_cost` (a die of a colour the set was not shown)."""
+    names = list(models)
+    costs = cost_matrix(faces, models, params, lightness_floor, names) + faded_costs(faces, models, params, names)
+    chosen, margins = nearest_colours(costs)
+    return [(names[c], margin < margin_min or float(costs[row, c]) > params.colour_max_cost)
+            for row, (c, margin) in enumerate(zip(chosen, margins))]
 
 
 def assign_colours(costs: np.ndarray, leave_out_cost: float) -> list[int | None]:

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import apart, clear_of, crop_candidates, sized_like_the_dice, suppress_duplicates, typical_side
-from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
+from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix, set_colours
 from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_faces, draw_heat, draw_leaning,
                           draw_second_opinions, draw_tray_difference)
 from vision.die import DieFace
@@ -72,10 +72,12 @@ def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: Learn
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                learned: LearnedParams, debug: DebugSink | None = None,
-               place: RegionPlace | None = None, tray: TrayDifference | None = None) -> list[DieFace]:
+               place: RegionPlace | None = None, tray: TrayDifference | None = None,
+               polarity: bool = False) -> list[DieFace]:
     """The dice the detector and classifier find in a checked frame, each with its body colour
-    (`body_colours`) and, in macao mode, its pip polarity (`pip_polarities`); shared by the
-    reader and the colour calibration, so both measure alike.
+    (`body_colours`) and, in macao mode or with `polarity` (dice named among a colour set), its
+    pip polarity (`pip_polarities`); shared by the reader and the colour calibration, so both
+    measure alike.
 
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
     when fewer than six are sure dice, the detector looks again beside those found (pictured
@@ -201,10 +203,11 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     colour_crops, colours = chosen_colours(checked, net, crops[chosen], centres[chosen], sides[chosen], typical,
                                            params, learned)
     values = [int(np.argmax(probabilities[i][1:])) + 1 for i in chosen]
-    # The polarity only prices colours: `any` mode names none, and a photo there can hold
-    # twenty dice.
-    polarities = (pip_polarities(colour_crops, values, net.window_sides, params, learned) if expect == "macao"
-                  else [""] * len(chosen))
+    # The polarity only prices colours: `any` mode names none unless given a colour set (a
+    # white die and a black one can measure alike on the bevel, never in their pips), and a
+    # photo there can hold twenty dice.
+    polarities = (pip_polarities(colour_crops, values, net.window_sides, params, learned)
+                  if expect == "macao" or polarity else [""] * len(chosen))
     # The dice's own median side, not the typical candidate's: on a busy board many small
     # candidates pull that one down, and the check reads a die filling its crop as leaning.
     dice_side = float(np.median([found[i].side for i in chosen])) if chosen else typical
@@ -321,16 +324,20 @@ def read_with_model(
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
     faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug, place,
-                                                          tray), params, learned)
+                                                          tray, polarity=calibration is not None), params, learned)
     if debug is not None and opinions:
         debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))
     if not faces:
         return DiceReading(message="no dice found", ms=_ms(started))
     if expect == "any":
-        dice = [die_reading(face, None, face.reason) for face in faces]
+        named, calibration_note = set_colours(faces, calibration, LEARNED_MEASURE, params, learned.colour_margin_min,
+                                              learned.colour_lightness_floor)
+        dice = [die_reading(face, colour, reason) for face, (colour, reason) in zip(faces, named)]
         if debug is not None:
-            debug.add(WHY_UNSURE, draw_faces(checked, [(face, None, True) for face in faces]))
-        return DiceReading(dice=tuple(dice), ms=_ms(started), message=_unsure_note(dice))
+            debug.add(WHY_UNSURE, draw_faces(checked, [(dataclasses.replace(face, reason=reason), colour, True)
+                                                       for face, (colour, reason) in zip(faces, named)]))
+        note = "; ".join(filter(None, [_unsure_note(dice), calibration_note]))
+        return DiceReading(dice=tuple(dice), ms=_ms(started), message=note)
     models_by_colour, calibration_note = colour_models(calibration, LEARNED_MEASURE, params)
     costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
     assignment = assign_colours(costs, params.colour_max_cost)

@@ -129,6 +129,9 @@ class VisionParams:
     default_hue_blue: float
     default_hue_green: float
     default_hue_violet: float
+    default_hue_yellow: float
+    default_hue_orange: float
+    default_lightness_white: float
     default_lightness_black: float
     default_lightness_gray: float
     default_light_pip_colours: str  # space-separated die colours whose pips are light without calibration

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix
+from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix, set_colours
 from vision.debug import DebugSink, draw_faces, draw_readings, outline_corners, outline_region
 from vision.die import DieFace, read_candidate
 from vision.frame import (FrameError, RegionPlace, WorkFrame, check_frame, cut_with_margin, inside_corners,
@@ -230,10 +230,12 @@ def read_classical(
         cocked = leaning_dice(frame, lean[0], centres, side, lean[1], below, debug)
         faces = [dataclasses.replace(f, reason=LEANING) if flag else f for f, flag in zip(faces, cocked)]
     if expect == "any":
-        dice = [die_reading(face, None, face.reason) for face in faces]
+        named, calibration_note = set_colours(faces, calibration, CLASSICAL_MEASURE, params, params.colour_margin_min)
+        dice = [die_reading(face, colour, reason) for face, (colour, reason) in zip(faces, named)]
         if debug is not None:
-            debug.add("read", draw_faces(frame, [(f, None, True) for f in faces]))
-        return DiceReading(dice=tuple(dice), ms=_ms(started), message=_summary(dice))
+            debug.add("read", draw_faces(frame, [(f, colour, True) for f, (colour, _) in zip(faces, named)]))
+        return DiceReading(dice=tuple(dice), ms=_ms(started),
+                           message="; ".join(filter(None, [_summary(dice), calibration_note])))
     models, calibration_note = colour_models(calibration, CLASSICAL_MEASURE, params)
     costs = cost_matrix(faces, models, params)
     assignment = assign_colours(costs, params.colour_max_cost) if faces else []

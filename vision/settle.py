@@ -180,13 +180,14 @@ def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs(a.astype(np.float32) - b.astype(np.float32) * np.float32(gain))
 
 
-def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
+def vote(readings: Sequence[DiceReading], params: SettleParams, repeats: bool = False) -> DiceReading:
     """Combine readings of still frames into one: per die, the value enough frames agree on.
 
     Dice are matched across frames by position (centre within `match_distance`
     die widths). A die keeps its value only if at least `vote_agreement` of
     all frames read that same value; a colour that frames disagree on, any
-    lack of agreement, or a colour claimed by two places makes it unsure.
+    lack of agreement, or a colour claimed by two places makes it unsure (unless the game's
+    colours `repeats`: then several dice of a colour are no doubt).
     Fewer than `min_vote_frames` readings give an empty reading with a message.
     """
     if len(readings) < params.min_vote_frames:
@@ -241,7 +242,7 @@ def vote(readings: Sequence[DiceReading], params: SettleParams) -> DiceReading:
         )
     # One die per colour: if two places claim the same colour, neither claim can be trusted.
     claims = Counter(d.colour for d in voted if d.colour is not None and not d.unsure)
-    doubled = {colour for colour, count in claims.items() if count > 1}
+    doubled = set() if repeats else {colour for colour, count in claims.items() if count > 1}
     voted = [replace(d, value=None, unsure=True, confidence=0.0, reason=UnsureReason.COLOUR_DOUBTFUL)
              if d.colour in doubled else d for d in voted]
     unsure = sum(1 for d in voted if d.unsure)

@@ -47,6 +47,12 @@ class DiceSpec:
         return "any"
 
 
+    @property
+    def names_jointly(self) -> bool:
+        """Each colour once, named jointly (the six dice); otherwise each die by its nearest colour."""
+        return self.reader_mode == "macao"
+
+
 @dataclass(frozen=True)
 class DieReading:
     """One die found in a frame.
@@ -92,6 +98,20 @@ class DiceReading:
         """True when all six Macao dice were found and none is unsure."""
         colours = {d.colour for d in self.dice if not d.unsure and d.value is not None}
         return len(self.dice) == 6 and colours == set(DIE_COLOURS)
+
+    def by_colour(self, spec: DiceSpec) -> dict[str, tuple[DieReading, ...]]:
+        """Colour -> the dice read in it, for each colour of `spec` (several where its colours
+        repeat, none where none was found), top to bottom and left to right; sure and unsure
+        alike. Dice of no colour of `spec` are in `unnamed`."""
+        groups: dict[str, list[DieReading]] = {colour: [] for colour in spec.colours}
+        for die in sorted(self.dice, key=lambda d: (d.y, d.x)):
+            if die.colour in groups:
+                groups[die.colour].append(die)
+        return {colour: tuple(dice) for colour, dice in groups.items()}
+
+    def unnamed(self, spec: DiceSpec) -> tuple[DieReading, ...]:
+        """The dice read in no colour of `spec` (their colour not told, or not the game's)."""
+        return tuple(d for d in self.dice if d.colour not in spec.colours)
 
     def values_by_colour(self, spec: DiceSpec = DiceSpec()) -> dict[str, int | None]:
         """Colour -> pips for each colour of `spec`, by default the six Macao dice (None where

@@ -286,6 +286,11 @@ class Game(ABC, Generic[S]):
     formats: tuple[str, ...]  # record/sheet formats read; the first is the one written
     dice: DiceNeed | None = None  # None: the game reads no dice from the tray
 
+    def dice_in_play(self, state: S) -> DiceNeed | None:
+        """The dice this table rolls now: `dice`, unless the game narrows them (to the colours
+        its players chose, say)."""
+        return self.dice
+
     @abstractmethod
     def read(self, document: object) -> GameDocument:
         """A decoded record or sheet (JSON) as header plus actions (RecordError with the path)."""

@@ -7,7 +7,7 @@ UI thread may touch widgets, so both are re-posted with Clock.schedule_once.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kivy.clock import Clock
@@ -86,6 +86,13 @@ class DiceLink:
             return {"type": "roll", "dice": dict(dice)}
         self.station.service.confirm(dict(dice))
         return None
+
+    def confirm_groups(self, groups: Mapping[str, Sequence[int]]) -> None:
+        """Tell the service the table's dice of a game whose colours repeat (colour -> pips of each
+        die), so the proposal is over; the game's screen records them itself. InvalidDice if they
+        are not the game's dice."""
+        if self.station is not None:
+            self.station.service.confirm_groups(groups)
 
     def tray(self) -> Corners:
         """The tray region's corners the reader looks in (fractions of the frame; the whole frame

@@ -36,11 +36,24 @@ class SheetPanel(PhasePanel):
     def build(self, expect: Any) -> Widget:
         if self.pad is None:
             self.pad = self.make_pad(self.state, self.app.act, self.screen.portrait())
+            if hasattr(self.pad, "link_dice"):  # a pad that takes the camera's dice
+                self.pad.link_dice(self.app.context.dice)
         else:
             if self.pad.parent is not None:
                 self.pad.parent.remove_widget(self.pad)
             self.pad.update(self.state, self.screen.portrait())
         return self.pad
+
+
+    def on_status(self, status: Any) -> None:
+        """The dice station's news, for a pad that reads the camera's dice."""
+        if hasattr(self.pad, "on_status"):
+            self.pad.on_status(status)
+
+    def on_roll_button(self) -> None:
+        """The roll button or space bar, for a pad that reads the camera's dice."""
+        if hasattr(self.pad, "on_roll_button"):
+            self.pad.on_roll_button()
 
 
 class NoPlayersView(PlayersView):

@@ -60,6 +60,11 @@ CUBE_COLOURS: dict[str, RGBA] = {
     "black": _hex("0c0c0c"),
     "gray": _hex("9aa0a6"),
     "violet": _hex("8e44ad"),
+    # Dice of the colours other sets come in (player colours and white).
+    "yellow": _hex("efcf2a"),
+    "orange": _hex("ee8123"),
+    "purple": _hex("7d3fa6"),
+    "white": _hex("f4f4f4"),
 }
 CUBE_TEXT: dict[str, RGBA] = {
     "red": TEXT,
@@ -68,6 +73,10 @@ CUBE_TEXT: dict[str, RGBA] = {
     "black": TEXT,
     "gray": _hex("111111"),
     "violet": TEXT,
+    "yellow": _hex("111111"),
+    "orange": _hex("111111"),
+    "purple": TEXT,
+    "white": _hex("111111"),
 }
 # Black cubes and dice vanish on a dark panel without a light rim.
 CUBE_OUTLINE = _hex("d0d4d9")

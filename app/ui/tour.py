@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -137,10 +138,11 @@ class Tour:
         yield from self.shot("import-from-stick")
         self.app.go("start")
 
-    def camera_check(self) -> Iterator[None]:
-        """The camera check on a folder camera holding one resting demo frame: live picture with
-        the tray region's outline, marking the tray (one corner tapped), then the colours a
-        calibration found, waiting for Keep or Discard."""
+    def folder_station(self, picture: Path, tray: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0),
+                       clock: Callable[[], float] = time.monotonic) -> Any:
+        """A dice station (its DiceLink) whose camera replays `picture`, with the tray region
+        `tray` (left, top, width, height as fractions), no button or light, and its calibration
+        in the tour's own folder; not ticking by itself: the tour ticks it (with `clock`'s times)."""
         from dataclasses import replace
 
         from gpiozero.pins.mock import MockFactory
@@ -148,19 +150,28 @@ class Tour:
         from app.config import load_config
         from app.dice_station import build_dice_station
         from app.ui.dice_link import DiceLink
-        from app.ui.launch import DEMO_FRAMES
 
-        frames = self.work / "camera"
+        frames = self.work / f"camera-{picture.stem}"
         frames.mkdir()
-        shutil.copyfile(DEMO_FRAMES / "roll2_11.jpg", frames / "frame.jpg")
+        shutil.copyfile(picture, frames / f"frame{picture.suffix}")
         config = load_config(None)
+        left, top, width, height = tray
         tables = {**config.tables, "camera": {**config["camera"], "source": "folder", "folder": str(frames)},
                   "button": {**config["button"], "enabled": False}, "led": {**config["led"], "enabled": False},
                   "vision": {**config["vision"], "calibration_path": str(self.work / "calibration.json"),
-                             "tray_left": 0.2, "tray_top": 0.1, "tray_width": 0.62, "tray_height": 0.76}}
+                             "tray_left": left, "tray_top": top, "tray_width": width, "tray_height": height}}
         link = DiceLink()
-        link.attach(lambda **callbacks: build_dice_station(replace(config, tables=tables), pin_factory=MockFactory(),
-                                                           **callbacks), start=False)
+        link.attach(lambda **callbacks: build_dice_station(replace(config, tables=tables), clock=clock,
+                                                           pin_factory=MockFactory(), **callbacks), start=False)
+        return link
+
+    def camera_check(self) -> Iterator[None]:
+        """The camera check on a folder camera holding one resting demo frame: live picture with
+        the tray region's outline, marking the tray (one corner tapped), then the colours a
+        calibration found, waiting for Keep or Discard."""
+        from app.ui.launch import DEMO_FRAMES
+
+        link = self.folder_station(DEMO_FRAMES / "roll2_11.jpg", (0.2, 0.1, 0.62, 0.76))
         self.app.context.dice = link
         try:
             link.station.service.tick(0.0)  # opens the camera

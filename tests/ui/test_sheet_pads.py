@@ -157,7 +157,8 @@ def test_marco_polo_round_dice_show_sum_and_compensation(tables: list[PadTable])
     tables.append(table)
     for pips in (3, 1, 2, 6, 6):
         table.tap("pips", pips)
-    table.tap("die", "Ann", 4)  # a die tapped by mistake comes out again
+    table.tap("die", "Ann", 4)  # a die tapped in by mistake is picked, then taken out again
+    table.tap("take_out")
     assert "sum 12, owed 3" in table.texts()
     table.tap("confirm", "Ann")
     assert table.actions == [{"type": "round_dice", "player": "Ann", "round": 1, "dice": [3, 1, 2, 6]}]

@@ -17,11 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = ("01-start-empty-800x480.png", "02-choose-game-800x480.png", "12-actions-800x480.png",
             "12-actions-720x1280.png", "15-player-sheet-800x480.png", "16-history-800x480.png",
             "17-round-summary-800x480.png", "20-final-entry-800x480.png",
-            "21-score-800x480.png", "23-marcopolo2-round-720x1280.png", "26-marcopolo2-score-800x480.png",
-            "29-shadows-score-800x480.png", "32-guild_columns-score-800x480.png", "35-voyage-score-800x480.png",
-            "36-past-games-800x480.png", "37-new-game-roster-800x480.png", "38-keyboard-800x480.png",
-            "40-exported-to-stick-800x480.png", "41-import-from-stick-800x480.png",
-            "46-camera-mark-tray-800x480.png", "47-camera-calibration-800x480.png")
+            "21-score-800x480.png", "23-marcopolo2-camera-round-800x480.png",
+            "24-marcopolo2-camera-round-german-800x480.png", "25-marcopolo2-round-720x1280.png",
+            "28-marcopolo2-score-800x480.png", "31-shadows-score-800x480.png", "34-guild_columns-score-800x480.png",
+            "37-voyage-score-800x480.png", "38-past-games-800x480.png", "39-new-game-roster-800x480.png",
+            "40-keyboard-800x480.png", "42-exported-to-stick-800x480.png", "43-import-from-stick-800x480.png",
+            "48-camera-mark-tray-800x480.png", "49-camera-calibration-800x480.png")
 
 
 def test_the_tour_reaches_the_final_scores(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ from .sheet import (
     END_FIELDS,
     FORMAT,
     GAME_ID,
+    MAX_DICE,
+    NOBODYS_DICE,
     PLAYER_COLOURS,
     ROUNDS,
     apply_action,
@@ -18,7 +20,7 @@ from .sheet import (
 )
 
 __all__ = [
-    "DIE_COLOURS", "END_FIELDS", "FORMAT", "GAME_ID", "PLAYER_COLOURS", "ROUNDS", "apply_action", "compensation",
+    "DIE_COLOURS", "END_FIELDS", "FORMAT", "GAME_ID", "MAX_DICE", "NOBODYS_DICE", "PLAYER_COLOURS", "ROUNDS", "apply_action", "compensation",
     "contract_awards", "current_round", "describe_action", "new_sheet", "parse_sheet",
     "progress", "score", "waiting_for",
 ]

@@ -16,6 +16,7 @@ from .sheet import (
     MAX_DICE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    NOBODYS_DICE,
     ROUNDS,
     apply_action,
     current_round,
@@ -50,6 +51,13 @@ class MarcoPolo2(SheetGame):
         ScoreColumn("contracts", Message("Contracts")),
         ScoreColumn("camels", Message("Camels")),
     )
+
+    def dice_in_play(self, state: dict[str, Any]) -> DiceNeed:
+        """The players' colours and the black and white dice: the reader then names each die
+        among the colours on the table only (and the camera check learns just those)."""
+        used = {p["colour"] for p in state["players"]} | set(NOBODYS_DICE)
+        return DiceNeed(len(state["players"]) * MAX_DICE + len(NOBODYS_DICE),
+                        tuple(colour for colour in DIE_COLOURS if colour in used), repeats=True)
 
     def parse(self, document: object) -> dict[str, Any]:
         return parse_sheet(document)

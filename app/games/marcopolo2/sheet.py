@@ -33,14 +33,15 @@ ROUNDS = 5
 MAX_DICE = 6  # a player's own dice at the start of a round
 # The colours a table may give its players; black and white dice belong to nobody.
 PLAYER_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
-DIE_COLOURS = (*PLAYER_COLOURS, "black", "white")
+NOBODYS_DICE = ("black", "white")
+DIE_COLOURS = (*PLAYER_COLOURS, *NOBODYS_DICE)
 END_FIELDS = ("vp_track", "guild_seals_vp", "shields_vp", "goods", "coins", "contracts", "camels")
 
 Sheet = dict[str, Any]
 
 
 def check_colour(value: object, where: str) -> str:
-    if value in ("black", "white"):
+    if value in NOBODYS_DICE:
         raise SheetError(where, Message("black and white dice belong to no player; choose a player colour"))
     if not isinstance(value, str) or value not in PLAYER_COLOURS:
         raise SheetError(where, Message("expected a player colour ({colours}), found {found}",

@@ -15,7 +15,8 @@ from kivy.uix.widget import Widget
 
 from app.games.macao import CUBE_COLOURS, effective_pips
 from app.ui import theme
-from app.ui.i18n import N_, _, translator
+from app.ui.dice_words import UNSURE_WORDS
+from app.ui.i18n import _, translator
 from app.ui.panel import PhasePanel
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
 
@@ -23,18 +24,6 @@ if TYPE_CHECKING:
     from app.dice_service import DiceStatus
 
 PIPS = (1, 2, 3, 4, 5, 6)
-# Why the camera is unsure of a die (vision.types.UnsureReason's values: the vision package is
-# not loaded where dice are typed in), in the few words that fit under it.
-UNSURE_WORDS: dict[str, str] = {
-    "leaning": N_("cocked"),
-    "cut_by_edge": N_("cut off"),
-    "glare": N_("glare"),
-    "blurred": N_("blurred"),
-    "colour_doubtful": N_("colour?"),
-    "maybe_not_a_die": N_("a die?"),
-    "value_doubtful": N_("pips unclear"),
-    "frames_disagree": N_("frames differ"),
-}
 
 
 class RollPanel(PhasePanel):

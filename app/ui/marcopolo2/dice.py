@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kivy.graphics import Color, Ellipse, RoundedRectangle
+from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from app.ui import theme
@@ -42,30 +43,53 @@ def pips_on(fill: RGBA) -> RGBA:
 
 
 class ColouredDie(ButtonBehavior, Widget):
-    """One die; a tap calls `on_tap` (on the round pad: take this die out again)."""
+    """One die; a tap calls `on_tap` (on the round pad: pick this die to correct it). Value 0 (not
+    read for sure) shows '?'; `unsure` rings it as the camera's doubt, `selected` as the die the
+    number keys now set, and `note` says under it why the camera doubts it."""
 
     def __init__(self, colour: str, value: int, on_tap: Callable[[], None] | None = None, tag: Any = None,
-                 **kwargs: Any) -> None:
+                 unsure: bool = False, selected: bool = False, note: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.colour = colour
         self.value = value
         self.tag = tag
+        self.unsure = unsure
+        self.selected = selected
+        self.note = note
+        self._question = Label(text="", bold=True)
+        self._note = Label(text=note, font_size=theme.font(theme.FONT_SMALL), color=theme.TEXT)
+        self.add_widget(self._question)
+        self.add_widget(self._note)
         if on_tap is not None:
             self.bind(on_release=lambda *_a: on_tap())
         self.bind(pos=self._redraw, size=self._redraw)
         self._redraw()
 
     def _redraw(self, *_args: Any) -> None:
-        side = max(8.0, min(self.width, self.height) * 0.9)
-        x, y = self.center_x - side / 2, self.center_y - side / 2
+        note_h = theme.font(theme.FONT_SMALL) * 1.3 if self.note else 0.0
+        side = max(8.0, min(self.width, self.height - note_h) * 0.9)
+        x, y = self.center_x - side / 2, self.y + note_h + (self.height - note_h - side) / 2
         fill = fill_of(self.colour)
-        self.canvas.clear()
-        with self.canvas:
+        ink = pips_on(fill)
+        self.canvas.before.clear()
+        with self.canvas.before:
+            if self.selected:
+                rim = max(4.0, side * 0.08)
+                Color(*theme.TEXT)
+                RoundedRectangle(pos=(x - rim, y - rim), size=(side + 2 * rim, side + 2 * rim), radius=[7 + rim])
+            if self.unsure:
+                Color(*theme.UNSURE)
+                Line(rounded_rectangle=(x - 4, y - 4, side + 8, side + 8, 9), width=2.5)
             Color(*theme.CUBE_OUTLINE)
             RoundedRectangle(pos=(x - 1.5, y - 1.5), size=(side + 3, side + 3), radius=[7])
             Color(*fill)
             RoundedRectangle(pos=(x, y), size=(side, side), radius=[6])
-            Color(*pips_on(fill))
+            Color(*ink)
             r = side * 0.09
             for px, py in PIPS.get(self.value, ()):
                 Ellipse(pos=(x + px * side - r, y + py * side - r), size=(2 * r, 2 * r))
+        self._question.text = "" if self.value in PIPS else "?"
+        self._question.color = ink
+        self._question.font_size = side * 0.6
+        self._question.pos, self._question.size = (x, y), (side, side)
+        self._note.pos, self._note.size = (self.x, self.y), (self.width, note_h)

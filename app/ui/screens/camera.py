@@ -1,8 +1,9 @@
 """Camera check: what the camera sees, a test reading, re-locking exposure after the light changed,
 and calibrating the dice colours under the table's light.
 
-Calibration is two taps: "Calibrate colours" learns the six dice's colours from
-the picture the camera has now and shows them; "Keep these colours" stores them
+Calibration is two taps: "Calibrate colours" learns the six dice's colours (or, for a game
+whose dice repeat colours, one die of each colour the table plays with: the game's dice, as
+the station was told them) from the picture the camera has now and shows them; "Keep these colours" stores them
 (the reader uses them from the next roll on), "Discard" keeps the old ones.
 A failure says what went wrong and never touches the stored calibration.
 The picture is taken and measured on a worker thread (on a Pi a full-size still and its
@@ -37,18 +38,20 @@ from vision.types import DIE_COLOURS
 
 POLARITY_WORDS = {"light": N_("light pips"), "dark": N_("dark pips"), "": N_("pips not seen")}
 KEPT_UNCHANGED = N_("The colours in use stay as they were.")
-NEUTRAL_DICE = ("black", "gray")
+NEUTRAL_DICE = ("black", "gray", "white")  # dark to light
 LOG = logging.getLogger(__name__)
 
 
 def doubtful_colours(calibration: Calibration, params: VisionParams) -> list[str]:
     """Dice whose learnt colour cannot be right: a coloured die that came out gray (another
-    object was taken for it), or a black die lighter than the gray one. Shown, not refused."""
+    object was taken for it), or of the neutral dice (black, gray, white) a darker one not
+    darker than the next. Shown, not refused."""
     models = calibration.models
-    doubtful = [name for name in DIE_COLOURS
+    doubtful = [name for name in calibration.colours
                 if name not in NEUTRAL_DICE and models[name].chroma < params.colour_chroma_neutral]
-    if models["black"].lightness >= models["gray"].lightness:
-        doubtful += list(NEUTRAL_DICE)
+    neutral = [name for name in NEUTRAL_DICE if name in models]
+    if any(models[dark].lightness >= models[light].lightness for dark, light in zip(neutral, neutral[1:])):
+        doubtful += neutral
     return doubtful
 
 
@@ -148,6 +151,8 @@ class CameraScreen(BaseScreen):
             return Paragraph(_("Some colours look wrong ({colours}): are the six dice apart and fully in view? "
                                "Keep them only if each tile matches its die.").format(colours=names),
                              size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=48)
+        if not station.reader.dice.names_jointly and self.step.said is None:
+            return self._set_words(station)
         if self.step.said is not None:
             text = translator.message(self.step.said)
             if self.step.failed:
@@ -164,9 +169,20 @@ class CameraScreen(BaseScreen):
             text = _("Dice colours: calibrated for this table. Calibrate again after the light changed.")
         return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=48)
 
+    def _set_words(self, station: Any) -> Widget:
+        """For a game whose dice repeat colours: which colours are in use, and how to learn them."""
+        names = ", ".join(translator.gettext(colour) for colour in station.reader.dice.colours)
+        if station.reader.calibration_applies:
+            text = _("Dice colours ({colours}): learnt at this table. Learn them again after the light "
+                     "changed.").format(colours=names)
+        else:
+            text = _("Dice colours ({colours}): built in. To learn them, lay one die of each of these colours "
+                     "apart in the tray and tap Calibrate colours.").format(colours=names)
+        return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=48)
+
     def _swatches(self, calibration: Calibration) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
-        for colour in DIE_COLOURS:
+        for colour in calibration.colours:
             row.add_widget(ColourSwatch(calibration.models[colour], doubtful=colour in self.step.doubtful))
         return row
 
@@ -250,12 +266,26 @@ class CameraScreen(BaseScreen):
 
     def _reading(self, status: DiceStatus | None) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
+        if status is not None and not status.spec.names_jointly:
+            return self._dice_read(row, status)
         proposed = status.proposed_dice if status is not None and status.state is RollState.PROPOSED else {}
         for colour in DIE_COLOURS:
             value = proposed.get(colour)
             die = DieWidget(colour, value or 0)
             die.unsure = bool(proposed) and value is None
             row.add_widget(die)
+        return row
+
+    @staticmethod
+    def _dice_read(row: BoxLayout, status: DiceStatus) -> Widget:
+        """A test roll of dice whose colours repeat: each die read, colour by colour (the first
+        dozen: a whole table's roll does not fit the row)."""
+        if status.state is RollState.PROPOSED:
+            dice = [die for group in status.proposed_groups.values() for die in group]
+            for die in dice[:12]:
+                widget = DieWidget(die.colour or "", die.value or 0)
+                widget.unsure = die.unsure
+                row.add_widget(widget)
         return row
 
     def on_roll_button(self) -> None:
@@ -279,8 +309,9 @@ class CameraScreen(BaseScreen):
             self._failed(Message(N_("The camera is not available ({reason}), so nothing was calibrated."),
                                  {"reason": reason}))
         else:
-            step = self.step = CalibrationStep(said=Message(N_("Measuring the six dice's colours ...")),
-                                               measuring=True)
+            said = (Message(N_("Measuring the six dice's colours ...")) if link.station.reader.dice.names_jointly
+                    else Message(N_("Measuring the colours of the dice in the tray ...")))
+            step = self.step = CalibrationStep(said=said, measuring=True)
             self.calibration_job = threading.Thread(target=self._measure, args=(link.station, step),
                                                     name="calibration", daemon=True)
             self.calibration_job.start()
@@ -308,6 +339,10 @@ class CameraScreen(BaseScreen):
         if isinstance(outcome, CameraError):
             self._failed(Message(N_("The camera gave no picture ({reason}), so nothing was calibrated."),
                                  {"reason": str(outcome)}))
+        elif isinstance(outcome, CalibrationError) and not station.reader.dice.names_jointly:
+            colours = ", ".join(translator.gettext(colour) for colour in station.reader.dice.colours)
+            self._failed(Message(N_("Calibration failed: one die of each colour ({colours}) must lie apart in "
+                                    "the tray, each fully in view."), {"colours": colours}), detail=str(outcome))
         elif isinstance(outcome, CalibrationError):
             self._failed(Message(N_("Calibration failed: the six dice must lie apart in the tray, each "
                                     "fully in view.")), detail=str(outcome))

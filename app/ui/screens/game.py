@@ -92,8 +92,8 @@ class GameScreen(BaseScreen):
             self.app.go("score")
             return
         state = session.state
-        if self.app.context.dice is not None and session.game.dice is not None:
-            self.app.context.dice.use_dice(session.game.dice)
+        if self.app.context.dice is not None and session.game.dice_in_play(state) is not None:
+            self.app.context.dice.use_dice(session.game.dice_in_play(state))
         expect = session.waiting_for()
         self._offer_summary()
         root.add_widget(self._top_bar(state))
