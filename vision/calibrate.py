@@ -168,10 +168,10 @@ def calibrate_set(frame: np.ndarray, colours: Sequence[str], params: VisionParam
     # One die per colour is one sample of its shade and its pips, which light and place vary
     # more than a coloured die's hue (and one glint passes for a light pip): the coloured dice
     # are told apart by hue alone, as without a calibration; shade and pips tell the neutral ones.
-    models = {name: model if name in NEUTRAL_COLOURS else
-              dataclasses.replace(model, use_lightness=False, pip_polarity="")
-              for name, model in _models_from(faces, assignment, names).items()}
-    return Calibration(models=models, measure=measure, colours=names)
+    colour_models = {name: model if name in NEUTRAL_COLOURS else
+                     dataclasses.replace(model, use_lightness=False, pip_polarity="")
+                     for name, model in _models_from(faces, assignment, names).items()}
+    return Calibration(models=colour_models, measure=measure, colours=names)
 
 
 def _calibrate_classical(frame: np.ndarray, params: VisionParams) -> Calibration:
