@@ -26,7 +26,7 @@ from vision.die import DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
 from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
-from vision.learned_models import DiceDetector, LearnedModels, crop_dice
+from vision.learned_models import DiceDetector, DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reference import TrayDifference
@@ -50,24 +50,54 @@ _MIDDLE_PIP_PAIRS = (2, 3, 4, 5)
 
 def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: LearnedParams,
                        frame_long_side: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
-    """The detector's maps (`DiceDetector.maps`) at `detector_long_side`, or, where the dice
-    measure under `detector_small_die` px there, at the scale that makes them
-    `detector_die_target` px (at most the frame's own).
+    """The detector's maps (`DiceDetector.maps`) at `detector_long_side`; where the dice measure
+    under `detector_small_die` px there, at the scale that makes them `detector_die_target` px
+    (at most the frame's own); where they are too large for it, at `detector_large_long_side`.
 
     Shrunk to one fixed size, a frame whose dice are small (a camera high over the tray, a
     wide view) shows them at the bottom of the sizes the detector learned: it misses dice that
-    touch and guesses their sides large, and every crop cut at that side shows the table."""
+    touch and guesses their sides large, and every crop cut at that side shows the table. One
+    whose dice are large (a webcam close over the tray) shows them above those sizes: the
+    detector proposes their pips, or nothing (`smaller_look`)."""
     heat, sides, scale = detector.maps(frame, learned.detector_long_side, frame_long_side)
-    if learned.detector_small_die <= 0.0 or scale >= 1.0:
+    may_be_small = learned.detector_small_die > 0.0 and scale < 1.0
+    if not may_be_small and learned.detector_large_long_side <= 0:
         return heat, sides, scale
     found = detector.peaks(heat, sides, scale, learned.detector_min_score, learned.detector_peak_window)
-    if not found:
-        return heat, sides, scale
-    measured = typical_side(found) * scale
-    if measured >= learned.detector_small_die:
-        return heat, sides, scale
-    long_side = round(learned.detector_long_side * learned.detector_die_target / measured)
-    return detector.maps(frame, long_side, frame_long_side)
+    if may_be_small and found:
+        measured = typical_side(found) * scale
+        if measured < learned.detector_small_die:
+            long_side = round(learned.detector_long_side * learned.detector_die_target / measured)
+            return detector.maps(frame, long_side, frame_long_side)
+    return smaller_look(detector, frame, (heat, sides, scale), found, learned, frame_long_side)
+
+
+def smaller_look(detector: DiceDetector, frame: np.ndarray, maps: tuple[np.ndarray, np.ndarray, float],
+                 found: list[DieCandidate], learned: LearnedParams,
+                 frame_long_side: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """The detector's `maps` of `frame` (with the candidates `found` in them), or its maps at
+    `detector_large_long_side` where those measure dice too large for `maps`: at least
+    `detector_large_die` px at the scale of `maps`, and at least `detector_large_ratio` times
+    as large as `maps` measures them (or where `maps` found none).
+
+    Both looks measure dice of a size the detector knows alike (the development sets: within
+    a factor 1.6). Dice too large for the first look come out there as their pips or corners,
+    much smaller than the smaller look measures the whole dice; read at a pip's side, a crop
+    shows part of a die, and the classifier reads it wrongly and sure. Dice too small for the
+    smaller look come out there as large blurs of several dice: of a size the first look
+    would have measured right."""
+    long_side = learned.detector_large_long_side
+    if long_side <= 0 or long_side >= maps[2] * (frame_long_side or max(frame.shape[:2])):
+        return maps  # no smaller look asked for, or the frame is no larger than it
+    heat, sides, smaller = detector.maps(frame, long_side, frame_long_side)
+    seen = detector.peaks(heat, sides, smaller, learned.detector_min_score, learned.detector_peak_window)
+    if not seen:
+        return maps
+    measured = typical_side(seen)
+    too_large = measured * maps[2] >= learned.detector_large_die
+    if too_large and (not found or measured >= learned.detector_large_ratio * typical_side(found)):
+        return heat, sides, smaller
+    return maps
 
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,

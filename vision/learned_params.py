@@ -29,6 +29,9 @@ class LearnedParams:
     detector_min_score: float  # heatmap peak needed for a candidate
     detector_small_die: float  # dice measured under this many px at detector scale: the frame is looked at again ...
     detector_die_target: float  # ... at the scale that makes them this many px (the frame's own at most)
+    detector_large_long_side: int  # the frame is looked at shrunk to this long side as well (0: never) ...
+    detector_large_die: float  # ... and read there when its dice would measure at least this many px at the first look's scale ...
+    detector_large_ratio: float  # ... and at least this many times as large as the first look measures them
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
     die_min_probability: float  # P(die) needed to keep a candidate at all
     macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure
@@ -158,6 +161,9 @@ class LearnedParams:
         if values["runtime"] not in RUNTIMES:
             raise ValueError(f"[vision.learned] key 'runtime' must be one of {', '.join(RUNTIMES)}, "
                              f"got {values['runtime']!r}")
+        if values["detector_large_ratio"] < 1.0:
+            raise ValueError("[vision.learned] key 'detector_large_ratio' is a factor of at least 1, "
+                             f"got {values['detector_large_ratio']!r}")
         if values["detector_peak_window"] % 2 == 0:
             raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
         return cls(**values)
