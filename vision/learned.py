@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 WHY_UNSURE = "dice (value, P(value), why unsure)"
 # Why a candidate drawn there is not among the dice: the joint assignment left it no colour.
 NO_COLOUR_LEFT = "no colour left"
+# Where the point below a tilted camera is sought (`camera_foot`), in half-diagonals of the
+# picture from its centre, in eight directions each.
+FOOT_DISTANCES = (1.0, 1.5, 2.5, 4.0)
 # Read values a middle pip tells apart: 2 from 3, 4 from 5 (a 1 and a 6 have no neighbour there).
 _MIDDLE_PIP_PAIRS = (2, 3, 4, 5)
 
@@ -303,20 +306,63 @@ def leaning_dice(frame: np.ndarray, lean: LeanNet | None, centres: np.ndarray, s
                  debug: DebugSink | None) -> list[bool]:
     """For each die at `centres` (top faces `side` px wide), whether the leaning check `lean`
     takes it for cocked (all False without it, and for dice within lean_min_offset sides of the
-    point below the camera, `view_centre`: default the frame's centre); pictured for `debug`."""
+    point below the camera, `view_centre`: default the frame's centre, or where the dice say
+    it is, `camera_foot`); pictured for `debug`."""
     if lean is None or len(centres) == 0:
         return [False] * len(centres)
-    below_camera = (frame.shape[1] / 2.0, frame.shape[0] / 2.0) if view_centre is None else view_centre
-    offset = np.hypot(*(np.asarray(centres, float) - below_camera).T)
-    far = offset >= learned.lean_min_offset * side
-    cocked = np.zeros(len(centres), np.float32)
-    cocked[far] = lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera,
-                                            offset[far] < learned.lean_both_ways_within * side)
+    centres = np.asarray(centres, float)
+    if view_centre is None:
+        below_camera, cocked, far = camera_foot(frame, lean, centres, side, learned)
+    else:
+        below_camera = view_centre
+        cocked, far = cocked_seen_from(frame, lean, centres, side, learned, below_camera)
     if debug is not None:
         debug.add("leaning check (P(cocked); the line points outward)", draw_leaning(
             frame, [(float(x), float(y), side, float(p)) for (x, y), p, checked in zip(centres, cocked, far) if checked],
             learned.lean_min_probability, below_camera, learned.lean_both_ways_within * side))
     return [bool(p >= learned.lean_min_probability) for p in cocked]
+
+
+def cocked_seen_from(frame: np.ndarray, lean: LeanNet, centres: np.ndarray, side: float, learned: LearnedParams,
+                     below_camera: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """P(cocked) of each die with the camera above `below_camera` (0 for those within
+    lean_min_offset sides of it), and which were checked."""
+    offset = np.hypot(*(centres - below_camera).T)
+    far = offset >= learned.lean_min_offset * side
+    cocked = np.zeros(len(centres), np.float32)
+    cocked[far] = lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera,
+                                            offset[far] < learned.lean_both_ways_within * side)
+    return cocked, far
+
+
+def camera_foot(frame: np.ndarray, lean: LeanNet, centres: np.ndarray, side: float,
+                learned: LearnedParams) -> tuple[tuple[float, float], np.ndarray, np.ndarray]:
+    """Where the point below the camera lies, when no tray corners tell (with P(cocked) of each
+    die seen from there, and which were checked): the frame's centre, unless at least
+    `lean_tilt_share` of `lean_tilt_min_dice` or more dice look cocked from there.
+
+    A camera that looks down at an angle shows every flat die's side face on the side away from
+    the point below it, which then lies outside the picture; from the centre, most of them look
+    like dice leaning outward. Few dice in a roll lean, and they lean every way: the point below
+    the camera is taken where the fewest dice look cocked from, among the centre and points in
+    eight directions at each of `FOOT_DISTANCES`."""
+    height, width = frame.shape[:2]
+    centre = (width / 2.0, height / 2.0)
+    cocked, far = cocked_seen_from(frame, lean, centres, side, learned, centre)
+    flagged = int(np.sum(cocked >= learned.lean_min_probability))
+    if learned.lean_tilt_share <= 0.0 or len(centres) < learned.lean_tilt_min_dice or \
+            flagged < learned.lean_tilt_share * len(centres):
+        return centre, cocked, far
+    best = (flagged, float(np.mean(cocked)), centre, cocked, far)
+    reach = np.hypot(width, height) / 2.0
+    for distance in np.array(FOOT_DISTANCES) * reach:
+        for angle in np.arange(8) * np.pi / 4.0:
+            point = (centre[0] + distance * float(np.cos(angle)), centre[1] + distance * float(np.sin(angle)))
+            seen, checked = cocked_seen_from(frame, lean, centres, side, learned, point)
+            tried = (int(np.sum(seen >= learned.lean_min_probability)), float(np.mean(seen)), point, seen, checked)
+            if tried[:2] < best[:2]:
+                best = tried
+    return best[2], best[3], best[4]
 
 
 def read_with_model(
