@@ -26,7 +26,7 @@ from vision.die import DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
 from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
-from vision.learned_models import DiceDetector, LearnedModels, crop_dice
+from vision.learned_models import DiceDetector, DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reference import TrayDifference
@@ -44,30 +44,63 @@ if TYPE_CHECKING:
 WHY_UNSURE = "dice (value, P(value), why unsure)"
 # Why a candidate drawn there is not among the dice: the joint assignment left it no colour.
 NO_COLOUR_LEFT = "no colour left"
+# Where the point below a tilted camera is sought (`camera_foot`), in half-diagonals of the
+# picture from its centre, in eight directions each.
+FOOT_DISTANCES = (1.0, 1.5, 2.5, 4.0)
 # Read values a middle pip tells apart: 2 from 3, 4 from 5 (a 1 and a 6 have no neighbour there).
 _MIDDLE_PIP_PAIRS = (2, 3, 4, 5)
 
 
 def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: LearnedParams,
                        frame_long_side: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
-    """The detector's maps (`DiceDetector.maps`) at `detector_long_side`, or, where the dice
-    measure under `detector_small_die` px there, at the scale that makes them
-    `detector_die_target` px (at most the frame's own).
+    """The detector's maps (`DiceDetector.maps`) at `detector_long_side`; where the dice measure
+    under `detector_small_die` px there, at the scale that makes them `detector_die_target` px
+    (at most the frame's own); where they are too large for it, at `detector_large_long_side`.
 
     Shrunk to one fixed size, a frame whose dice are small (a camera high over the tray, a
     wide view) shows them at the bottom of the sizes the detector learned: it misses dice that
-    touch and guesses their sides large, and every crop cut at that side shows the table."""
+    touch and guesses their sides large, and every crop cut at that side shows the table. One
+    whose dice are large (a webcam close over the tray) shows them above those sizes: the
+    detector proposes their pips, or nothing (`smaller_look`)."""
     heat, sides, scale = detector.maps(frame, learned.detector_long_side, frame_long_side)
-    if learned.detector_small_die <= 0.0 or scale >= 1.0:
+    may_be_small = learned.detector_small_die > 0.0 and scale < 1.0
+    if not may_be_small and learned.detector_large_long_side <= 0:
         return heat, sides, scale
     found = detector.peaks(heat, sides, scale, learned.detector_min_score, learned.detector_peak_window)
-    if not found:
-        return heat, sides, scale
-    measured = typical_side(found) * scale
-    if measured >= learned.detector_small_die:
-        return heat, sides, scale
-    long_side = round(learned.detector_long_side * learned.detector_die_target / measured)
-    return detector.maps(frame, long_side, frame_long_side)
+    if may_be_small and found:
+        measured = typical_side(found) * scale
+        if measured < learned.detector_small_die:
+            long_side = round(learned.detector_long_side * learned.detector_die_target / measured)
+            return detector.maps(frame, long_side, frame_long_side)
+    return smaller_look(detector, frame, (heat, sides, scale), found, learned, frame_long_side)
+
+
+def smaller_look(detector: DiceDetector, frame: np.ndarray, maps: tuple[np.ndarray, np.ndarray, float],
+                 found: list[DieCandidate], learned: LearnedParams,
+                 frame_long_side: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """The detector's `maps` of `frame` (with the candidates `found` in them), or its maps at
+    `detector_large_long_side` where those measure dice too large for `maps`: at least
+    `detector_large_die` px at the scale of `maps`, and at least `detector_large_ratio` times
+    as large as `maps` measures them (or where `maps` found none).
+
+    Both looks measure dice of a size the detector knows alike (the development sets: within
+    a factor 1.6). Dice too large for the first look come out there as their pips or corners,
+    much smaller than the smaller look measures the whole dice; read at a pip's side, a crop
+    shows part of a die, and the classifier reads it wrongly and sure. Dice too small for the
+    smaller look come out there as large blurs of several dice: of a size the first look
+    would have measured right."""
+    long_side = learned.detector_large_long_side
+    if long_side <= 0 or long_side >= maps[2] * (frame_long_side or max(frame.shape[:2])):
+        return maps  # no smaller look asked for, or the frame is no larger than it
+    heat, sides, smaller = detector.maps(frame, long_side, frame_long_side)
+    seen = detector.peaks(heat, sides, smaller, learned.detector_min_score, learned.detector_peak_window)
+    if not seen:
+        return maps
+    measured = typical_side(seen)
+    too_large = measured * maps[2] >= learned.detector_large_die
+    if too_large and (not found or measured >= learned.detector_large_ratio * typical_side(found)):
+        return heat, sides, smaller
+    return maps
 
 
 def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
@@ -276,20 +309,63 @@ def leaning_dice(frame: np.ndarray, lean: LeanNet | None, centres: np.ndarray, s
                  debug: DebugSink | None) -> list[bool]:
     """For each die at `centres` (top faces `side` px wide), whether the leaning check `lean`
     takes it for cocked (all False without it, and for dice within lean_min_offset sides of the
-    point below the camera, `view_centre`: default the frame's centre); pictured for `debug`."""
+    point below the camera, `view_centre`: default the frame's centre, or where the dice say
+    it is, `camera_foot`); pictured for `debug`."""
     if lean is None or len(centres) == 0:
         return [False] * len(centres)
-    below_camera = (frame.shape[1] / 2.0, frame.shape[0] / 2.0) if view_centre is None else view_centre
-    offset = np.hypot(*(np.asarray(centres, float) - below_camera).T)
-    far = offset >= learned.lean_min_offset * side
-    cocked = np.zeros(len(centres), np.float32)
-    cocked[far] = lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera,
-                                            offset[far] < learned.lean_both_ways_within * side)
+    centres = np.asarray(centres, float)
+    if view_centre is None:
+        below_camera, cocked, far = camera_foot(frame, lean, centres, side, learned)
+    else:
+        below_camera = view_centre
+        cocked, far = cocked_seen_from(frame, lean, centres, side, learned, below_camera)
     if debug is not None:
         debug.add("leaning check (P(cocked); the line points outward)", draw_leaning(
             frame, [(float(x), float(y), side, float(p)) for (x, y), p, checked in zip(centres, cocked, far) if checked],
             learned.lean_min_probability, below_camera, learned.lean_both_ways_within * side))
     return [bool(p >= learned.lean_min_probability) for p in cocked]
+
+
+def cocked_seen_from(frame: np.ndarray, lean: LeanNet, centres: np.ndarray, side: float, learned: LearnedParams,
+                     below_camera: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """P(cocked) of each die with the camera above `below_camera` (0 for those within
+    lean_min_offset sides of it), and which were checked."""
+    offset = np.hypot(*(centres - below_camera).T)
+    far = offset >= learned.lean_min_offset * side
+    cocked = np.zeros(len(centres), np.float32)
+    cocked[far] = lean.cocked_probabilities(frame, centres[far], np.full(int(far.sum()), side), below_camera,
+                                            offset[far] < learned.lean_both_ways_within * side)
+    return cocked, far
+
+
+def camera_foot(frame: np.ndarray, lean: LeanNet, centres: np.ndarray, side: float,
+                learned: LearnedParams) -> tuple[tuple[float, float], np.ndarray, np.ndarray]:
+    """Where the point below the camera lies, when no tray corners tell (with P(cocked) of each
+    die seen from there, and which were checked): the frame's centre, unless at least
+    `lean_tilt_share` of `lean_tilt_min_dice` or more dice look cocked from there.
+
+    A camera that looks down at an angle shows every flat die's side face on the side away from
+    the point below it, which then lies outside the picture; from the centre, most of them look
+    like dice leaning outward. Few dice in a roll lean, and they lean every way: the point below
+    the camera is taken where the fewest dice look cocked from, among the centre and points in
+    eight directions at each of `FOOT_DISTANCES`."""
+    height, width = frame.shape[:2]
+    centre = (width / 2.0, height / 2.0)
+    cocked, far = cocked_seen_from(frame, lean, centres, side, learned, centre)
+    flagged = int(np.sum(cocked >= learned.lean_min_probability))
+    if learned.lean_tilt_share <= 0.0 or len(centres) < learned.lean_tilt_min_dice or \
+            flagged < learned.lean_tilt_share * len(centres):
+        return centre, cocked, far
+    best = (flagged, float(np.mean(cocked)), centre, cocked, far)
+    reach = np.hypot(width, height) / 2.0
+    for distance in np.array(FOOT_DISTANCES) * reach:
+        for angle in np.arange(8) * np.pi / 4.0:
+            point = (centre[0] + distance * float(np.cos(angle)), centre[1] + distance * float(np.sin(angle)))
+            seen, checked = cocked_seen_from(frame, lean, centres, side, learned, point)
+            tried = (int(np.sum(seen >= learned.lean_min_probability)), float(np.mean(seen)), point, seen, checked)
+            if tried[:2] < best[:2]:
+                best = tried
+    return best[2], best[3], best[4]
 
 
 def read_with_model(

@@ -29,6 +29,9 @@ class LearnedParams:
     detector_min_score: float  # heatmap peak needed for a candidate
     detector_small_die: float  # dice measured under this many px at detector scale: the frame is looked at again ...
     detector_die_target: float  # ... at the scale that makes them this many px (the frame's own at most)
+    detector_large_long_side: int  # the frame is looked at shrunk to this long side as well (0: never) ...
+    detector_large_die: float  # ... and read there when its dice would measure at least this many px at the first look's scale ...
+    detector_large_ratio: float  # ... and at least this many times as large as the first look measures them
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
     die_min_probability: float  # P(die) needed to keep a candidate at all
     macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure
@@ -84,6 +87,8 @@ class LearnedParams:
     lean_min_probability: float  # P(cocked) at which a die counts as leaning
     lean_min_offset: float  # die sides: a die nearer the point below the camera is not checked
     lean_both_ways_within: float  # die sides: a die nearer it must look cocked with outward either way
+    lean_tilt_share: float  # no tray corners: when this share (0-1) of the dice look cocked from the centre (0: never) ...
+    lean_tilt_min_dice: int  # ... of at least this many, the point below the camera is sought where the fewest do
     glare_lightness: float  # grey level (0-255) from which a face's pixels count as mirrored lamp light ...
     glare_centre_radius: float  # ... filling the disc this many die sides around the centre ...
     glare_centre_cover: float  # ... to at least this share (0-1), a pip there showing through it or not ...
@@ -129,6 +134,9 @@ class LearnedParams:
         if values["die_min_side_ratio"] >= 1.0:
             raise ValueError("[vision.learned] key 'die_min_side_ratio' is a fraction under 1 (0: keep every "
                              f"size), got {values['die_min_side_ratio']!r}")
+        if values["lean_tilt_share"] > 1.0:
+            raise ValueError("[vision.learned] key 'lean_tilt_share' is a share of the dice: 0 to 1 (0: never), "
+                             f"got {values['lean_tilt_share']!r}")
         if values["glare_centre_cover"] > 1.0:
             raise ValueError("[vision.learned] key 'glare_centre_cover' is a share of the centre: 0 to 1, "
                              f"got {values['glare_centre_cover']!r}")
@@ -158,6 +166,9 @@ class LearnedParams:
         if values["runtime"] not in RUNTIMES:
             raise ValueError(f"[vision.learned] key 'runtime' must be one of {', '.join(RUNTIMES)}, "
                              f"got {values['runtime']!r}")
+        if values["detector_large_ratio"] < 1.0:
+            raise ValueError("[vision.learned] key 'detector_large_ratio' is a factor of at least 1, "
+                             f"got {values['detector_large_ratio']!r}")
         if values["detector_peak_window"] % 2 == 0:
             raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
         return cls(**values)
