@@ -12,7 +12,7 @@ from vision.learned import camera_foot, read_with_model
 from vision.learned_models import LearnedModels
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 from vision.types import UnsureReason
 
 PARAMS = load_vision_params()
