@@ -62,7 +62,7 @@ def test_the_threshold_states_the_most_dice_right_within_the_mistakes_allowed() 
     assert _threshold([(0.95, True)] * 10, found=10, max_wrong=0.0, current=0.7) == 0.7  # nothing to gain: kept
 
 
-def test_the_command_writes_the_refit_only_when_it_reads_no_worse(table_rolls: Path, tmp_path: Path,
+def test_the_command_writes_the_refit_only_when_it_reads_better(table_rolls: Path, tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "adapted"
     assert main(["adapt", str(table_rolls), "--out", str(out), "--min-dice", "30"]) == 0
