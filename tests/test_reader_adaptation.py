@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 from pathlib import Path
 
 import cv2
@@ -24,31 +23,11 @@ from vision.colour import default_models
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
-from vision.synth import SceneOptions, render_scene
-from vision.table_rolls import keep_roll
+from tests.learnt_table import LAST_HELD_OUT, THROWS, TRUTH_OF_LAST
 from vision.types import DiceReading
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
-# A table under dim, warm light: the shipped colours take the gray die of the last held-out roll
-# (roll 12) for a sure 3 and doubt the blue and violet ones; the refit reads those two right.
-SEED, THROWS, LAST_HELD_OUT = 77, 12, "roll-000012.jpg"
-TRUTH_OF_LAST = {"red": 4, "blue": 3, "green": 4, "black": 3, "gray": 2, "violet": 2}
-
-
-@pytest.fixture(scope="module")
-def learnt(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A data folder with the table's twelve kept rolls and the refit learnt from them."""
-    data = tmp_path_factory.mktemp("table")
-    rolls = data / "table-rolls"
-    for throw in range(THROWS):
-        frame, labels = render_scene(SEED, SceneOptions(width=960, height=540, die_px=34, layout_seed=throw,
-                                                        tint="warm", dim=True))
-        truth = {d.colour: d.value for d in labels.dice if d.value is not None}
-        keep_roll(rolls, frame, read_dice(frame, PARAMS, "macao", learned=LEARNED), truth, limit=300)
-    result = ReaderAdaptation(rolls, data / "calibration.json", PARAMS, LEARNED, min_dice=30).learn(None)
-    assert result.better, (result.before, result.after)
-    return data
 
 
 def _station(data: Path, mock_factory: MockFactory, reports: list[str] | None = None) -> DiceStation:
@@ -61,12 +40,6 @@ def _station(data: Path, mock_factory: MockFactory, reports: list[str] | None = 
                               pin_factory=mock_factory)
 
 
-def _copy(learnt: Path, tmp_path: Path) -> Path:
-    data = tmp_path / "data"
-    shutil.copytree(learnt, data)
-    return data
-
-
 def _last_held_out(data: Path) -> np.ndarray:
     frame = cv2.imread(str(data / "table-rolls" / "images" / LAST_HELD_OUT))
     assert frame is not None
@@ -77,8 +50,8 @@ def _sure(reading: DiceReading) -> dict[str, int]:
     return {d.colour: d.value for d in reading.dice if not d.unsure and d.colour is not None and d.value is not None}
 
 
-def test_the_refit_is_written_with_its_held_out_scores(learnt: Path) -> None:
-    folder = learnt / "table-rolls" / ADAPTED_FOLDER
+def test_the_refit_is_written_with_its_held_out_scores(learnt_table: Path) -> None:
+    folder = learnt_table / "table-rolls" / ADAPTED_FOLDER
     record = json.loads((folder / RECORD_NAME).read_text(encoding="utf-8"))
     assert (folder / "calibration.json").is_file() and (folder / "adapted.toml").is_file()
     assert record["rolls"] == THROWS and record["held_out_dice"] == 18
@@ -86,9 +59,8 @@ def test_the_refit_is_written_with_its_held_out_scores(learnt: Path) -> None:
     assert record["judged_against"] == "none"  # no camera-check calibration on this table yet
 
 
-def test_the_station_reads_with_the_refit_from_the_start(learnt: Path, tmp_path: Path,
-                                                         mock_factory: MockFactory) -> None:
-    data = _copy(learnt, tmp_path)
+def test_the_station_reads_with_the_refit_from_the_start(learnt_table: Path, mock_factory: MockFactory) -> None:
+    data = learnt_table
     frame = _last_held_out(data)
     shipped = _sure(read_dice(frame, PARAMS, "macao", learned=LEARNED))
     assert shipped["gray"] == 3 != TRUTH_OF_LAST["gray"] and "blue" not in shipped  # the shipped colours
@@ -106,9 +78,9 @@ def test_the_station_reads_with_the_refit_from_the_start(learnt: Path, tmp_path:
         station.stop()
 
 
-def test_going_back_to_the_shipped_models_deletes_the_refit(learnt: Path, tmp_path: Path,
+def test_going_back_to_the_shipped_models_deletes_the_refit(learnt_table: Path,
                                                             mock_factory: MockFactory) -> None:
-    data = _copy(learnt, tmp_path)
+    data = learnt_table
     station = _station(data, mock_factory)
     try:
         station.forget_adaptation()
@@ -145,9 +117,9 @@ DAMAGE = {
 
 @pytest.mark.parametrize("damage", DAMAGE, ids=list(DAMAGE))
 def test_a_refit_that_cannot_be_applied_leaves_the_shipped_models_and_says_why(
-        damage: str, learnt: Path, tmp_path: Path, mock_factory: MockFactory,
+        damage: str, learnt_table: Path, mock_factory: MockFactory,
         caplog: pytest.LogCaptureFixture) -> None:
-    data = _copy(learnt, tmp_path)
+    data = learnt_table
     folder = data / "table-rolls" / ADAPTED_FOLDER
     spoil, said = DAMAGE[damage]
     spoil(folder)
@@ -164,8 +136,8 @@ def test_a_refit_that_cannot_be_applied_leaves_the_shipped_models_and_says_why(
         station.stop()
 
 
-def test_a_new_calibration_outdates_the_refit(learnt: Path, tmp_path: Path, mock_factory: MockFactory) -> None:
-    data = _copy(learnt, tmp_path)
+def test_a_new_calibration_outdates_the_refit(learnt_table: Path, mock_factory: MockFactory) -> None:
+    data = learnt_table
     station = _station(data, mock_factory)
     calibration = Calibration(default_models(PARAMS), "learned")
     try:
@@ -176,8 +148,8 @@ def test_a_new_calibration_outdates_the_refit(learnt: Path, tmp_path: Path, mock
         station.stop()
 
 
-def test_a_refit_judged_against_another_calibration_is_not_used(learnt: Path, tmp_path: Path) -> None:
-    data = _copy(learnt, tmp_path)
+def test_a_refit_judged_against_another_calibration_is_not_used(learnt_table: Path) -> None:
+    data = learnt_table
     (data / "calibration.json").write_text("{}", encoding="utf-8")  # calibrated (badly) since
     adaptation = ReaderAdaptation(data / "table-rolls", data / "calibration.json", PARAMS, LEARNED)
     adaptation.load()
