@@ -104,7 +104,7 @@ class TableReader:
     def __call__(self, frame: np.ndarray) -> DiceReading:
         reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=self.calibration,
                             learned=self.learned, reference=self.reference)
-        if shows_empty_tray(frame, len(reading.dice), self.params):
+        if shows_empty_tray(frame, len(reading.dice), self.params, self.reference):
             self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray
         return reading
 
