@@ -35,7 +35,7 @@ CHECK_EVERY_S = 5.0
 
 @dataclass(frozen=True)
 class LearnRun:
-    """One run of "Learn from our rolls now": when it started and, once over, how it ended."""
+    """One run of "Learn from our rolls now": when it started, and its worker thread."""
 
     started: float
     thread: threading.Thread
@@ -58,9 +58,10 @@ class ReaderLearning:
         self.failed = False
 
     def reset(self) -> None:
-        """Coming back to Settings shows what is in use, not the last run's outcome."""
-        if self.run is None:
-            self.said, self.failed = None, False
+        """Coming back to Settings shows what is in use rather than a run's success (the line
+        in use says as much); why a run failed stays until the next one."""
+        if self.run is None and not self.failed:
+            self.said = None
 
     @property
     def station(self) -> Any:
@@ -135,9 +136,9 @@ class ReaderLearning:
         except Exception as exc:  # a fault of ours must not leave the row learning for ever
             LOG.exception("learning from the table's rolls failed")
             outcome = exc
-        Clock.schedule_once(lambda _dt: self.finished(station, outcome, on_change))
+        Clock.schedule_once(lambda _dt: self.finished(outcome, on_change))
 
-    def finished(self, station: Any, outcome: Adaptation | Exception, on_change: Callable[[], None]) -> None:
+    def finished(self, outcome: Adaptation | Exception, on_change: Callable[[], None]) -> None:
         """UI thread: say how the run ended; a better refit is read with from the next roll."""
         self.run = None
         self.failed = isinstance(outcome, Exception)
@@ -160,14 +161,20 @@ class ReaderLearning:
             else:
                 self.said = Message(N_("The refit read the held-out dice no better ({before} -> {after} of "
                                        "{dice}); the reader keeps what it had"), figures)
-        on_change()
+        self._redraw(on_change)
 
     def _check(self, on_change: Callable[[], None]) -> bool:
         """Clock callback while a run goes on: redraw (its line tells a hang); False ends it."""
         if self.run is None:
             return False
-        on_change()
+        self._redraw(on_change)
         return True
+
+    def _redraw(self, on_change: Callable[[], None]) -> None:
+        """Redraw Settings when it is on screen (a screen left is built again when it comes back)."""
+        manager = getattr(self.app, "manager", None)
+        if manager is not None and manager.current == "settings":
+            on_change()
 
     def forget(self, on_change: Callable[[], None]) -> None:
         station = self.station

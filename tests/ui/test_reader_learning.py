@@ -102,6 +102,10 @@ def test_without_kept_rolls_nothing_is_learnt_and_it_says_why(tmp_path: Path, mo
         _finish(ui)
         assert _said(ui, f"Nothing learnt: {tmp_path / 'table-rolls'}: no rolls kept yet")
         assert not ui.button("Learn from our rolls now").disabled  # it can be tried again
+        ui.app.go("start")
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Nothing learnt:")  # told until the next run
 
 
 def test_a_hung_run_is_told_in_words_and_the_screen_stays_usable(tmp_path: Path, mock_factory: MockFactory) -> None:
@@ -123,6 +127,10 @@ def test_a_hung_run_is_told_in_words_and_the_screen_stays_usable(tmp_path: Path,
         assert _said(ui, "Learning has run for 20 minutes without finishing; the reader keeps what it had.")
         ui.tap_text("100%")  # the rest of Settings still answers
         assert ui.app.context.settings.text_scale == 1.0
+        ui.app.go("start")  # the table leaves Settings while it runs
         release.set()
         _finish(ui)
+        assert not ui.app.manager.get_screen("settings").children  # not built again while away
+        ui.app.go("settings")
+        ui.idle()
         assert _said(ui, "Nothing learnt: the card was pulled")
