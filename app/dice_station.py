@@ -5,7 +5,8 @@ Clock.schedule_once (they arrive on the ticker thread or gpiozero's), binds
 the space bar and its on-screen button to `station.service.roll` (and a long
 press to `reread`), then `start()`s it and `stop()`s it on exit. The camera
 check calibrates the dice colours through `calibrate_now` and `keep_calibration`;
-the reader uses a kept calibration from the next roll on.
+the reader uses a kept calibration from the next roll on. The reader's refit on the table's own
+rolls (app.reader_adaptation) is applied at start and by `use_adaptation`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from gpiozero import Factory
 from app.config import Config
 from app.dice_service import DiceService, DiceStatus, RollTimings, TickThread
 from app.games.base import Message
+from app.reader_adaptation import ReaderAdaptation
 from app.session import PlayerNotice
 from hardware.button import RollButton
 from hardware.camera import Camera, CameraError, CameraSettings, TimedCamera, make_camera, to_bgr_uint8
@@ -40,6 +42,7 @@ from vision.calibrate import (
     load_calibration,
     save_calibration,
 )
+from vision.adapt import Adaptation
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, default_models_for
@@ -105,7 +108,7 @@ class TableReader:
         calibration = self.calibration if self.dice.names_jointly else self.colour_set()
         reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=calibration,
                             learned=self.learned, reference=self.reference)
-        if shows_empty_tray(frame, len(reading.dice), self.params):
+        if shows_empty_tray(frame, len(reading.dice), self.params, self.reference):
             self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray
         return reading
 
@@ -203,6 +206,8 @@ class DiceStation:
     led: StatusLed | None = None
     problems: list[str] = field(default_factory=list)
     cameras: list[SharedCamera] = field(default_factory=list)  # the camera last made (at most one)
+    adaptation: ReaderAdaptation | None = None  # the reader's refit on the table's own rolls
+    table_calibration: Calibration | None = None  # the camera check's, which a refit's colours replace
 
     def use_dice(self, dice: DiceSpec) -> None:
         """Read and accept the dice of the game now on the table."""
@@ -240,7 +245,8 @@ class DiceStation:
         if calibration.is_set:
             return self._keep_colour_set(calibration)
         save_calibration(calibration, self.calibration_path)
-        self.reader.calibration = load_calibration(self.calibration_path)
+        self.table_calibration = load_calibration(self.calibration_path)
+        self._drop_outdated_adaptation()
         return self.calibration_path
 
     def _keep_colour_set(self, calibration: Calibration) -> Path:
@@ -249,6 +255,40 @@ class DiceStation:
         save_calibration(calibration, path)
         self.reader.colour_sets[calibration.colours] = load_calibration(path)
         return path
+
+    def use_adaptation(self) -> str:
+        """Read the refit on the table's rolls from disk again and read with it from the next
+        frame on, or, when it cannot be applied, with the shipped models and the table's
+        calibration; why it is not applied, or ""."""
+        if self.adaptation is None:
+            self.reader.calibration = self.table_calibration
+            return ""
+        self.adaptation.load()
+        self.reader.learned, self.reader.calibration = self.adaptation.reading_with(self.table_calibration)
+        return self.adaptation.problem
+
+    def learn_from_rolls(self) -> Adaptation:
+        """Refit the reader on the kept rolls (minutes: off the UI thread), written when better;
+        `use_adaptation` applies it. AdaptError or OSError say why not."""
+        if self.adaptation is None:
+            raise OSError("the reader's adaptation has no place on this station")
+        return self.adaptation.learn(self.table_calibration)
+
+    def forget_adaptation(self) -> None:
+        """Back to the shipped models; OSError when the refit cannot be deleted."""
+        if self.adaptation is not None:
+            self.adaptation.forget()
+        self.use_adaptation()
+
+    def _drop_outdated_adaptation(self) -> None:
+        """A new calibration replaces the refit's colours: the refit, judged against the old
+        one, goes (a new run can make another)."""
+        if self.adaptation is not None and self.adaptation.in_use is not None:
+            try:
+                self.adaptation.forget()
+            except OSError as exc:
+                log.warning("outdated adaptation not deleted: %s", exc)
+        self.use_adaptation()
 
     def start(self) -> None:
         self.ticker.start()
@@ -298,6 +338,8 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
 
     reader = TableReader(vision_params, learned_params, calibration,
                          default_reference_path(default_calibration_path(vision_params)))
+    adaptation = ReaderAdaptation(default_rolls_folder(default_calibration_path(vision_params)),
+                                  default_calibration_path(vision_params), vision_params, learned_params)
     service = DiceService(
         make_camera=open_camera,
         reader=reader,
@@ -315,9 +357,19 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         service.tick(now)
 
     ticker = TickThread(tick, config["camera"]["tick_interval_s"], clock)
-    return DiceStation(service=service, ticker=ticker, reader=reader,
-                       calibration_path=default_calibration_path(vision_params), button=button, led=led,
-                       problems=problems, cameras=cameras)
+    station = DiceStation(service=service, ticker=ticker, reader=reader,
+                          calibration_path=default_calibration_path(vision_params), button=button, led=led,
+                          problems=problems, cameras=cameras, adaptation=adaptation, table_calibration=calibration)
+    _start_adaptation(station, note)
+    return station
+
+
+def _start_adaptation(station: DiceStation, note: Callable[[str], None]) -> None:
+    """Read with the table's refit from the first roll on; one that cannot be applied is said once."""
+    problem = station.use_adaptation()
+    if problem:
+        note(PlayerNotice(Message("The reader's refit on this table's rolls is not used ({problem}); "
+                                  "reading with the shipped models", {"problem": problem})))
 
 
 def _open_led(config: Config, pin_factory: Factory | None,

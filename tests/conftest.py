@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from gpiozero import Device
@@ -27,3 +29,23 @@ def mock_factory() -> Iterator[MockFactory]:
     finally:
         factory.reset()
         Device.pin_factory = previous
+
+
+@pytest.fixture(scope="session")
+def learnt_table_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A drawn table's kept rolls and the refit learnt from them (tests/learnt_table.py), made
+    once: some 10 s."""
+    from tests.learnt_table import keep_rolls, learn
+
+    data = tmp_path_factory.mktemp("learnt-table")
+    keep_rolls(data)
+    learn(data)
+    return data
+
+
+@pytest.fixture
+def learnt_table(learnt_table_once: Path, tmp_path: Path) -> Path:
+    """A copy of `learnt_table_once` for one test to change (tmp_path/data)."""
+    data = tmp_path / "data"
+    shutil.copytree(learnt_table_once, data)
+    return data

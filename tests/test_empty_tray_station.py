@@ -8,11 +8,13 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from app.config import load_config
 from app.dice_station import DiceStation, build_dice_station
 from tests.vision.test_reference import scene_and_empty_tray
+from vision.types import DiceReading
 
 
 def _station(tmp_path: Path, picture: np.ndarray, mock_factory: MockFactory) -> DiceStation:
@@ -89,5 +91,25 @@ def test_a_damaged_empty_tray_file_is_ignored(tmp_path: Path, mock_factory: Mock
     station = _station(tmp_path, np.full((480, 640, 3), 90, np.uint8), mock_factory)
     try:
         assert station.reader.reference is None
+    finally:
+        station.stop()
+
+
+def test_a_die_the_reader_misses_does_not_become_part_of_the_empty_tray(tmp_path: Path, mock_factory: MockFactory,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader finding nothing is not enough: the frame must not differ from the empty tray
+    in use by a die-sized patch (a die of a kind the reader has never seen)."""
+    from tests.vision.test_reference_refresh import _lone_die_and_empty
+
+    lone, empty, again = _lone_die_and_empty(2, 0)
+    station = _station(tmp_path, empty, mock_factory)
+    try:
+        assert station.take_empty_tray()
+        kept = station.reader.reference
+        monkeypatch.setattr("app.dice_station.read_dice", lambda *_args, **_kwargs: DiceReading())  # finds nothing
+        station.reader(lone)
+        assert station.reader.reference is kept
+        station.reader(again)
+        assert station.reader.reference is not kept  # a truly empty tray still refreshes it
     finally:
         station.stop()

@@ -7,12 +7,16 @@ of one frame), and the probability a die's value needs to be stated sure in maca
 (`macao_value_min_probability`): the one that states the most teaching dice right while those
 stated wrongly stay within `max_wrong`. The networks are not retrained here (that takes a desktop:
 tools/training/README.md). Both are scored on the held-out frames before and after; the refit
-is written only when it reads them no worse.
+is written only when it reads them better, with a record of both scores and of what it was fitted
+for (the model files, the colour calibration it was judged against), so that the app applies it
+only while those still hold (`load_adaptation`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import os
 import tempfile
 from collections import Counter
@@ -22,12 +26,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.calibrate import Calibration
+from vision.calibrate import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.colour import LEARNED_MEASURE, ColourModel
 from vision.evaluate import LabelledDie, Score, evaluate, iter_dataset, load_labels
 from vision.frame import FrameError, check_frame, cut_with_margin
 from vision.learned import find_faces
-from vision.learned_models import LearnedModels
+from vision.learned_models import LearnedModels, model_path
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import read_dice
@@ -35,6 +39,11 @@ from vision.types import DIE_COLOURS
 
 # Every this many-th roll (by name, oldest first) is held out to judge the refit.
 HELD_OUT_EVERY = 4
+# The record written beside the refit; the app applies a refit only through it.
+RECORD_NAME = "adaptation.json"
+RECORD_VERSION = 1
+CALIBRATION_NAME = "calibration.json"
+SETTINGS_NAME = "adapted.toml"
 # The thresholds tried for the value's probability.
 _THRESHOLDS = np.round(np.arange(0.50, 0.991, 0.01), 2)
 
@@ -63,10 +72,15 @@ class Adaptation:
     held_out: int
 
     @property
-    def no_worse(self) -> bool:
-        """No worse on the held-out rolls: at least as many read right, no more stated wrongly."""
-        return (self.after.right >= self.before.right and self.after.wrong_confident <= self.before.wrong_confident
-                and self.after.colour_value_right >= self.before.colour_value_right)
+    def better(self) -> bool:
+        """Better on the held-out rolls: more dice read right (colour and value) and no more
+        stated wrongly, or as many right and fewer stated wrongly."""
+        return _better(self.before.colour_value_right, self.before.wrong_confident,
+                       self.after.colour_value_right, self.after.wrong_confident)
+
+
+def _better(right_before: int, wrong_before: int, right_after: int, wrong_after: int) -> bool:
+    return wrong_after <= wrong_before and (right_after, -wrong_after) > (right_before, -wrong_before)
 
 
 def split(folder: Path) -> tuple[list[tuple[Path, Path]], list[tuple[Path, Path]]]:
@@ -177,3 +191,117 @@ def adapted_settings(refit: Refit) -> str:
     return ("# Written by `python -m vision adapt` from the table's own rolls.\n"
             "[vision.learned]\n"
             f"macao_value_min_probability = {refit.value_min_probability:.2f}\n")
+
+
+@dataclass(frozen=True)
+class AdaptedReader:
+    """A refit as the app applies it: the colours and the sure threshold, and the held-out
+    scores that earned it its place (dice read right and stated wrongly, before and after)."""
+
+    calibration: Calibration
+    value_min_probability: float
+    rolls: int  # the rolls it was taught and judged on
+    held_out_dice: int
+    right_before: int
+    right_after: int
+    wrong_before: int
+    wrong_after: int
+
+    def learned(self, learned: LearnedParams) -> LearnedParams:
+        """The learned reader's thresholds with the refitted one."""
+        return dataclasses.replace(learned, macao_value_min_probability=self.value_min_probability)
+
+    def share(self, dice: int) -> float:
+        return dice / max(self.held_out_dice, 1)
+
+
+def models_fingerprint(learned: LearnedParams) -> str:
+    """What identifies the networks a refit was judged with (detector and classifier files);
+    OSError when one cannot be read."""
+    digest = hashlib.sha256()
+    for path in (learned.detector_path, learned.classifier_path):
+        digest.update(model_path(path).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def calibration_fingerprint(path: Path) -> str:
+    """What identifies the colour calibration a refit was judged against: its file's bytes, or
+    "none" when there is no file."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except FileNotFoundError:
+        return "none"
+
+
+def write_adaptation(out: Path, result: Adaptation, models: str, judged_against: str) -> None:
+    """Write the refit (calibration.json, adapted.toml) and, last, its record: a run cut short
+    leaves no record, or one whose calibration does not match it, and the app then keeps what it
+    had. OSError when the folder cannot be written."""
+    out.mkdir(parents=True, exist_ok=True)
+    save_calibration(result.refit.calibration, out / CALIBRATION_NAME)
+    _write_atomically(out / SETTINGS_NAME, adapted_settings(result.refit))
+    record = {
+        "version": RECORD_VERSION,
+        "value_min_probability": result.refit.value_min_probability,
+        "rolls": result.taught + result.held_out,
+        "held_out_dice": result.before.dice,
+        "right_before": result.before.colour_value_right,
+        "right_after": result.after.colour_value_right,
+        "wrong_before": result.before.wrong_confident,
+        "wrong_after": result.after.wrong_confident,
+        "models": models,
+        "judged_against": judged_against,
+        "calibration": calibration_fingerprint(out / CALIBRATION_NAME),
+    }
+    _write_atomically(out / RECORD_NAME, json.dumps(record, indent=1) + "\n")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
+def load_adaptation(folder: Path, models: str, judged_against: str) -> AdaptedReader | None:
+    """The refit written in `folder`, when it was fitted for these `models` and judged against
+    the calibration now in use (`judged_against`, as `calibration_fingerprint` gives it) and
+    read the held-out rolls better; None when the folder holds none. AdaptError says what is
+    wrong with one that cannot be applied (damaged, cut short, made for other models, outdated
+    by a new calibration, or not better)."""
+    record_path = folder / RECORD_NAME
+    if not record_path.exists():
+        return None
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise AdaptError(f"{record_path}: unreadable ({exc})") from exc
+    if not isinstance(record, dict) or record.get("version") != RECORD_VERSION:
+        raise AdaptError(f"{record_path}: not an adaptation record of version {RECORD_VERSION}")
+    counts = ("rolls", "held_out_dice", "right_before", "right_after", "wrong_before", "wrong_after")
+    if not all(isinstance(record.get(key), int) and not isinstance(record.get(key), bool) and record[key] >= 0
+               for key in counts):
+        raise AdaptError(f"{record_path}: the held-out scores are missing or malformed")
+    threshold = record.get("value_min_probability")
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0.5 <= threshold <= 0.99:
+        raise AdaptError(f"{record_path}: value_min_probability {threshold!r} is not between 0.5 and 0.99")
+    if record.get("models") != models:
+        raise AdaptError(f"{record_path}: made for other dice-reading models (the models were updated since)")
+    if record.get("judged_against") != judged_against:
+        raise AdaptError(f"{record_path}: the dice were calibrated again since it was made")
+    if not _better(record["right_before"], record["wrong_before"], record["right_after"], record["wrong_after"]):
+        raise AdaptError(f"{record_path}: it read the held-out rolls no better")
+    calibration_path = folder / CALIBRATION_NAME
+    if calibration_fingerprint(calibration_path) != record.get("calibration"):
+        raise AdaptError(f"{calibration_path}: missing or not the one the record names (a run cut short?)")
+    try:
+        calibration = load_calibration(calibration_path)
+    except CalibrationError as exc:
+        raise AdaptError(str(exc)) from exc
+    return AdaptedReader(calibration, float(threshold), *(int(record[key]) for key in counts))
+
+
+def forget_adaptation(folder: Path) -> None:
+    """Back to the shipped models: the record goes (the refit's files with it); OSError when
+    it cannot be removed."""
+    for name in (RECORD_NAME, CALIBRATION_NAME, SETTINGS_NAME):
+        (folder / name).unlink(missing_ok=True)

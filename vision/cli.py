@@ -15,7 +15,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.adapt import HELD_OUT_EVERY, AdaptError, adapt, adapted_settings
+from vision.adapt import (
+    CALIBRATION_NAME,
+    HELD_OUT_EVERY,
+    RECORD_NAME,
+    SETTINGS_NAME,
+    AdaptError,
+    adapt,
+    calibration_fingerprint,
+    models_fingerprint,
+    write_adaptation,
+)
 from vision.baseline import read_baseline
 from vision.bench import run_bench
 from vision.calibrate import (
@@ -176,15 +186,18 @@ def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
         print(f"{name:6s}: colour and value right {score.colour_value_right / n:.2%}, stated wrongly "
               f"{score.wrong_confident / n:.2%}, unsure {score.unsure / n:.2%}, all six right "
               f"{score.images_all_right / max(score.images, 1):.1%} ({score.dice} dice)")
-    if not result.no_worse:
-        print("the refit reads the held-out rolls worse: nothing written")
+    if not result.better:
+        print("the refit reads the held-out rolls no better: nothing written")
         return EXIT_OK
     out = Path(args.out) if args.out else folder / "adapted"
-    out.mkdir(parents=True, exist_ok=True)
-    save_calibration(result.refit.calibration, out / "calibration.json")
-    (out / "adapted.toml").write_text(adapted_settings(result.refit), encoding="utf-8")
-    print(f"written: {out / 'calibration.json'} (the colours: copy to the calibration path) and "
-          f"{out / 'adapted.toml'} (lay over the config with --config)")
+    judged_against = Path(args.calibration) if args.calibration else default_calibration_path(params)
+    try:
+        write_adaptation(out, result, models_fingerprint(chosen[1]), calibration_fingerprint(judged_against))
+    except OSError as exc:
+        print(f"adapt: the refit could not be written to {out}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"written: {out / CALIBRATION_NAME} (the colours), {out / SETTINGS_NAME} (lay over the config with "
+          f"--config) and {out / RECORD_NAME} (the scores; the app applies the refit from table-rolls/adapted)")
     return EXIT_OK
 
 

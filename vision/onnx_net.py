@@ -9,6 +9,7 @@ no wheel for 32-bit Raspberry Pi OS, where OpenCV's DNN module (always there) ta
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -39,7 +40,9 @@ class OnnxNet(Protocol):
 
 
 class OpenCvNet:
-    """The network in OpenCV's DNN module, on the CPU, with OpenCV's thread count."""
+    """The network in OpenCV's DNN module, on the CPU, with OpenCV's thread count. One run at a
+    time: a net keeps its input between setInput and forward, so two threads reading at once
+    (a roll read while Settings' "Learn from our rolls now" runs) would swap each other's inputs."""
 
     runtime = "opencv"
 
@@ -50,10 +53,12 @@ class OpenCvNet:
             raise NetError(f"{path}: OpenCV cannot read this ONNX model") from exc
         self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
         self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        self._lock = threading.Lock()
 
     def run(self, blob: np.ndarray) -> np.ndarray:
-        self._net.setInput(blob)
-        return np.asarray(self._net.forward())
+        with self._lock:
+            self._net.setInput(blob)
+            return np.asarray(self._net.forward())
 
 
 class OnnxRuntimeNet:

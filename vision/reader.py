@@ -4,7 +4,8 @@ Two paths. The learned one (vision/learned.py: a heatmap detector and a die-face
 classifier, ONNX through OpenCV's DNN module) runs when [vision.learned] enables it
 and its model files load. Otherwise the classical chain of small stages runs:
 check frame -> coarse copy -> foreground -> die candidates -> read each candidate
-(pips, layout, confidence, body colour) -> split blobs of touching dice -> drop
+(pips, layout, confidence, body colour) -> split blobs of touching dice -> (with a picture of
+the empty tray) drop what it shows too, read the patches of change no blob covers -> drop
 pipless and cube-sized blobs -> (macao) joint colour assignment -> DiceReading.
 The reading's message starts with the path that ran.
 """
@@ -27,12 +28,12 @@ from vision.frame import (FrameError, RegionPlace, WorkFrame, check_frame, cut_w
                           is_blank, make_work_frame, tray_corner_pixels)
 from vision.lean import LeanNet
 from vision.learned import leaning_dice, read_with_model
-from vision.learned_models import DiceDetector, DiceNet, LearnedModels, ModelError, load_lean, model_path
+from vision.learned_models import DiceDetector, DiceNet, DieCandidate, LearnedModels, ModelError, load_lean, model_path
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.perspective import point_below_camera
 from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, tray_difference
-from vision.segment import find_candidates, foreground_mask, squareness
+from vision.segment import Candidate, find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
 
@@ -57,7 +58,7 @@ def read_dice(
 
     `reference`: a picture of the empty tray from the same camera (vision.reference; a frame, or
     an `EmptyTray` made of one once), if any:
-    the learned path then finds dice where the picture differs from it and never where it does
+    either path then finds dice where the picture differs from it and never where it does
     not; one that cannot be compared (another size, camera moved) is left out, and the message
     says so.
 
@@ -69,7 +70,7 @@ def read_dice(
     chosen = learned_models(learned)
     if isinstance(chosen, str):
         lean, lean_note = _lean_for_classical(learned)
-        reading = read_classical(frame, params, expect, calibration, region, debug, lean)
+        reading = read_classical(frame, params, expect, calibration, region, debug, lean, reference)
         return _labelled(reading, f"{CLASSICAL_PATH} ({'; '.join(filter(None, [chosen, lean_note]))})")
     reading = _read_learned(frame, params, expect, calibration, region, debug, reference, *chosen)
     trouble = chosen[0].lean_trouble
@@ -209,14 +210,17 @@ def read_classical(
     region: tuple[int, int, int, int] | None = None,
     debug: DebugSink | None = None,
     lean: tuple[LeanNet, LearnedParams] | None = None,
+    reference: np.ndarray | EmptyTray | None = None,
 ) -> DiceReading:
     """The classical reader (segmentation, pip layouts, colour models); never raises on bad input.
-    With `lean` (the learned leaning check and its thresholds) a die it takes for cocked is unsure."""
+    With `lean` (the learned leaning check and its thresholds) a die it takes for cocked is unsure;
+    with `reference` (the empty tray, as for `read_dice`) blobs where nothing changed are dropped
+    and patches of change no blob covers are read too."""
     started = time.perf_counter()
     if expect not in ("macao", "any"):
         return DiceReading(message=f"unknown expect mode {expect!r}; use 'macao' or 'any'")
     try:
-        frame, faces, mask = detect_faces(frame, params, region)
+        frame, faces, mask, reference_note = _detect_beside_empty_tray(frame, params, region, reference)
     except FrameError as exc:
         return DiceReading(message=str(exc), ms=_ms(started))
     if debug is not None:
@@ -235,7 +239,7 @@ def read_classical(
         if debug is not None:
             debug.add("read", draw_faces(frame, [(f, colour, True) for f, (colour, _) in zip(faces, named)]))
         return DiceReading(dice=tuple(dice), ms=_ms(started),
-                           message="; ".join(filter(None, [_summary(dice), calibration_note])))
+                           message="; ".join(filter(None, [_summary(dice), calibration_note, reference_note])))
     models, calibration_note = colour_models(calibration, CLASSICAL_MEASURE, params)
     costs = cost_matrix(faces, models, params)
     assignment = assign_colours(costs, params.colour_max_cost) if faces else []
@@ -254,15 +258,31 @@ def read_classical(
         drawn.append((face, colour, True))
     if debug is not None:
         debug.add("read", draw_faces(frame, drawn))
-    message = "; ".join(filter(None, [_summary(dice, expected=len(DIE_COLOURS)), calibration_note]))
+    message = "; ".join(filter(None, [_summary(dice, expected=len(DIE_COLOURS)), calibration_note, reference_note]))
     return DiceReading(dice=tuple(dice), ms=_ms(started), message=message)
 
 
+def _detect_beside_empty_tray(
+    frame: object, params: VisionParams, region: tuple[int, int, int, int] | None,
+    reference: np.ndarray | EmptyTray | None,
+) -> tuple[np.ndarray, list[DieFace], np.ndarray, str]:
+    """`detect_faces` with the whole frame compared with the empty tray first; the note says why
+    a reference given was not used. FrameError as there."""
+    if reference is None:
+        return (*detect_faces(frame, params, region), "")
+    checked = check_frame(frame, params)
+    tray, note = _difference(checked, checked, None, reference, params)
+    return (*detect_faces(checked, params, region, tray), note)
+
+
 def detect_faces(
-    frame: object, params: VisionParams, region: tuple[int, int, int, int] | None = None
+    frame: object, params: VisionParams, region: tuple[int, int, int, int] | None = None,
+    tray: TrayDifference | None = None,
 ) -> tuple[np.ndarray, list[DieFace], np.ndarray]:
     """Checked frame, the dice read on it (no colour names yet) and the foreground mask; in the
-    tray region (x, y, w, h; None: the configured one, of a rectangle or four corners).
+    tray region (x, y, w, h; None: the configured one, of a rectangle or four corners). With
+    `tray` (where the frame differs from the empty tray) only dice where it differs, and the
+    patches of change no blob covers read as dice too.
 
     Raises FrameError (with a plain message) for frames that cannot be read.
     """
@@ -270,27 +290,61 @@ def detect_faces(
     if is_blank(checked, params):
         raise FrameError("frame has no contrast (blank, black or blown out)")
     work = make_work_frame(checked, params, region)
-    faces, mask = _read_all(checked, work, params)
+    faces, mask = _read_all(checked, work, params, tray)
     corners = tray_corner_pixels(params, checked.shape[1], checked.shape[0]) if region is None else None
     if corners is not None:  # read in the rectangle around the four corners; only dice inside count
         faces = [face for face in faces if inside_corners(corners, *_centre(face))]
     return checked, faces, mask
 
 
-def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams) -> tuple[list[DieFace], np.ndarray]:
+def _read_all(frame: np.ndarray, work: WorkFrame, params: VisionParams,
+              tray: TrayDifference | None = None) -> tuple[list[DieFace], np.ndarray]:
     """Find the die size from the clearest dice, segment again at that size, read every blob.
 
-    Blobs that hold several dice are split; pipless and cube-sized blobs are dropped.
+    Blobs that hold several dice are split; pipless and cube-sized blobs are dropped. With `tray`,
+    blobs where the frame does not differ from the empty tray are dropped and the patches of
+    change no blob covers are read as well.
     """
     colours = cv2.cvtColor(work.image, cv2.COLOR_BGR2YCrCb)
     mask = foreground_mask(colours, params)
-    die_side = _die_side(frame, work, mask, params)
-    if die_side is None:
-        return [], mask
-    mask = foreground_mask(colours, params, die_side)
-    faces = [read_candidate(frame, work, candidate, params, die_side)
-             for candidate in find_candidates(mask, params, die_side=die_side)]
+    die_side = _die_side(frame, work, mask, params, tray)
+    faces: list[DieFace] = []
+    if die_side is not None:
+        mask = foreground_mask(colours, params, die_side)
+        faces = [read_candidate(frame, work, candidate, params, die_side)
+                 for candidate in find_candidates(mask, params, die_side=die_side)]
+    if tray is not None:
+        faces = [face for face in faces if _changed_under(face, tray, params)]
+        faces += [read_candidate(frame, work, candidate, params, die_side)
+                  for candidate in _changed_patches(faces, work, tray, die_side, params)]
     return _one_per_die([face for face in faces if face.is_die], params), mask
+
+
+def _changed_under(face: DieFace, tray: TrayDifference, params: VisionParams) -> bool:
+    """Whether enough of the face differs from the empty tray to be a die (as the learned path judges)."""
+    x, y, width, height = face.box
+    return tray.differs_at(DieCandidate(x + width / 2, y + height / 2, max(width, height, 1), 0.0), params)
+
+
+def _changed_patches(faces: list[DieFace], work: WorkFrame, tray: TrayDifference, die_side: float | None,
+                     params: VisionParams) -> list[Candidate]:
+    """The die-sized patches of change no face lies on, as square blobs of the work frame (a die
+    the segmentation missed: pale on a pale table, or in a shadow)."""
+    found = [DieCandidate(x + w / 2, y + h / 2, max(w, h, 1), 1.0) for x, y, w, h in (f.box for f in faces)]
+    typical = None if die_side is None else die_side / work.scale
+    patches = []
+    height, width = work.image.shape[:2]
+    for proposal in tray.proposals(found, typical, 0.0, params):
+        side = proposal.side * work.scale
+        x0 = int(round((proposal.cx - work.offset[0]) * work.scale - side / 2))
+        y0 = int(round((proposal.cy - work.offset[1]) * work.scale - side / 2))
+        x1, y1 = min(width, x0 + int(round(side))), min(height, y0 + int(round(side)))
+        x0, y0 = max(0, x0), max(0, y0)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue  # outside the region read
+        blob = np.full((y1 - y0, x1 - x0), 255, np.uint8)
+        patches.append(Candidate((x0, y0, x1 - x0, y1 - y0), blob, float(side), float(side), 0.0))
+    return patches
 
 
 def _one_per_die(faces: list[DieFace], params: VisionParams) -> list[DieFace]:
@@ -314,8 +368,11 @@ def _centre(face: DieFace) -> np.ndarray:
     return np.array([x + w / 2.0, y + h / 2.0])
 
 
-def _die_side(frame: np.ndarray, work: WorkFrame, mask: np.ndarray, params: VisionParams) -> float | None:
-    """The typical die side (coarse pixels): the median over the squarest blobs that read as dice.
+def _die_side(frame: np.ndarray, work: WorkFrame, mask: np.ndarray, params: VisionParams,
+              tray: TrayDifference | None = None) -> float | None:
+    """The typical die side (coarse pixels): the median over the squarest blobs that read as dice
+    (with `tray`, only those where the frame differs from the empty tray: a die printed on the
+    board is no measure).
 
     Reading stops once enough clean dice are seen; None when no blob has pips at all.
     """
@@ -324,6 +381,8 @@ def _die_side(frame: np.ndarray, work: WorkFrame, mask: np.ndarray, params: Visi
     with_pips: list[float] = []
     for candidate in probes:
         face = read_candidate(frame, work, candidate, params)
+        if tray is not None and not _changed_under(face, tray, params):
+            continue
         if face.is_die:
             with_pips.append(candidate.side)
         if face.value is not None and not face.reason:

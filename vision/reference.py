@@ -148,14 +148,27 @@ def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.nda
     return cv2.warpAffine(empty, matrix, now.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def shows_empty_tray(frame: np.ndarray, found_dice: int, params: VisionParams) -> bool:
+def shows_empty_tray(frame: np.ndarray, found_dice: int, params: VisionParams,
+                     reference: EmptyTray | None = None) -> bool:
     """Whether a still frame the reader found `found_dice` dice in may become the empty-tray
-    reference: none found, and a picture with contrast (not a covered lens or a blown-out one)."""
+    reference: none found, a picture with contrast (not a covered lens or a blown-out one), and,
+    compared with the `reference` in use, no die-sized patch of change (a die the reader missed
+    must not become part of the empty tray, where it would hide every die on that spot). A
+    reference it cannot be compared with (the camera moved, the lamp changed) is what a new
+    picture is for: the reader's count decides alone."""
     try:
         checked = check_frame(frame, params)
     except FrameError:
         return False
-    return found_dice == 0 and not is_blank(checked, params)
+    if found_dice != 0 or is_blank(checked, params):
+        return False
+    if reference is None or reference.frame_size != (checked.shape[1], checked.shape[0]):
+        return True
+    try:
+        difference = tray_difference(checked, reference, (0, 0), params)
+    except ReferenceUnusable:
+        return True
+    return not difference.proposals([], None, 0.0, params)
 
 
 def save_reference(frame: np.ndarray, path: Path) -> None:

@@ -1,13 +1,17 @@
 """Figures for the empty-tray reference on drawn scenes (not a test): dice read right, stated
 wrongly, unsure, missed and phantom dice an image, without and with the reference.
 
-    .venv/bin/python -m tests.vision.bench_reference [SEEDS] [plain|board|moved|foreign ...]
+    .venv/bin/python -m tests.vision.bench_reference [SEEDS] [plain|board|moved|foreign ...] [--classical]
+
+`--classical`: the classical fallback reader (the learned models off), which uses the reference too.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import statistics
 import sys
+import time
 
 import numpy as np
 
@@ -32,15 +36,20 @@ def _scene(seed: int, kind: str) -> tuple[np.ndarray, np.ndarray, synth.SceneLab
 
 
 def main(argv: list[str]) -> None:
+    learned = dataclasses.replace(LEARNED, enabled=False) if "--classical" in argv else LEARNED
+    argv = [arg for arg in argv if arg != "--classical"]
     seeds = int(argv[0]) if argv else 20
     for kind in argv[1:] or ["plain", "board", "moved", "foreign"]:
         expect = "any" if kind == "foreign" else "macao"
         for use in (False, True):
             counts = {RIGHT: 0, WRONG: 0, UNSURE: 0, MISSED: 0}
             phantoms = refused = 0
+            cpu_ms = []
             for seed in range(1, seeds + 1):
                 frame, empty, labels = _scene(seed, kind)
-                reading = read_dice(frame, PARAMS, expect=expect, learned=LEARNED, reference=empty if use else None)
+                started = time.thread_time()
+                reading = read_dice(frame, PARAMS, expect=expect, learned=learned, reference=empty if use else None)
+                cpu_ms.append((time.thread_time() - started) * 1000.0)
                 refused += "reference not used" in reading.message
                 dice = [LabelledDie(d.box, d.value, d.colour) for d in labels.dice]
                 matched = match(dice, reading.dice)
@@ -51,7 +60,8 @@ def main(argv: list[str]) -> None:
             n = sum(counts.values())
             print(f"{kind:8s} {expect:5s} reference {'yes' if use else 'no '}: {n} flat dice, right "
                   f"{counts[RIGHT] / n:.1%}, wrong but sure {counts[WRONG]}, unsure {counts[UNSURE]}, missed "
-                  f"{counts[MISSED]}, phantom dice an image {phantoms / seeds:.2f}, reference refused {refused}",
+                  f"{counts[MISSED]}, phantom dice an image {phantoms / seeds:.2f}, reference refused {refused}, "
+                  f"thread CPU median {statistics.median(cpu_ms):.1f} ms a reading",
                   flush=True)
 
 

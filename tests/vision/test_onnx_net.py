@@ -80,3 +80,25 @@ def test_a_missing_runtime_asked_for_falls_back_to_the_classical_reader(monkeypa
     frame, _ = render_scene(1, SceneOptions(**CALM))
     reading = read_dice(frame, PARAMS, learned=asked)
     assert reading.message.startswith(CLASSICAL_PATH) and "onnxruntime is not installed" in reading.message
+
+
+def test_an_opencv_net_read_from_two_threads_gives_each_its_own_output() -> None:
+    """A roll read while Settings' "Learn from our rolls now" runs shares the cached nets: without
+    one run at a time, OpenCV's net swapped the threads' inputs (about a third of 300 runs)."""
+    import threading
+
+    net = OpenCvNet(model_path(LEARNED.classifier_path))
+    blobs = [np.random.default_rng(seed).random((1, 3, 64, 64), dtype=np.float32) for seed in (1, 2)]
+    expected = [net.run(blob).copy() for blob in blobs]
+    mismatches = [0, 0]
+
+    def read(which: int) -> None:
+        for _ in range(150):
+            mismatches[which] += not np.array_equal(net.run(blobs[which]), expected[which])
+
+    threads = [threading.Thread(target=read, args=(which,)) for which in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert mismatches == [0, 0]

@@ -1,5 +1,6 @@
-"""Settings: language (at once), text size (at once), camera source and roll button, and each
-game's own sections (e.g. a learned card list), which the game UIs supply."""
+"""Settings: language (at once), text size (at once), camera source and roll button, the dice
+reader's refit on the table's rolls (app.ui.reader_learning), and each game's own sections (e.g.
+a learned card list), which the game UIs supply."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from kivy.uix.widget import Widget
 from app.ui import theme
 from app.ui.games import SettingsSection, game_ui, playable_games
 from app.ui.i18n import LANGUAGES, _
+from app.ui.reader_learning import ReaderLearning
 from app.ui.screens.base import BaseScreen
 from app.ui.settings_store import BUTTON_CHOICES, CAMERA_CHOICES, TEXT_SCALES
 from app.ui.widgets import TextLabel, segmented
@@ -27,10 +29,12 @@ class SettingsScreen(BaseScreen):
         super().__init__(app, **kwargs)
         self.sections = [section for game in playable_games() for section in game_ui(game).settings_sections(self)]
         self.choosing: SettingsSection | None = None  # a section showing its own page (a file list)
+        self.reader_learning = ReaderLearning(app)  # outlives the screen's rebuilds, as a run does
 
     def prepare(self, **_params: Any) -> None:
         """Coming to the screen shows the settings, without an earlier section's message."""
         self.choosing = None
+        self.reader_learning.reset()
         for section in self.sections:
             section.reset()
 
@@ -55,17 +59,18 @@ class SettingsScreen(BaseScreen):
                                     labels=camera_labels)),
             (_("Roll button"), segmented(BUTTON_CHOICES, settings.button, lambda v: self._change(button=v),
                                          labels=button_labels)),
-            (_("Learn from rolls"), segmented((True, False), settings.learn_from_rolls,
-                                              lambda v: self._change(learn_from_rolls=v),
-                                              labels={True: _("keep confirmed rolls here"), False: _("off")})),
+            (_("Learn from rolls"), self.reader_learning.with_buttons(
+                segmented((True, False), settings.learn_from_rolls, lambda v: self._change(learn_from_rolls=v),
+                          labels={True: _("keep confirmed rolls here"), False: _("off")}), self.refresh)),
         )
-        # Large text or a tall screen: each name above its choice, scrolling if need be;
-        # else name and choice side by side, which fits 800x480 without scrolling.
+        # Large text or a tall screen: each name above its choice; else name and choice side by
+        # side. Either scrolls when it is taller than the screen (800x480 with a game's section).
         stacked = self.portrait() or theme.text_scale.factor > 1.0
         for title, chooser in rows:
             for button in chooser.children:
                 button.font_size = theme.font(theme.FONT_SMALL)
             body.add_widget(self._titled(title, chooser, stacked))
+        body.add_widget(self.reader_learning.status_label())  # under "Learn from rolls", the last row
         results = []
         for section in self.sections:
             body.add_widget(self._titled(section.title(), section.row(), stacked))
@@ -77,10 +82,6 @@ class SettingsScreen(BaseScreen):
         if not results and self.app.notice.text:
             body.add_widget(TextLabel(self.app.notice.text, size=theme.FONT_SMALL, size_hint_y=None, height=44,
                                       color=theme.DANGER_TEXT if self.app.notice.level == "error" else theme.TEXT_DIM))
-        if not stacked:
-            body.add_widget(Widget())
-            root.add_widget(body)
-            return
         body.size_hint_y = None
         body.bind(minimum_height=body.setter("height"))
         scroll = ScrollView(do_scroll_x=False)

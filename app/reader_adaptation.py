@@ -1,0 +1,105 @@
+"""The reader refitted on the table's own rolls, as the running app applies, makes and drops it.
+
+`python -m vision adapt` (or Settings' "Learn from our rolls now") writes a refit of the dice
+colours and the sure threshold beside the kept rolls, with a record of its held-out scores and
+of the models and colour calibration it was judged with (vision.adapt). The station applies it
+at start and after each run, only while that record holds; a damaged, cut-short or outdated one
+leaves the shipped models and the table's own calibration in use, and says why. Nothing here
+leaves the machine.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from vision.adapt import (
+    RECORD_NAME,
+    AdaptedReader,
+    Adaptation,
+    AdaptError,
+    adapt,
+    calibration_fingerprint,
+    forget_adaptation,
+    load_adaptation,
+    models_fingerprint,
+    write_adaptation,
+)
+from vision.calibrate import Calibration
+from vision.learned_params import LearnedParams
+from vision.params import VisionParams
+from vision.reader import learned_models
+
+log = logging.getLogger(__name__)
+
+# Where the refit lies: inside the kept rolls' folder (the layout `vision adapt` writes by default).
+ADAPTED_FOLDER = "adapted"
+# The most dice a run may state wrongly on the teaching rolls (adapt's --max-wrong).
+MAX_WRONG = 0.003
+# Fewer clear dice than this in the teaching rolls teach nothing (adapt's --min-dice).
+MIN_DICE = 60
+
+
+class ReaderAdaptation:
+    """The table's refit, if any, beside the shipped thresholds and the table's own calibration.
+
+    `in_use` is the refit the reader reads with (None: the shipped models), `problem` why a
+    refit on disk is not used ("" when there is none or it is used)."""
+
+    def __init__(self, rolls_folder: Path, calibration_path: Path, params: VisionParams,
+                 shipped: LearnedParams, min_dice: int = MIN_DICE) -> None:
+        self.folder = rolls_folder / ADAPTED_FOLDER
+        self.rolls_folder = rolls_folder
+        self.calibration_path = calibration_path
+        self.params = params
+        self.shipped = shipped
+        self.min_dice = min_dice
+        self.in_use: AdaptedReader | None = None
+        self.problem = ""
+
+    def load(self) -> None:
+        """Read the refit from disk (at start, after a run, after a new calibration); a refit
+        that cannot be applied is logged and left aside, the shipped models read on."""
+        self.in_use, self.problem = None, ""
+        if not (self.folder / RECORD_NAME).exists():
+            return
+        try:
+            models = models_fingerprint(self.shipped)
+        except OSError as exc:  # no model files: the classical reader runs, which a refit does not touch
+            self.problem = f"the learned models cannot be read ({exc.strerror or exc})"
+            log.warning("the reader's adaptation to this table is not used: %s", self.problem)
+            return
+        try:
+            self.in_use = load_adaptation(self.folder, models, calibration_fingerprint(self.calibration_path))
+        except AdaptError as exc:
+            self.problem = str(exc)
+            log.warning("the reader's adaptation to this table is not used: %s", exc)
+
+    def reading_with(self, table_calibration: Calibration | None) -> tuple[LearnedParams, Calibration | None]:
+        """The thresholds and colours the reader uses: the refit's when one is in use, else the
+        shipped thresholds and the table's calibration."""
+        if self.in_use is None:
+            return self.shipped, table_calibration
+        return self.in_use.learned(self.shipped), self.in_use.calibration
+
+    def learn(self, table_calibration: Calibration | None) -> Adaptation:
+        """Refit on the kept rolls and write the refit when it reads the held-out rolls better
+        (minutes on a Pi: call it off the UI thread; `load` then applies it). AdaptError when
+        the rolls are too few or the learned reader cannot run; OSError when it cannot write."""
+        chosen = learned_models(self.shipped)
+        if isinstance(chosen, str):
+            raise AdaptError(f"only the learned reader can learn, and it cannot run: {chosen}")
+        if not (self.rolls_folder / "images").is_dir():
+            raise AdaptError(f"{self.rolls_folder}: no rolls kept yet")
+        result = adapt(self.rolls_folder, self.params, chosen[0], chosen[1], table_calibration, MAX_WRONG,
+                       self.min_dice)
+        if result.better:
+            write_adaptation(self.folder, result, models_fingerprint(self.shipped),
+                             calibration_fingerprint(self.calibration_path))
+        return result
+
+    def forget(self) -> None:
+        """Back to the shipped models and the table's calibration: the refit is deleted.
+        OSError when it cannot be."""
+        forget_adaptation(self.folder)
+        self.in_use, self.problem = None, ""

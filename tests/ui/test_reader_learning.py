@@ -1,0 +1,136 @@
+"""Settings' dice-reader row: it says what the reader reads with, "Learn from our rolls now" runs
+the refit on a worker thread with the table's real kept rolls (the screen stays usable, a hung
+or failing run is told in words) and "Back to the shipped models" drops the refit."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory
+
+from app.ui.dice_link import DiceLink
+from app.ui.i18n import translator
+from app.ui.reader_learning import LEARN_PATIENCE_S, ReaderLearning
+from tests.learnt_table import MIN_DICE, keep_rolls
+from tests.ui.harness import UiHarness, make_context
+from tests.ui.test_camera_check import FixedClock
+from vision.adapt import RECORD_NAME
+
+
+def _link(data: Path, mock_factory: MockFactory) -> DiceLink:
+    """A dice station (no camera) whose calibration, kept rolls and refit lie in `data`."""
+    from app.config import load_config
+    from app.dice_station import build_dice_station
+
+    override = data / "config.toml"
+    override.write_text(f'[camera]\nsource = "none"\n[vision]\ncalibration_path = "{data / "calibration.json"}"\n',
+                        encoding="utf-8")
+    config = load_config(override, env={}, home=Path("/nonexistent"))
+    link = DiceLink()
+    link.attach(lambda **callbacks: build_dice_station(config, clock=FixedClock(), pin_factory=mock_factory,
+                                                       **callbacks), start=False)
+    link.station.adaptation.min_dice = MIN_DICE  # twelve rolls: fewer dice than the app asks for
+    return link
+
+
+@contextmanager
+def settings_on(data: Path, mock_factory: MockFactory) -> Iterator[tuple[UiHarness, DiceLink]]:
+    link = _link(data, mock_factory)
+    ui = UiHarness(make_context(data, dice=link))
+    try:
+        ui.app.go("settings")
+        ui.idle()
+        yield ui, link
+    finally:
+        translator.set_language("en")
+        ui.close()
+        link.close()
+
+
+def _learning(ui: UiHarness) -> ReaderLearning:
+    return ui.app.manager.get_screen("settings").reader_learning
+
+
+def _finish(ui: UiHarness) -> None:
+    """Let the run's worker thread end and its outcome reach the screen (a quick one has already)."""
+    run = _learning(ui).run
+    if run is not None:
+        run.thread.join(timeout=120)
+        assert not run.thread.is_alive(), "the learning worker did not end"
+    ui.idle()
+    assert _learning(ui).run is None
+
+
+def _said(ui: UiHarness, words: str) -> bool:
+    return any(words in label for label in ui.labels())
+
+
+def test_learning_from_the_kept_rolls_puts_the_refit_in_use(tmp_path: Path, mock_factory: MockFactory) -> None:
+    keep_rolls(tmp_path)
+    with settings_on(tmp_path, mock_factory) as (ui, link):
+        assert _said(ui, "Shipped models") and ui.button("Back to the shipped models").disabled
+        ui.tap_text("Learn from our rolls now")
+        assert _said(ui, "Learning from our rolls ... the game can go on meanwhile")
+        assert ui.button("Learn from our rolls now").disabled
+        _finish(ui)
+        assert _said(ui, "Learnt: held-out dice read right 83.3 % -> 94.4 % (of 18); in use from the next roll")
+        refit = link.station.adaptation.in_use
+        assert refit is not None and link.station.reader.calibration == refit.calibration
+        ui.app.go("start")
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Adapted on 12 rolls: held-out dice read right 83.3 % -> 94.4 %")
+        translator.set_language("de")
+        ui.app.refresh()
+        ui.idle()
+        assert _said(ui, "An 12 Würfen angepasst: zurückgehaltene Würfel richtig gelesen 83,3 % -> 94,4 %")
+        translator.set_language("en")
+        ui.app.refresh()
+        ui.idle()
+        ui.tap_text("Back to the shipped models")
+        assert _said(ui, "Back to the shipped models from the next roll")
+        assert link.station.adaptation.in_use is None and link.station.reader.calibration is None
+        assert not (tmp_path / "table-rolls" / "adapted" / RECORD_NAME).exists()
+
+
+def test_without_kept_rolls_nothing_is_learnt_and_it_says_why(tmp_path: Path, mock_factory: MockFactory) -> None:
+    with settings_on(tmp_path, mock_factory) as (ui, _link_):
+        ui.tap_text("Learn from our rolls now")
+        _finish(ui)
+        assert _said(ui, f"Nothing learnt: {tmp_path / 'table-rolls'}: no rolls kept yet")
+        assert not ui.button("Learn from our rolls now").disabled  # it can be tried again
+        ui.app.go("start")
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Nothing learnt:")  # told until the next run
+
+
+def test_a_hung_run_is_told_in_words_and_the_screen_stays_usable(tmp_path: Path, mock_factory: MockFactory) -> None:
+    with settings_on(tmp_path, mock_factory) as (ui, link):
+        release = threading.Event()
+
+        def hangs() -> None:
+            release.wait(60)
+            raise OSError("the card was pulled")
+
+        link.station.learn_from_rolls = hangs
+        learning = _learning(ui)
+        now = [1000.0]
+        learning.clock = lambda: now[0]
+        ui.tap_text("Learn from our rolls now")
+        now[0] += LEARN_PATIENCE_S + 1
+        ui.app.refresh()
+        ui.idle()
+        assert _said(ui, "Learning has run for 20 minutes without finishing; the reader keeps what it had.")
+        ui.tap_text("100%")  # the rest of Settings still answers
+        assert ui.app.context.settings.text_scale == 1.0
+        ui.app.go("start")  # the table leaves Settings while it runs
+        release.set()
+        _finish(ui)
+        assert not ui.app.manager.get_screen("settings").children  # not built again while away
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Nothing learnt: the card was pulled")
