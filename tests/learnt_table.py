@@ -9,7 +9,7 @@ from app.reader_adaptation import ReaderAdaptation
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
-from vision.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene
 from vision.table_rolls import keep_roll
 
 # A table under dim, warm light: the shipped colours take the gray die of the last held-out roll

@@ -19,12 +19,12 @@ import cv2
 import numpy as np
 
 from tests.vision.test_reference import scene_and_empty_tray
-from vision import synth
+from tools import synth
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
 from vision.reference import EmptyTray, shows_empty_tray
-from vision.synth import SceneOptions
+from tools.synth import SceneOptions
 
 
 def main() -> None:

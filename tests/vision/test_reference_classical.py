@@ -13,7 +13,7 @@ from vision.evaluate import MISSED, RIGHT, WRONG, LabelledDie, judge, match
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, read_dice
-from vision.synth import SceneLabels
+from tools.synth import SceneLabels
 
 PARAMS = load_vision_params()
 CLASSICAL = dataclasses.replace(load_learned_params(), enabled=False)  # the models "absent"

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.test_reference import scene_and_empty_tray
-from vision import synth
+from tools import synth
 from vision.params import load_vision_params
 from vision.reference import EmptyTray, shows_empty_tray
-from vision.synth import SceneOptions
+from tools.synth import SceneOptions
 
 PARAMS = load_vision_params()
 
