@@ -1,16 +1,18 @@
-"""The actions phase: the acting player's supply and a button for every action.
+"""The actions phase: the acting player's supply, the standard actions in fixed cells, the
+tableau's cards to activate, End of turn.
 
-Every button's state, cost and "why not" come from the rules core's
-legal_options; a greyed button still answers a tap with the reason. Actions
-that need details (quarter cost, spaces, cubes to pay, good, joker) open a
-small form with Cancel; nothing here decides whether an action is allowed.
+Every cell's state, cost and "why not" come from the rules core's legal_options;
+a greyed cell still answers a tap with the reason. Actions that need details
+(quarter cost, spaces, cubes to pay, good, joker) open a small form with Cancel;
+payments go through the paying tray (app/ui/macao/paying.py); nothing here
+decides whether an action is allowed.
 
 A form sends its action by itself on the tap that completes it (the last cube
 of a payment the rules core accepts, the quarter's tile after its cost, the
-port's prestige, the joker's pick); Confirm stays for the other orders, and
-Undo takes any of them back. A payment that can be made only one way (the core
-accepts the whole supply, or only one count of a one-colour supply) is filled
-in for the player to see and confirm.
+port's prestige, the joker's pick); Confirm, or "Confirm, end turn", stays for
+the other orders, and Undo takes any of them back. A payment that can be made
+only one way (the core accepts the whole supply, or only one count of a
+one-colour supply) is filled in for the player to see and confirm.
 """
 
 from __future__ import annotations
@@ -226,24 +228,23 @@ class ActionsPanel(PhasePanel):
         on_tap = (lambda: self._activate(who, card)) if reason is None else (lambda: self.blocked(reason))
         cell = Tile(on_tap=on_tap, tag=("activate", card.index), orientation="vertical", padding=(6, 2), spacing=0,
                     bg=list(theme.PANEL_LIGHT if reason is None else theme.DISABLED),
-                    **({"size_hint_y": 1, "size_hint_min_y": theme.BUTTON_HEIGHT} if roomy
+                    **({"size_hint_y": 1, "size_hint_min_y": theme.BUTTON_HEIGHT, "size_hint_max_y": 120} if roomy
                        else {"size_hint_y": None, "height": theme.TOUCH_MIN}))
         if reason is not None:
             cell.blocked_reason = reason
         colour = theme.TEXT if reason is None else theme.TEXT_DIM
         cell.add_widget(TextLabel(card_title(card.name), size=theme.FONT_SMALL, bold=True, color=colour,
                                   halign="center"))
+        # The swatches alone, centred: a word beside four of them was drawn under 16 px in German.
         swatches = BoxLayout(spacing=3, size_hint_y=None, height=22)
-        if self.screen.narrow():  # three columns of a 480 px panel hold the swatches only
-            swatches.add_widget(Widget())
-        else:
-            swatches.add_widget(TextLabel(_("Activate"), size=theme.FONT_SMALL, color=colour))
+        swatches.add_widget(Widget())
         if card.cost_known:
             for cube in (c for c, n in card.cost.items() for _ in range(n)):
                 swatches.add_widget(CubeWidget(cube, size_hint=(None, None), size=(20, 20)))
         else:
             swatches.add_widget(TextLabel("?", size=theme.FONT_SMALL, bold=True, color=colour, size_hint_x=None,
                                           width=20, halign="center"))
+        swatches.add_widget(Widget())
         cell.add_widget(swatches)
         return cell
 

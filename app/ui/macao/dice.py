@@ -84,16 +84,19 @@ class RollPanel(PhasePanel):
 
     def correct(self) -> None:
         self.correcting = True
+        self.screen.first_die_carried = None
         self.redraw()
 
     def choose_first(self, colour: str) -> None:
         """A die tapped on a sure proposal: the roll is accepted and the die is the first
-        player's first choice, on the choosing panel that follows."""
-        if not self.confirm():
-            return
-        panel = self.screen.current_panel()
-        if isinstance(panel, ChooseDicePanel) and self.state.turn is not None:
-            panel.tap(self.state.turn, colour)
+        player's first choice, carried to the choosing panel that follows (with a dice station
+        the roll arrives a frame later, from the dice service)."""
+        carried = getattr(self.screen, "first_die_carried", None)
+        if carried is not None and carried[0] == self.state.round:
+            return  # a second tap before the roll arrived
+        self.screen.first_die_carried = (self.state.round, colour)
+        if not self.confirm() and self.app.context.dice is None:
+            self.screen.first_die_carried = None  # refused: nothing follows to carry it to
 
     def on_status(self, status: DiceStatus) -> None:
         from app.dice_service import RollState
@@ -139,6 +142,7 @@ class RollPanel(PhasePanel):
         try:
             action = link.confirm(dice)
         except InvalidDice as err:
+            self.screen.first_die_carried = None
             self.app.say(str(err), "error")
             self.redraw()
             return False
@@ -252,6 +256,10 @@ class ChooseDicePanel(PhasePanel):
     def __init__(self, screen: Any) -> None:
         super().__init__(screen)
         self.first: str | None = None
+        carried = getattr(screen, "first_die_carried", None)  # the die that accepted a sure proposal
+        if carried is not None and carried[0] == self.state.round and self.state.turn is not None:
+            self.first = carried[1]
+        screen.first_die_carried = None
 
     def build(self, expect: Any) -> Widget:
         who = expect.player
