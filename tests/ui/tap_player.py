@@ -244,6 +244,10 @@ class TapPlayer:
             raise AssertionError(f"no camera proposal: {station.service.status.message}")
         self.camera_rolls += 1
         panel = self.ui.app.manager.get_screen("game").current_panel()
+        for _ in range(10):  # the proposal reaches the panel through Kivy's clock
+            if panel.proposal is not None:
+                break
+            self.ui.idle()
         if panel.sure():
             if all(panel.values[c] == action["dice"][c] for c in CUBE_COLOURS):
                 return  # the first player's first die accepts the roll (counted as that choice)

@@ -236,6 +236,9 @@ def test_an_unsure_die_opens_the_corrections_at_once(ui: UiHarness, table: Table
     ui.app.refresh()
     ui.idle()
     assert panel.selected == "gray" and ui.tagged("pips", 3) and not ui.find(object, tag=("correct", "dice"))
+    ui.tap(ui.tagged("pips", 3))  # corrected: every die sure now, and still the corrections to confirm
+    ui.tap_text("Dice are right")
+    assert ui.app.session.actions[-1]["type"] == "roll"
 
 
 def test_game_end_numbers_in_one_tap_each(ui: UiHarness) -> None:

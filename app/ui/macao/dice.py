@@ -115,6 +115,7 @@ class RollPanel(PhasePanel):
 
     def select(self, colour: str) -> None:
         self.selected = colour
+        self.correcting = True
         self.redraw()
 
     def set_value(self, pips: int) -> None:
@@ -123,6 +124,7 @@ class RollPanel(PhasePanel):
         on each die; a die that is right needs no number)."""
         if self.selected is None:
             return
+        self.correcting = True  # a corrected proposal stays in the corrections, to be confirmed
         self.values[self.selected] = pips
         self.unsure.discard(self.selected)
         later = CUBE_COLOURS[CUBE_COLOURS.index(self.selected) + 1:]
