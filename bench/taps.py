@@ -54,6 +54,7 @@ def figures(result: dict[str, Any], seed: int, players: int, cards: str, dice: s
         "median_taps_table_facts_per_round": parts["table facts"],
         "median_taps_overhead_per_round": parts["overhead"],
         "taps_by_kind": result["taps_by_kind"],
+        "beyond_taps_by_kind_per_round": result["beyond_taps_by_kind_per_round"],
         "final_scores_match_the_rules": result["shown"] == result["expected"],
     }
 

@@ -178,6 +178,7 @@ def play_full(folder: Path, seed: int, learned: bool = False, camera: bool = Fal
         "taps_by_kind": player.taps_by_kind,
         "taps_by_part": {int(k): v for k, v in player.taps_by_part.items()},
         "median_taps_by_part": _median_parts(player.taps_by_part),
+        "beyond_taps_by_kind_per_round": _mean_kinds(player.beyond_by_kind),
         "median_taps_card_phase": statistics.median(
             taps for number, taps in player.card_phase_by_round.items() if 1 <= number <= 12),
     }
@@ -194,6 +195,13 @@ def _median_parts(by_round: dict[int, dict[str, int]]) -> dict[str, float]:
     medians = {part: statistics.median(p[part] for p in rounds) for part in PARTS}
     medians["beyond actions"] = statistics.median(p[FACTS] + p[OVERHEAD] for p in rounds)
     return medians
+
+
+def _mean_kinds(by_round: dict[int, dict[str, int]]) -> dict[str, float]:
+    """Rounds 1-12: the taps beyond the actions a round, on average, for each kind."""
+    rounds = [kinds for number, kinds in by_round.items() if 1 <= number <= 12]
+    names = sorted({name for kinds in rounds for name in kinds})
+    return {name: round(sum(kinds.get(name, 0) for kinds in rounds) / 12, 2) for name in names}
 
 
 def _rss_mb() -> float:

@@ -36,6 +36,11 @@ PARTS = (FACTS, ACTIONS, OVERHEAD)
 # The card phase: every tap from the reveal to the round's last draft pick.
 CARD_PHASE = ("reveal", "take_card")
 
+# What a tap beyond the actions is for, by the action being entered (a tap may name its own).
+BEYOND_KIND = {"reveal": "card entry", "setup_draw": "card entry", "roll": "roll: corrections",
+               "take_quarter": "quarter: printed cost and tile", "deliver": "delivery: port's prestige",
+               "final": "game end"}
+
 
 class TapPlayer:
     """`cards`: "typed" (the "check costs" setting: every card's cost, kind and tribute typed at
@@ -58,28 +63,36 @@ class TapPlayer:
         self.taps_by_round: dict[int, int] = {}
         self.taps_by_kind: dict[str, int] = {}  # per action type: where a round's taps go
         self.taps_by_part: dict[int, dict[str, int]] = {}  # per round: table facts, actions, overhead
+        self.beyond_by_kind: dict[int, dict[str, int]] = {}  # per round: what the taps beyond the actions were
         self.round = 0
+        self.doing = "set-up"  # the kind of a tap beyond the actions when no other is named
+        self.pending_confirm: str | None = None  # the kind of a form's Confirm still to tap
 
     @property
     def session(self) -> Any:
         return self.ui.app.session
 
-    def press(self, widget: Widget, part: str) -> None:
+    def press(self, widget: Widget, part: str, kind: str = "") -> None:
         self.ui.tap(widget)
-        self.count(part)
+        self.count(part, kind)
 
-    def count(self, part: str) -> None:
+    def count(self, part: str, kind: str = "") -> None:
+        """One tap under its part; a tap beyond the actions also under its kind (`kind`, else what
+        the tap was for: "card entry", "roll", "confirm dice", ...), for the bench's breakdown."""
         parts = self.taps_by_part.setdefault(self.round, dict.fromkeys(PARTS, 0))
         parts[part] += 1
+        if part != ACTIONS:
+            kinds = self.beyond_by_kind.setdefault(self.round, {})
+            kinds[kind or self.doing] = kinds.get(kind or self.doing, 0) + 1
 
-    def tap(self, *tag: Any, part: str = ACTIONS) -> None:
+    def tap(self, *tag: Any, part: str = ACTIONS, kind: str = "") -> None:
         if tag[0] == "tribute" and not self.ui.find(Widget, tag=tuple(tag)):
             # A pair the pad does not show now sits behind its toggle ("Other" or "Usual").
-            self.press(self.ui.tagged("tribute", "more"), OVERHEAD)
-        self.press(self.ui.tagged(*tag), part)
+            self.press(self.ui.tagged("tribute", "more"), OVERHEAD, "card entry: tribute toggle")
+        self.press(self.ui.tagged(*tag), part, kind)
 
-    def tap_text(self, text: str, part: str = OVERHEAD) -> None:
-        self.press(self.ui.button(text), part)
+    def tap_text(self, text: str, part: str = OVERHEAD, kind: str = "") -> None:
+        self.press(self.ui.button(text), part, kind)
 
     # -- set-up --------------------------------------------------------------------
     def seat_players(self) -> None:
@@ -98,7 +111,9 @@ class TapPlayer:
         self.before = self.table.state.copy()
         self.table.step()
         action = self.table.actions[-1]
-        getattr(self, "do_" + action["type"])(action)
+        self.doing = BEYOND_KIND.get(action["type"], f"{action['type']}: form's extra taps")
+        if not self.settle_form(action):
+            getattr(self, "do_" + action["type"])(action)
         if self.ui.app.notice.level == "error":
             raise AssertionError(f"the app refused {action}: {self.ui.app.notice.text}")
         self.close_summary()
@@ -116,6 +131,23 @@ class TapPlayer:
             self.ui.tap_at(Window.width / 2, Window.height / 2)
             self.count(OVERHEAD)
 
+    def defer_confirm(self) -> None:
+        """A form waits for Confirm: the player taps it with what comes next (see settle_form)."""
+        self.pending_confirm = self.doing
+
+    def settle_form(self, action: dict[str, Any]) -> bool:
+        """A form left open for Confirm: when the player's next move is the end of the turn, the
+        form's "Confirm, end turn" does both (one tap, the end of turn); else Confirm first.
+        Whether `action` is done."""
+        if self.pending_confirm is None:
+            return False
+        kind, self.pending_confirm = self.pending_confirm, None
+        if action["type"] == "end_turn":
+            self.tap("confirm", "end_turn")
+            return True
+        self.tap("confirm", True, part=OVERHEAD, kind=kind)
+        return False
+
     def play_until(self, done: Any) -> None:
         while not done(self.table.state):
             self.step()
@@ -127,11 +159,9 @@ class TapPlayer:
             self.type_cards(cards)
 
     def tap_tributes(self, cards: list[dict[str, Any]]) -> None:
-        """One tap per card on the tribute pad (after Abbot or Jester, which a card may carry):
-        each tap moves on to the next card, and the tap that completes the last one sends them."""
+        """One tap per card on the tribute pad: each tap moves on to the next card, and the tap
+        that completes the last one sends them. Abbot and Jester are said at activation."""
         for card in cards:
-            for effect in card.get("effects", []):
-                self.tap("effect", effect, part=FACTS)
             self.tap("tribute", *card["tribute"], part=FACTS)
 
     def type_cards(self, cards: list[dict[str, Any]]) -> None:
@@ -153,7 +183,7 @@ class TapPlayer:
             for effect in card.get("effects", []):
                 self.tap("effect", effect, part=FACTS)
             self.tap("tribute", *card["tribute"], part=FACTS)
-        self.tap_text("Cards are right")
+        self.tap_text("Cards are right", kind="card entry: confirm cards")
 
     def pick_known(self, card: dict[str, Any]) -> None:
         tag = ("known", card["kind"], card["name"])
@@ -199,8 +229,8 @@ class TapPlayer:
             self.roll_with_camera(action)
             return
         for colour in CUBE_COLOURS:  # the first die is selected; each number moves on to the next die
-            self.tap("pips", action["dice"][colour], part=FACTS)
-        self.tap_text("Dice are right")
+            self.tap("pips", action["dice"][colour], part=FACTS, kind="roll: typed dice")
+        self.tap_text("Dice are right", kind="roll: confirm dice")
 
     def roll_with_camera(self, action: dict[str, Any]) -> None:
         """Press the physical button, let the camera read, then correct the dice that differ."""
@@ -211,7 +241,7 @@ class TapPlayer:
         clock.now += 0.2
         pins.pin(17).drive_high()
         self.ui.taps += 1  # the button press is the player's one move to start the roll
-        self.count(FACTS)
+        self.count(FACTS, "roll: button")
         for _ in range(800):
             clock.now += 0.1
             station.button.poll(clock.now)
@@ -222,13 +252,22 @@ class TapPlayer:
         if station.service.state.value != "proposed":
             raise AssertionError(f"no camera proposal: {station.service.status.message}")
         self.camera_rolls += 1
+        panel = self.ui.app.manager.get_screen("game").current_panel()
+        for _ in range(10):  # the proposal reaches the panel through Kivy's clock
+            if panel.proposal is not None:
+                break
+            self.ui.idle()
+        if panel.sure():
+            if all(panel.values[c] == action["dice"][c] for c in CUBE_COLOURS):
+                return  # the first player's first die accepts the roll (counted as that choice)
+            self.tap("correct", "dice", part=OVERHEAD, kind="roll: corrections")
         for colour in CUBE_COLOURS:
             die = next(w for w in self.ui.walk() if getattr(w, "colour", None) == colour and hasattr(w, "unsure"))
             if die.value != action["dice"][colour]:
                 if not die.selected:
                     self.press(die, OVERHEAD)
                 self.tap("pips", action["dice"][colour], part=FACTS)
-        self.tap_text("Dice are right")
+        self.tap_text("Dice are right", kind="roll: confirm dice")
 
     def do_choose_dice(self, action: dict[str, Any]) -> None:
         for colour in action["dice"]:
@@ -237,13 +276,18 @@ class TapPlayer:
 
     def do_activate(self, action: dict[str, Any]) -> None:
         """A card of known cost is paid by its button; one of unknown cost asks for the cubes paid
-        (they become its cost), then Confirm, since one cube fewer could be a cost as well."""
+        (they become its cost): the cube after which the payment can grow no further sends it,
+        else it waits for Confirm (one cube fewer could be a cost as well)."""
         self.tap("activate", action["card"])
         if "pay" not in action:
             return
+        card = self.before.player(action["player"]).tableau[action["card"]]
+        for effect in card.effects:  # the table's card as printed: Abbot or Jester, said first
+            self.tap("activation_effect", effect, part=FACTS, kind="activate: Abbot or Jester")
         for colour in action["pay"]:
             self.tap("cube", colour)
-        self.tap("confirm", True, part=OVERHEAD)
+        if self.ui.app.manager.get_screen("game").current_panel().form == "activate":
+            self.defer_confirm()  # the payment could still grow: it waits for Confirm
 
     def do_take_quarter(self, action: dict[str, Any]) -> None:
         """The quarter's printed cost, then its tile: the tile tap sends it."""
@@ -261,7 +305,7 @@ class TapPlayer:
         panel = self.ui.app.manager.get_screen("game").current_panel()
         if panel.pay:
             assert sorted(panel.pay) == sorted(action["pay"]), (panel.pay, action)
-            self.tap("confirm", True, part=OVERHEAD)
+            self.defer_confirm()
             return
         for colour in action["pay"]:
             self.tap("cube", colour)
@@ -300,7 +344,7 @@ class TapPlayer:
             self.tap("cube", item)
         panel = self.ui.app.manager.get_screen("game").current_panel()
         if panel.form == "joker":
-            self.tap("confirm", True, part=OVERHEAD)
+            self.defer_confirm()
 
     def do_card_effect(self, action: dict[str, Any]) -> None:
         """Cards are unnamed on screen (no typing), so the table's card is found by its place."""
@@ -315,7 +359,7 @@ class TapPlayer:
                           ("pay_gold", action.get("pay", {}).get("gold", 0))):
             if part:
                 self.set_number(key, part)
-        self.tap("confirm", True, part=OVERHEAD)
+        self.defer_confirm()
 
     def _table_effects(self) -> Any:
         """The card effects the table could use just before its action (its state has moved on)."""

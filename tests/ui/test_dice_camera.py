@@ -104,6 +104,7 @@ def test_button_roll_camera_proposal_fix_and_confirm(tmp_path: Path, mock_factor
             else:
                 assert dice[colour].value == proposed[colour]
         assert ui.find(CameraView) and ui.find(CameraView)[0].texture is not None
+        ui.tap(ui.tagged("correct", "dice"))  # the reader is sure of this roll: corrections on request
         for colour in CUBE_COLOURS:  # the table corrects what the camera could not read
             if proposed[colour] is None:
                 ui.tap(next(d for d in ui.find(DieWidget) if d.colour == colour))
@@ -129,3 +130,39 @@ def test_the_preview_outlines_the_tray_region_without_drawing_on_the_frame() -> 
     whole = np.zeros((450, 800, 3), np.uint8)
     outline_region(whole, (0, 0, 800, 450))  # a region up to the edges stays in view
     assert whole[:, 0].any() and whole[:, -1].any() and whole[0].any() and whole[-1].any()
+
+
+def test_a_sure_camera_proposal_is_accepted_by_the_first_die_chosen(tmp_path: Path) -> None:
+    """The dice service hands the roll over a frame later; the die that accepted it is still the
+    first player's first choice when it arrives."""
+    from tests.ui.play_game import camera_station, stage_rendered_roll
+
+    link, pins, clock = camera_station(tmp_path, rendered_seed=9104)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        table = Table(ui)
+        table.advance(lambda s: s.phase == "roll")
+        table.random.step()
+        roll = table.random.actions[-1]
+        stage_rendered_roll(tmp_path / "frames", 9104, 1, roll["dice"])
+        pins.pin(17).drive_low()
+        clock.now += 0.2
+        pins.pin(17).drive_high()
+        for _ in range(400):
+            clock.now += 0.1
+            link.station.button.poll(clock.now)
+            link.station.service.tick(clock.now)
+            if link.station.service.state in (RollState.PROPOSED, RollState.ERROR):
+                break
+        ui.idle()
+        panel = ui.app.manager.get_screen("game").current_panel()
+        assert panel.sure() and panel.values == roll["dice"]  # the reader read this scene whole
+        first = ui.app.session.state.turn_order()[0]
+        ui.tap(next(d for d in ui.find(DieWidget) if d.colour == "red"))
+        ui.idle()
+        assert ui.app.session.actions[-1] == roll
+        ui.tap(next(d for d in ui.find(DieWidget) if d.colour == "blue"))
+        assert ui.app.session.actions[-1] == {"type": "choose_dice", "player": first, "dice": ["red", "blue"]}
+    finally:
+        ui.close()
+        link.close()

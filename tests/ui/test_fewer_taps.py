@@ -164,7 +164,7 @@ def test_the_quarter_goes_with_its_tile_after_the_cost(ui: UiHarness) -> None:
     who = ui.app.session.state.turn
     ui.tap(ui.tagged("action", "take_quarter"))
     ui.tap(ui.tagged("cube", "red"))
-    assert ui.tagged("cube", "red").text == "1"  # the palette counts the printed cubes
+    assert _panel(ui).cost == ["red"] and ui.tagged("paid", 0)  # the printed cube shows in the tray
     ui.tap(ui.tagged("tile", "tea"))
     assert ui.app.session.actions[-1] == {"type": "take_quarter", "player": who, "cost": ["red"], "tile": "tea"}
 
@@ -198,6 +198,7 @@ def test_dice_corrections_move_on_from_die_to_die(ui: UiHarness, table: Table) -
     ui.app.refresh()
     ui.idle()
     assert panel.selected is None  # every die read and sure: nothing is picked for the player
+    ui.tap(ui.tagged("correct", "dice"))  # a sure proposal is shown to choose from; corrections on request
     ui.tap(next(d for d in ui.find(DieWidget) if d.colour == "blue"))
     for pips in (2, 2, 2):  # blue, then green and black without tapping them
         ui.tap(ui.tagged("pips", pips))
@@ -205,6 +206,39 @@ def test_dice_corrections_move_on_from_die_to_die(ui: UiHarness, table: Table) -
     assert panel.selected == "gray"
     ui.tap_text("Dice are right")
     assert ui.app.session.state.dice["black"] == 2
+
+
+def test_the_first_die_chosen_from_a_sure_proposal_accepts_the_roll(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "roll")
+    panel = _panel(ui)
+    read = {"red": 3, "blue": 5, "green": 1, "black": 6, "gray": 2, "violet": 4}
+    dice = tuple(DieReading(40 * i, 40, 30, 30, colour, value, 0.95, False)
+                 for i, (colour, value) in enumerate(read.items()))
+    panel.take_proposal(DiceStatus(RollState.PROPOSED, "Dice read: check them, then confirm", {}, DiceReading(dice)))
+    ui.app.refresh()
+    ui.idle()
+    assert "Dice are right" not in ui.labels() and ui.find(DieWidget) and not ui.find(object, tag=("pips", 1))
+    first = ui.app.session.state.turn_order()[0]  # who chooses first
+    actions = len(ui.app.session.actions)
+    ui.tap(next(d for d in ui.find(DieWidget) if d.colour == "blue"))
+    assert ui.app.session.actions[actions:] == [{"type": "roll", "dice": read}]
+    assert _panel(ui).first == "blue"  # the tap also chose the first player's first die
+    ui.tap(next(d for d in ui.find(DieWidget) if d.colour == "red"))
+    assert ui.app.session.actions[-1] == {"type": "choose_dice", "player": first, "dice": ["blue", "red"]}
+
+
+def test_an_unsure_die_opens_the_corrections_at_once(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.phase == "roll")
+    panel = _panel(ui)
+    dice = tuple(DieReading(40 * i, 40, 30, 30, colour, 3, 0.95, colour == "gray")
+                 for i, colour in enumerate(("red", "blue", "green", "black", "gray", "violet")))
+    panel.take_proposal(DiceStatus(RollState.PROPOSED, "Dice read: check them, then confirm", {}, DiceReading(dice)))
+    ui.app.refresh()
+    ui.idle()
+    assert panel.selected == "gray" and ui.tagged("pips", 3) and not ui.find(object, tag=("correct", "dice"))
+    ui.tap(ui.tagged("pips", 3))  # corrected: every die sure now, and still the corrections to confirm
+    ui.tap_text("Dice are right")
+    assert ui.app.session.actions[-1]["type"] == "roll"
 
 
 def test_game_end_numbers_in_one_tap_each(ui: UiHarness) -> None:

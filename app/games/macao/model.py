@@ -28,6 +28,8 @@ CITY_POINTS_PER_QUARTER = 2
 NO_TABLEAU_PENALTY = "no_tableau_penalty"
 DOUBLE_JOKERS = "double_jokers"
 REPEATABLE = "repeatable"
+# The effects an activation may name for a card whose effects were not given at its reveal.
+ACTIVATION_EFFECTS: tuple[str, ...] = (NO_TABLEAU_PENALTY, DOUBLE_JOKERS)
 
 # Once-per-round actions, as stored in PlayerState.used.
 ONCE_PER_ROUND: tuple[str, ...] = ("take_quarter", "wall", "buy_prestige")

@@ -55,6 +55,7 @@ class CardOption:
     payable: dict[str, int] = field(default_factory=dict)
     max_cubes: int = 0
     hint: Message | None = None
+    effects_open: bool = False  # no effects given at reveal: the activation may name Abbot or Jester
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,8 @@ class Options:
     deliver: list[str] = field(default_factory=list)
     card_effects: list[CardEffectOption] = field(default_factory=list)
     end_turn: Allowed = Allowed(False)
+    card_points: Allowed = Allowed(False)  # game-end card points at the final scoring
+    deliver_allowed: Allowed = Allowed(False)  # whether any good can be delivered now, else why not
 
 
 _PROMPTS: dict[str, str] = {
@@ -173,7 +176,7 @@ def _unknown_cost_option(index: int, card: Card, player: PlayerState, closed: Me
                          {"name": player.name, "card": card.name})
     return CardOption(index, card.name, {}, reason is None, reason, cost_known=False, one_colour=one_colour,
                       payable=payable if reason is None else {}, max_cubes=most if reason is None else 0,
-                      hint=_unknown_cost_hint(card))
+                      hint=_unknown_cost_hint(card), effects_open=not card.effects)
 
 
 def _not_turn(state: GameState, player: PlayerState) -> Message:
@@ -207,7 +210,7 @@ def legal_options(state: GameState, colour: str) -> Options:
                 "{name} needs {need_cubes} for {card}; the supply holds {have_cubes}.",
                 {"name": player.name, "need_cubes": need, "card": card.name, "have_cubes": cubes.ordered(supply)},
             )
-        activate.append(CardOption(index, card.name, need, reason is None, reason))
+        activate.append(CardOption(index, card.name, need, reason is None, reason, effects_open=not card.effects))
 
     def once(key: str, done: str) -> Message | None:
         if closed is not None:
@@ -257,6 +260,18 @@ def legal_options(state: GameState, colour: str) -> Options:
             reason = Message("{name} has already used {card} this round.", {"name": player.name, "card": name})
         effects.append(CardEffectOption(name, reason is None, reason))
 
+    deliver_reason = closed
+    if deliver_reason is None and not player.ship:
+        deliver_reason = Message("{name}'s ship carries no goods.", {"name": player.name})
+    if deliver_reason is None and player.ship_moves == 0:
+        deliver_reason = Message("{name}'s ship has not sailed yet: it must move at least once before it can deliver.",
+                                 {"name": player.name})
+
+    card_points_reason = None
+    if not player.activated:
+        card_points_reason = Message("{name} activated no card, so there are no game-end card points.",
+                                     {"name": player.name})
+
     return Options(
         player=colour,
         my_turn=my_turn,
@@ -269,4 +284,6 @@ def legal_options(state: GameState, colour: str) -> Options:
         deliver=list(player.ship) if my_turn and player.ship_moves > 0 else [],
         card_effects=effects,
         end_turn=Allowed(my_turn, closed),
+        card_points=Allowed(card_points_reason is None, card_points_reason),
+        deliver_allowed=Allowed(deliver_reason is None, deliver_reason),
     )

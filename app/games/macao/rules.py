@@ -242,11 +242,23 @@ def _activate(state: GameState, action: dict[str, Any], player: PlayerState | No
                        name=player.name, index=index, count=len(player.tableau))
     card = player.tableau[index]
     cost = _activation_cost(card, action.get("pay"), player)
+    effects = _activation_effects(card, action.get("effects"))
     need = cubes.count(cost)
     _pay(state, player, need, card.name)
     _spend(player, need)
     player.tableau.pop(index)
-    player.activated.append(card if card.cost is not None else replace(card, cost=cost))
+    player.activated.append(replace(card, cost=cost, effects=effects))
+
+
+def _activation_effects(card: Card, named: list[str] | None) -> tuple[str, ...]:
+    """The card's effects: as given at its reveal, or, when none were, as the activation names them
+    (Abbot or Jester told when the card is played, so the reveal never has to ask)."""
+    if named is None:
+        return card.effects
+    if card.effects:
+        raise _Refusal("The effects of {card} were given when it was revealed; its activation cannot name them again.",
+                       card=card.name)
+    return tuple(named)
 
 
 def _activation_cost(card: Card, pay: list[str] | None, player: PlayerState) -> tuple[str, ...]:

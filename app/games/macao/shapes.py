@@ -13,7 +13,7 @@ from typing import Any
 
 from app.games.base import MAX_NAME_LENGTH, RecordError, player_name_problem, text_problem
 
-from .model import CARD_KINDS, CUBE_COLOURS, GOODS, PLAYER_COLOURS
+from .model import ACTIVATION_EFFECTS, CARD_KINDS, CUBE_COLOURS, GOODS, PLAYER_COLOURS
 
 MAX_TEXT_LENGTH = 500
 MAX_CARD_COST = 4
@@ -170,6 +170,15 @@ def _check_bundle(value: object, where: str) -> None:
             check_int(bundle[key], f"{_inside(where)}{key}", 0, MAX_AMOUNT)
 
 
+def _check_activation_effects(value: object, where: str) -> None:
+    """An activation's effects: one or both of the tags the rules act on, each once."""
+    tags = check_list(value, where, 1, len(ACTIVATION_EFFECTS))
+    for i, tag in enumerate(tags):
+        check_choice(tag, f"{where}[{i}]", ACTIVATION_EFFECTS, "an effect an activation may name")
+    if len(set(tags)) < len(tags):
+        raise RecordError(where, f"names {tags[0]} twice")
+
+
 def _check_joker_take(value: object, where: str) -> None:
     if value == "gold":
         return
@@ -210,6 +219,8 @@ def check_action(value: object, where: str = "") -> dict[str, Any]:
         check_int(action["card"], f"{_inside(where)}card", 0, 99)
         if kind == "activate" and "pay" in action:
             check_cubes(action["pay"], f"{_inside(where)}pay", 1, MAX_CARD_COST)
+        if kind == "activate" and "effects" in action:
+            _check_activation_effects(action["effects"], f"{_inside(where)}effects")
     elif kind == "take_card":
         check_int(action["card"], f"{_inside(where)}card", 0, 5)
         if "discard" in action:

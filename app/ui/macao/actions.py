@@ -1,16 +1,18 @@
-"""The actions phase: the acting player's supply and a button for every action.
+"""The actions phase: the acting player's supply, the standard actions in fixed cells, the
+tableau's cards to activate, End of turn.
 
-Every button's state, cost and "why not" come from the rules core's
-legal_options; a greyed button still answers a tap with the reason. Actions
-that need details (quarter cost, spaces, cubes to pay, good, joker) open a
-small form with Cancel; nothing here decides whether an action is allowed.
+Every cell's state, cost and "why not" come from the rules core's legal_options;
+a greyed cell still answers a tap with the reason. Actions that need details
+(quarter cost, spaces, cubes to pay, good, joker) open a small form with Cancel;
+payments go through the paying tray (app/ui/macao/paying.py); nothing here
+decides whether an action is allowed.
 
 A form sends its action by itself on the tap that completes it (the last cube
 of a payment the rules core accepts, the quarter's tile after its cost, the
-port's prestige, the joker's pick); Confirm stays for the other orders, and
-Undo takes any of them back. A payment that can be made only one way (the core
-accepts the whole supply, or only one count of a one-colour supply) is filled
-in for the player to see and confirm.
+port's prestige, the joker's pick); Confirm, or "Confirm, end turn", stays for
+the other orders, and Undo takes any of them back. A payment that can be made
+only one way (the core accepts the whole supply, or only one count of a
+one-colour supply) is filled in for the player to see and confirm.
 """
 
 from __future__ import annotations
@@ -23,23 +25,28 @@ from kivy.uix.widget import Widget
 
 from app.games.base import RecordError, RulesError, cube_phrase
 from app.games.macao import CUBE_COLOURS, GOODS, apply_action
+from app.games.macao.model import DOUBLE_JOKERS, NO_TABLEAU_PENALTY
 from app.ui import theme
 from app.ui.i18n import _, ngettext, translator
+from app.ui.macao.card_tile import card_title
+from app.ui.macao.paying import left_in_supply, paying_tray
 from app.ui.panel import PhasePanel
 from app.ui.pads import number_pad
 from app.ui.widgets import (
     BigButton,
     CubeRow,
+    CubeWidget,
     Panel,
     TextLabel,
+    Tile,
     blocked_button,
     cube_button,
     segmented,
 )
 
-MAX_QUARTER_COST = 6
 MAX_EFFECT_AMOUNT = 20
-EFFECT_PAD_WIDTH = 7  # beside its label, seven buttons stay over 48 px wide
+EFFECT_PAD_WIDTH = 7
+TRAY_FORMS = ("quarter", "wall", "ship", "activate")  # the forms paid from the supply through the tray  # beside its label, seven buttons stay over 48 px wide
 
 
 def _cubes(counts: dict[str, int]) -> str:
@@ -65,6 +72,7 @@ class ActionsPanel(PhasePanel):
         self.gain_prestige = 0
         self.pay_gold = 0
         self.card: int | None = None  # the tableau card of unknown cost being activated
+        self.effects: list[str] = []  # Abbot or Jester, said at activation for a card revealed without them
 
     def _activate(self, who: str, card: Any) -> None:
         """A card of known cost is paid at once; one of unknown cost asks for the cubes paid."""
@@ -140,13 +148,14 @@ class ActionsPanel(PhasePanel):
         options = self.app.session.options(who)
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
         roomy = self.screen.roomy()
-        supply = BoxLayout(size_hint_y=None, height=56 if roomy else 44, spacing=theme.GAP)
-        supply.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=80))
-        supply.add_widget(CubeRow(player.supply, cube_size=52 if roomy else 40, height=supply.height))
-        money = ngettext("{gold} gold, {jokers} joker", "{gold} gold, {jokers} jokers", player.jokers)
-        supply.add_widget(TextLabel(money.format(gold=player.gold, jokers=player.jokers),
-                                    size=theme.FONT_SMALL, size_hint_x=0.6))
-        root.add_widget(supply)
+        if self.form not in TRAY_FORMS:  # a form with the paying tray shows the supply in it
+            supply = BoxLayout(size_hint_y=None, height=56 if roomy else 44, spacing=theme.GAP)
+            supply.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=80))
+            supply.add_widget(CubeRow(player.supply, cube_size=52 if roomy else 40, height=supply.height))
+            money = ngettext("{gold} gold, {jokers} joker", "{gold} gold, {jokers} jokers", player.jokers)
+            supply.add_widget(TextLabel(money.format(gold=player.gold, jokers=player.jokers),
+                                        size=theme.FONT_SMALL, size_hint_x=0.6))
+            root.add_widget(supply)
         body = {
             None: self._action_buttons, "quarter": self._quarter_form, "wall": self._wall_form,
             "ship": self._ship_form, "deliver": self._deliver_form, "joker": self._joker_form,
@@ -162,53 +171,82 @@ class ActionsPanel(PhasePanel):
         return blocked_button(text, reason, self.blocked, **kwargs)
 
     def _action_buttons(self, who: str, player: Any, options: Any) -> Widget:
-        # Three columns keep every action on screen at once (no scrolling, no hidden buttons), two
-        # wide ones on a tall portrait window; on any tall window the buttons grow into its height.
+        """The standard actions in cells that never move (the same six in the same places for every
+        player and turn, greyed with the rules core's reason when not allowed), the tableau's cards
+        to activate under them, End of turn at the bottom. Everything stays on screen at once: three
+        columns, two wide ones on a tall portrait window; on a tall window the cells grow."""
         roomy = self.screen.roomy()
-        grid = GridLayout(cols=2 if self.screen.tall_portrait() else 3, spacing=theme.GAP)
-        look: dict[str, Any] = {"size": theme.FONT_SMALL}
+        columns = 2 if self.screen.tall_portrait() else 3
+        # Four rows of cells and End of turn fit 800x480 with four players at the least touch height.
+        look: dict[str, Any] = {"size": theme.FONT_SMALL, "height": theme.TOUCH_MIN}
         if roomy:
             # The larger text only where a column is wide: three columns on a 480x800 panel
-            # wrapped 'Activate Building 8: 4 green' onto three lines, past the button's edges.
+            # wrapped a long action name onto three lines, past the buttons' edges.
             wide = self.screen.tall_portrait() or not self.screen.portrait()
             look = {"size": theme.FONT_NORMAL if wide else theme.FONT_SMALL,
                     **theme.touch_row(True, theme.BUTTON_HEIGHT, tallest=120)}
-        for card in options.activate:
-            if card.cost_known:
-                text = _("Activate {card}: {cost}").format(card=card.name, cost=_cubes(card.cost))
-            else:
-                text = _("Activate {card}: tap the cubes paid").format(card=card.name)
-            grid.add_widget(self._button(text, card, lambda c=card: self._activate(who, c), **look,
-                                         tag=("activate", card.index)))
-        grid.add_widget(self._button(_("City quarter"), options.quarter, lambda: self.open("quarter"), **look,
-                                     tag=("action", "take_quarter")))
-        grid.add_widget(self._button(_("Wall: 1, 3, 5... cubes"), options.wall, lambda: self.open("wall"), **look,
-                                     tag=("action", "wall")))
-        grid.add_widget(self._button(_("Ship: 1 cube a space"), options.ship, lambda: self.open("ship"), **look,
-                                     tag=("action", "ship")))
-        if options.deliver:  # the rules list the goods on the ship that can be delivered now
-            grid.add_widget(BigButton(_("Deliver a good"), on_tap=lambda: self.open("deliver"), **look,
-                                      tag=("action", "deliver")))
+        standard = GridLayout(cols=columns, spacing=theme.GAP)
         prestige = options.buy_prestige
-        grid.add_widget(self._button(_("Prestige: {price} gold for {gain}").format(price=prestige.price, gain=prestige.gain),
-                                     prestige, lambda: self.send({"type": "buy_prestige", "player": who}), **look,
-                                     tag=("action", "buy_prestige")))
-        grid.add_widget(self._button(_("Use a joker"), options.joker, lambda: self.open("joker"), **look,
-                                     tag=("action", "joker")))
+        for text, allowed, on_tap, kind in (
+            (_("City quarter"), options.quarter, lambda: self.open("quarter"), "take_quarter"),
+            (_("Wall: 1, 3, 5... cubes"), options.wall, lambda: self.open("wall"), "wall"),
+            (_("Ship: 1 cube a space"), options.ship, lambda: self.open("ship"), "ship"),
+            (_("Deliver a good"), options.deliver_allowed, lambda: self.open("deliver"), "deliver"),
+            (_("Prestige: {price} gold for {gain}").format(price=prestige.price, gain=prestige.gain), prestige,
+             lambda: self.send({"type": "buy_prestige", "player": who}), "buy_prestige"),
+            (_("Use a joker"), options.joker, lambda: self.open("joker"), "joker"),
+        ):
+            standard.add_widget(self._button(text, allowed, on_tap, **look, tag=("action", kind)))
+        cards = GridLayout(cols=columns, spacing=theme.GAP)
+        for card in options.activate:
+            cards.add_widget(self._card_cell(who, card, roomy))
         if options.card_effects:
             usable = next((e for e in options.card_effects if e.ok), options.card_effects[0])
-            grid.add_widget(self._button(_("Card effect"), usable, lambda: self.open("effect"), **look,
-                                         tag=("action", "card_effect")))
-        if roomy:  # the grid's rows at their least before End of turn grows (Kivy does not add them up)
-            rows = -(-len(grid.children) // grid.cols)
-            grid.size_hint_min_y = rows * theme.BUTTON_HEIGHT + (rows - 1) * theme.GAP
+            cards.add_widget(self._button(_("Card effect"), usable, lambda: self.open("effect"), **look,
+                                          tag=("action", "card_effect")))
         box = BoxLayout(orientation="vertical", spacing=theme.GAP)
-        box.add_widget(grid)
+        for grid in (standard, cards):
+            rows = -(-len(grid.children) // columns)
+            if roomy:  # the grid's rows at their least before End of turn grows (Kivy does not add them up)
+                grid.size_hint_min_y = rows * theme.BUTTON_HEIGHT + (rows - 1) * theme.GAP
+            else:
+                grid.size_hint_y = None
+                grid.height = rows * theme.TOUCH_MIN + max(0, rows - 1) * theme.GAP
+            box.add_widget(grid)
+        if not roomy:
+            box.add_widget(Widget())  # End of turn stays at the bottom, whatever the cards above it
         box.add_widget(self._button(_("End of turn"), options.end_turn,
                                     lambda: self.send({"type": "end_turn", "player": who}),
                                     role="ok", size=theme.FONT_LARGE, tag=("action", "end_turn"),
                                     **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=96)))
         return box
+
+    def _card_cell(self, who: str, card: Any, roomy: bool) -> Widget:
+        """A tableau card to activate: its name (else the round it came from) over its cost as cube
+        swatches, or a "?" swatch while the cost is unknown (the cubes paid will name it)."""
+        reason = None if card.ok else (translator.message(card.reason) if card.reason is not None else _("Not now."))
+        on_tap = (lambda: self._activate(who, card)) if reason is None else (lambda: self.blocked(reason))
+        cell = Tile(on_tap=on_tap, tag=("activate", card.index), orientation="vertical", padding=(6, 2), spacing=0,
+                    bg=list(theme.PANEL_LIGHT if reason is None else theme.DISABLED),
+                    **({"size_hint_y": 1, "size_hint_min_y": theme.BUTTON_HEIGHT, "size_hint_max_y": 120} if roomy
+                       else {"size_hint_y": None, "height": theme.TOUCH_MIN}))
+        if reason is not None:
+            cell.blocked_reason = reason
+        colour = theme.TEXT if reason is None else theme.TEXT_DIM
+        cell.add_widget(TextLabel(card_title(card.name), size=theme.FONT_SMALL, bold=True, color=colour,
+                                  halign="center"))
+        # The swatches alone, centred: a word beside four of them was drawn under 16 px in German.
+        swatches = BoxLayout(spacing=3, size_hint_y=None, height=22)
+        swatches.add_widget(Widget())
+        if card.cost_known:
+            for cube in (c for c, n in card.cost.items() for _ in range(n)):
+                swatches.add_widget(CubeWidget(cube, size_hint=(None, None), size=(20, 20)))
+        else:
+            swatches.add_widget(TextLabel("?", size=theme.FONT_SMALL, bold=True, color=colour, size_hint_x=None,
+                                          width=20, halign="center"))
+        swatches.add_widget(Widget())
+        cell.add_widget(swatches)
+        return cell
 
     # -- forms -------------------------------------------------------------------------------
     def _form(self, title: str | Widget, parts: list[Widget], ready: bool, on_confirm: Any,
@@ -216,7 +254,7 @@ class ActionsPanel(PhasePanel):
         """Title (or a widget in its place), the parts, Cancel and Confirm; `compact` packs a tall form.
         A portrait panel too low for keys in more rows (480x800) packs every form: its quarter form
         asked 1 px more than it had, and Kivy then pushed the title up over the prompt."""
-        compact = compact or (self.screen.portrait() and not self.screen.tall_portrait())
+        compact = compact or self._packed()
         gap = 3 if compact else theme.GAP
         box = Panel(orientation="vertical", spacing=gap, padding=theme.GAP)
         if isinstance(title, Widget):
@@ -233,69 +271,109 @@ class ActionsPanel(PhasePanel):
         row.add_widget(BigButton(_("Cancel"), on_tap=self.close, size_hint_y=1))
         row.add_widget(BigButton(_("Confirm"), role="ok", disabled=not ready, on_tap=on_confirm, tag=("confirm", True),
                                  size_hint_y=1))
+        row.add_widget(BigButton(_("Confirm, end turn"), role="ok", disabled=not ready, size=theme.FONT_SMALL,
+                                 on_tap=lambda: self._confirm_and_end(on_confirm), tag=("confirm", "end_turn"),
+                                 size_hint_y=1))
         box.add_widget(row)
         return box
 
-    def _palette(self, on_pick: Any, counts: dict[str, int] | None = None, chosen: list[str] | None = None) -> Widget:
-        """Six cube buttons; with `counts`, each shows how many are left to pick and greys at 0;
-        with `chosen`, each shows how many of its colour are chosen so far."""
+    def _confirm_and_end(self, on_confirm: Any) -> None:
+        """The form's action and then End of turn, in one tap for the form that ends a turn."""
+        who = self.state.turn
+        on_confirm()
+        if self.form is None:  # the rules took the form's action
+            self.send({"type": "end_turn", "player": who})
+
+    def _palette(self, on_pick: Any, chosen: list[str]) -> Widget:
+        """Six cube buttons, each showing how many of its colour are chosen so far, and Clear."""
         row = BoxLayout(spacing=3, **theme.touch_row(self.screen.roomy()))
         for colour in CUBE_COLOURS:
-            left = None if counts is None else counts.get(colour, 0)
-            if left is not None:
-                text = str(left)
-            else:
-                picked = chosen.count(colour) if chosen is not None else 0
-                text = str(picked) if picked else "+"
-            row.add_widget(cube_button(colour, lambda c=colour: on_pick(c), text=text, disabled=left == 0,
+            picked = chosen.count(colour)
+            row.add_widget(cube_button(colour, lambda c=colour: on_pick(c), text=str(picked) if picked else "+",
                                        size_hint_y=1))
         row.add_widget(BigButton(_("Clear"), on_tap=lambda: on_pick(None), size_hint_x=1.5, size_hint_y=1))
         return row
 
-    def _left_in_supply(self, player: Any) -> dict[str, int]:
-        left = dict(player.supply)
-        for colour in self.pay:
-            left[colour] = left.get(colour, 0) - 1
-        return left
+    def _tray(self, player: Any, paying: list[str], on_take: Any) -> list[Widget]:
+        """The supply and the paying tray for `paying` (the payment, or a quarter's cost)."""
+        def put_back(index: int) -> None:
+            paying.pop(index)
+            self.redraw()
+        return paying_tray(player.supply, paying, on_take, put_back, self.screen.roomy() and not self._packed())
 
-    def _pick_cost(self, colour: str | None) -> None:
+    def _packed(self) -> bool:
+        """A portrait panel too low for the forms' keys to grow or their captions (480x800)."""
+        return self.screen.portrait() and not self.screen.tall_portrait()
+
+    def _pick_gain(self, colour: str | None) -> None:
         if colour is None:
             self.cost.clear()
-        elif len(self.cost) < MAX_QUARTER_COST:
+        elif len(self.cost) < MAX_EFFECT_AMOUNT:
             self.cost.append(colour)
         self.redraw()
 
-    def _pick_pay(self, colour: str | None) -> None:
+    def _pick_cost(self, colour: str) -> None:
+        """A cube of the quarter's printed cost, moved from the supply into the tray (no cap: the
+        rules bound a quarter's cost by nothing but the supply that pays it)."""
+        self.cost.append(colour)
+        self.redraw()
+
+    def _pick_pay(self, colour: str) -> None:
         """A cube paid; the cube that makes the payment one the core accepts sends the action."""
-        if colour is None:
-            self.pay.clear()
-        else:
-            self.pay.append(colour)
-            action = self._payment()
-            if self.accepted(action):
-                self.send(action)
-                return
+        self.pay.append(colour)
+        action = self._payment()
+        if self.accepted(action):
+            self.send(action)
+            return
         self.redraw()
 
     def _activate_form(self, who: str, player: Any, options: Any) -> Widget:
-        """The cubes paid for a card of unknown cost, tapped from the supply: they become its cost."""
+        """The cubes paid for a card of unknown cost, tapped from the supply: they become its cost.
+        A card whose reveal gave no effects may be said here to be an Abbot or a Jester."""
         card = next(c for c in options.activate if c.index == self.card)
-        action = {"type": "activate", "player": who, "card": card.index, "pay": list(self.pay)}
+        action: dict[str, Any] = {"type": "activate", "player": who, "card": card.index, "pay": list(self.pay)}
+        if self.effects:
+            action["effects"] = list(self.effects)
         hint = translator.message(card.hint) if card.hint is not None else _("Tap the cubes you pay")
-        parts = [
-            TextLabel(hint, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=44),
-            self._palette(self._add_pay, self._left_in_supply(player)),
-            CubeRow(self.pay, cube_size=32),
-        ]
-        return self._form(_("Activate {card}").format(card=card.name), parts, bool(self.pay) and self.accepted(action),
-                          lambda: self.send(action))
+        parts = list(self._tray(player, self.pay, self._add_pay))
+        if card.effects_open:  # above the tray: the cube that completes a payment sends it
+            parts.insert(0, self._effect_toggles())
+        # The hint names the card and stands in the title's place: with the tray and the toggles,
+        # a title of its own pushed the form past its top with four players at 800x480.
+        title = TextLabel(hint, size=theme.FONT_SMALL, size_hint_y=None, height=44)
+        return self._form(title, parts, bool(self.pay) and self.accepted(action), lambda: self.send(action),
+                          compact=card.effects_open)
 
-    def _add_pay(self, colour: str | None) -> None:
-        """A cube paid for a card of unknown cost: Confirm sends it, as one cube fewer may be a cost too."""
-        if colour is None:
-            self.pay.clear()
+    def _effect_toggles(self) -> Widget:
+        row = BoxLayout(spacing=3, **theme.touch_row(self.screen.roomy() and not self._packed()))
+        for tag, title in ((NO_TABLEAU_PENALTY, _("Abbot: no punish for cards left")),
+                           (DOUBLE_JOKERS, _("Jester: jokers count double"))):
+            row.add_widget(BigButton(title, role="selected" if tag in self.effects else "normal", size=theme.FONT_SMALL,
+                                     size_hint_y=1, tag=("activation_effect", tag),
+                                     on_tap=lambda t=tag: self._toggle_effect(t)))
+        return row
+
+    def _toggle_effect(self, tag: str) -> None:
+        if tag in self.effects:
+            self.effects.remove(tag)
         else:
-            self.pay.append(colour)
+            self.effects.append(tag)
+        self.redraw()
+
+    def _add_pay(self, colour: str) -> None:
+        """A cube paid for a card of unknown cost. One cube fewer may be a cost too, so Confirm
+        sends it; but a payment the supply or the card lets grow no further (four cubes, an
+        office's colour run out, the supply empty) is complete, and goes at once."""
+        self.pay.append(colour)
+        action: dict[str, Any] = {"type": "activate", "player": self.state.turn, "card": self.card,
+                                  "pay": list(self.pay)}
+        if self.effects:
+            action["effects"] = list(self.effects)
+        left = left_in_supply(self.state.player(self.state.turn).supply, self.pay)
+        if self.accepted(action) and not any(self.accepted({**action, "pay": [*self.pay, more]})
+                                             for more, count in left.items() if count > 0):
+            self.send(action)
+            return
         self.redraw()
 
     def _set(self, attribute: str, value: Any) -> None:
@@ -314,14 +392,10 @@ class ActionsPanel(PhasePanel):
                 f"{translator.gettext(tile)} ({left[tile]})", role="selected" if tile == self.tile else "normal",
                 disabled=left[tile] == 0, size=theme.FONT_SMALL, size_hint_y=1, tag=("tile", tile),
                 on_tap=lambda t=tile: self._pick_tile(who, t)))
-        parts = [
-            TextLabel(_("The cubes printed on the quarter:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            self._palette(self._pick_cost, chosen=self.cost),
-            TextLabel(_("The tile on it:"), size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            tile_grid,
-        ]
+        parts = [*self._tray(player, self.cost, self._pick_cost), tile_grid]
         action = {"type": "take_quarter", "player": who, "cost": list(self.cost), "tile": self.tile}
-        return self._form(_("Take a city quarter"), parts, bool(self.cost) and self.tile is not None,
+        return self._form(_("City quarter: the cubes printed on it, then its tile"), parts,
+                          bool(self.cost) and self.tile is not None,
                           lambda: self.send(action))
 
     def _pick_tile(self, who: str, tile: str) -> None:
@@ -348,8 +422,7 @@ class ActionsPanel(PhasePanel):
             number_pad(self.spaces, self._set_spaces, low=1, high=max(1, limit), key="spaces",
                        roomy=self.screen.roomy()),
             TextLabel(hint, size=theme.FONT_SMALL, size_hint_y=None, height=22),
-            self._palette(self._pick_pay, self._left_in_supply(player)),
-            CubeRow(self.pay, cube_size=32),
+            *self._tray(player, self.pay, self._pick_pay),
         ]
         action = {"type": kind, "player": who, "spaces": self.spaces, "pay": list(self.pay)}
         ready = len(self.pay) == need if need is not None else bool(self.pay)
@@ -439,7 +512,7 @@ class ActionsPanel(PhasePanel):
             self._labelled(_("Gain gold"), self._amount_pad("gain_gold")),
             self._labelled(_("Gain prestige"), self._amount_pad("gain_prestige")),
             self._labelled(_("Pay gold"), self._amount_pad("pay_gold")),
-            self._labelled(_("Cubes gained:"), self._palette(self._pick_cost, chosen=self.cost)),
+            self._labelled(_("Cubes gained:"), self._palette(self._pick_gain, chosen=self.cost)),
         ]
         gain: dict[str, Any] = {}
         if self.cost:

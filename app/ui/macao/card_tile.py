@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,18 @@ from app.ui.widgets import CubeRow, TextLabel, Tile
 
 GOLD_HEX = "f5d92e"
 PRESTIGE_HEX = "ff8a80"
+# The name the card form gives a card the table did not name: kind, round and place ("Office 3.1").
+FALLBACK_NAME = re.compile(r"(?:Office|Building|Person) (\d+)\.\d+")
+
+
+def card_title(name: str) -> str:
+    """A card's name as the table knows it: a name given at the table as it is; one the card form
+    gave a card without a name, as the round the card came from (round 0: the starting pick)."""
+    fallback = FALLBACK_NAME.fullmatch(name)
+    if fallback is None:
+        return name
+    number = int(fallback.group(1))
+    return _("card from round {n}").format(n=number) if number > 0 else _("starting card")
 
 
 def tribute_label(gold: int, prestige: int) -> TextLabel:

@@ -313,10 +313,13 @@ class CardEntryPanel(PhasePanel):
             for button in kind.children:
                 button.size_hint_y = 1  # as tall as the row, which grows on a tall window
             details.add_widget(kind)
-            for tag, title in ((NO_TABLEAU_PENALTY, _("Abbot")), (DOUBLE_JOKERS, _("Jester"))):
-                details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
-                                             size=theme.FONT_SMALL, size_hint_x=0.6, size_hint_y=1, tag=("effect", tag),
-                                             on_tap=lambda t=tag: self.toggle_effect(t)))
+            # Abbot and Jester are said when the card is activated, unless its cost is typed now
+            # (then the activation is one tap, with no form to say them on).
+            if self.check_costs or slot.cost or slot.effects:
+                for tag, title in ((NO_TABLEAU_PENALTY, _("Abbot")), (DOUBLE_JOKERS, _("Jester"))):
+                    details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
+                                                 size=theme.FONT_SMALL, size_hint_x=0.6, size_hint_y=1,
+                                                 tag=("effect", tag), on_tap=lambda t=tag: self.toggle_effect(t)))
         if slot.kind != "office" or not stacked:  # an office has no kind to pick: portrait gives its row away
             box.add_widget(details)
         if not stacked:

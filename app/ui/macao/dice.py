@@ -1,6 +1,10 @@
 """Dice: roll (camera proposal or typed by hand, tap a die to correct it), then each player
 taps two dice and watches the windrose fill; it turns when the last player has chosen.
 
+A camera proposal the reader is sure of in every die is shown as read, for the first player
+to choose from: that player's first die accepts the roll (the table has looked at the dice
+while choosing), and "Correct a die" opens the corrections instead.
+
 The dice service and the camera view are imported only where a dice station runs: they load
 OpenCV and numpy (some 30 MB), which a table typing its dice in never needs.
 """
@@ -13,7 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from app.games.macao import CUBE_COLOURS, effective_pips
+from app.games.macao import CUBE_COLOURS, apply_action, effective_pips, waiting_for
 from app.ui import theme
 from app.ui.dice_words import UNSURE_WORDS
 from app.ui.i18n import _, translator
@@ -37,6 +41,7 @@ class RollPanel(PhasePanel):
         self.selected: str | None = CUBE_COLOURS[0]
         self.problem = ""
         self.proposal: DiceStatus | None = None  # the camera's reading taken in, whose note stays shown
+        self.correcting = False  # the table chose to correct a proposal the reader was sure of
         link = self.app.context.dice
         if link is not None and link.status is not None:
             from app.dice_service import RollState
@@ -59,6 +64,28 @@ class RollPanel(PhasePanel):
         open_dice = [c for c in CUBE_COLOURS if self.values[c] is None]
         doubtful = [c for c in CUBE_COLOURS if c in self.unsure]
         self.selected = (open_dice or doubtful or [None])[0]
+        self.correcting = False
+
+    def sure(self) -> bool:
+        """Whether the camera's proposal is whole and sure, and nobody asked to correct it."""
+        return (self.proposal is not None and not self.correcting and not self.unsure
+                and all(v is not None for v in self.values.values()))
+
+    def correct(self) -> None:
+        self.correcting = True
+        self.screen.first_die_carried = None
+        self.redraw()
+
+    def choose_first(self, colour: str) -> None:
+        """A die tapped on a sure proposal: the roll is accepted and the die is the first
+        player's first choice, carried to the choosing panel that follows (with a dice station
+        the roll arrives a frame later, from the dice service)."""
+        carried = getattr(self.screen, "first_die_carried", None)
+        if carried is not None and carried[0] == self.state.round:
+            return  # a second tap before the roll arrived
+        self.screen.first_die_carried = (self.state.round, colour)
+        if not self.confirm() and self.app.context.dice is None:
+            self.screen.first_die_carried = None  # refused: nothing follows to carry it to
 
     def on_status(self, status: DiceStatus) -> None:
         from app.dice_service import RollState
@@ -77,6 +104,7 @@ class RollPanel(PhasePanel):
 
     def select(self, colour: str) -> None:
         self.selected = colour
+        self.correcting = True
         self.redraw()
 
     def set_value(self, pips: int) -> None:
@@ -85,6 +113,7 @@ class RollPanel(PhasePanel):
         on each die; a die that is right needs no number)."""
         if self.selected is None:
             return
+        self.correcting = True  # a corrected proposal stays in the corrections, to be confirmed
         self.values[self.selected] = pips
         self.unsure.discard(self.selected)
         later = CUBE_COLOURS[CUBE_COLOURS.index(self.selected) + 1:]
@@ -93,22 +122,22 @@ class RollPanel(PhasePanel):
                              next((c for c in after if c in self.unsure), later[0] if later else None))
         self.redraw()
 
-    def confirm(self) -> None:
+    def confirm(self) -> bool:
+        """Send the dice as they stand; whether the rules took them."""
         dice = {c: v for c, v in self.values.items() if v is not None}
         link = self.app.context.dice
         if link is None:
-            self.app.act({"type": "roll", "dice": dice})
-            return
+            return self.app.act({"type": "roll", "dice": dice})
         from app.dice_service import InvalidDice
 
         try:
             action = link.confirm(dice)
         except InvalidDice as err:
+            self.screen.first_die_carried = None
             self.app.say(str(err), "error")
             self.redraw()
-            return
-        if action is not None:
-            self.app.act(action)
+            return False
+        return action is not None and self.app.act(action)
 
     # -- widgets ---------------------------------------------------------------------
     def build(self, expect: Any) -> Widget:
@@ -132,6 +161,9 @@ class RollPanel(PhasePanel):
                                       color=theme.TEXT_DIM, size_hint_y=None, height=26))
         if view is not None:
             root.add_widget(view)
+        if self.sure():
+            self._as_read(root, roomy)
+            return root
         root.add_widget(self._dice_row(roomy))
         root.add_widget(self._pips_row(roomy, roomy and self.screen.tall_portrait()))
         ready = all(v is not None for v in self.values.values())
@@ -141,6 +173,31 @@ class RollPanel(PhasePanel):
         if view is None:
             root.add_widget(Widget(size_hint_y=0.3 if roomy else 1))
         return root
+
+    def _as_read(self, root: BoxLayout, roomy: bool) -> None:
+        """The sure proposal as the dice to choose from, with what the rules core says the first
+        player should know (asked of the state the roll would make, not worked out here)."""
+        dice = {c: v for c, v in self.values.items() if v is not None}
+        after = apply_action(self.state, {"type": "roll", "dice": dice})
+        expect = waiting_for(after)
+        who = after.player(expect.player).name if expect.player else ""
+        root.add_widget(TextLabel(_("{name}: tap your first die (it accepts the roll), or correct a die.").format(
+            name=who), size=theme.FONT_SMALL, size_hint_y=None, height=26))
+        row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, 92, tallest=140))
+        for colour in CUBE_COLOURS:
+            die = DieWidget(colour, dice[colour])
+            die.selected = False
+            counted = after.dice.get(colour, dice[colour])
+            die.note = _("counts {n}").format(n=counted) if counted != dice[colour] else _("sector {n}").format(n=counted)
+            die.bind(on_release=lambda _w, c=colour: self.choose_first(c))
+            row.add_widget(die)
+        root.add_widget(row)
+        for hint in expect.hints:
+            root.add_widget(TextLabel(translator.message(hint), size=theme.FONT_SMALL, color=theme.WARN, bold=True,
+                                      size_hint_y=None, height=44))
+        root.add_widget(BigButton(_("Correct a die"), on_tap=self.correct, tag=("correct", "dice"),
+                                  **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=80)))
+        root.add_widget(Widget(size_hint_y=0.3 if roomy else 1))
 
     def _camera_view(self) -> Widget | None:
         """The live picture of the tray, when there is a camera and the settings want it."""
@@ -190,6 +247,10 @@ class ChooseDicePanel(PhasePanel):
     def __init__(self, screen: Any) -> None:
         super().__init__(screen)
         self.first: str | None = None
+        carried = getattr(screen, "first_die_carried", None)  # the die that accepted a sure proposal
+        if carried is not None and carried[0] == self.state.round and self.state.turn is not None:
+            self.first = carried[1]
+        screen.first_die_carried = None
 
     def build(self, expect: Any) -> Widget:
         who = expect.player

@@ -8,10 +8,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from app.ui import theme
-from app.ui.i18n import _
+from app.ui.i18n import _, translator
 from app.ui.panel import PhasePanel
 from app.ui.pads import number_pad
-from app.ui.widgets import BigButton, Panel, PlayerBadge, TextLabel
+from app.ui.widgets import BigButton, Panel, PlayerBadge, TextLabel, blocked_button
 
 FIELDS = ("card_points", "city_group")
 PAD_COLUMNS = 10
@@ -20,7 +20,9 @@ MAX_VALUE = 99
 
 class FinalPanel(PhasePanel):
     """One row per player still to enter: tap a number on the pad for the lit field, which then
-    moves on from card points to city group; the player's entry goes to the rules with Save."""
+    moves on from card points to city group; the player's entry goes to the rules with Save.
+    Card points are offered only where the rules core allows them (a player who activated no
+    card has none): there the field is greyed and answers a tap with the core's reason."""
 
     shows_players = False
     spans_phase = True
@@ -30,8 +32,12 @@ class FinalPanel(PhasePanel):
         self.entries: dict[str, list[int]] = {}
         self.field: tuple[str, int] | None = None  # (player colour, 0 card points | 1 city group)
 
+    def _card_points(self, colour: str) -> Any:
+        return self.app.session.options(colour).card_points
+
     def _open_fields(self) -> list[tuple[str, int]]:
-        return [(p.colour, i) for p in self.state.players if p.final is None for i in range(len(FIELDS))]
+        return [(p.colour, i) for p in self.state.players if p.final is None for i in range(len(FIELDS))
+                if i > 0 or self._card_points(p.colour).ok]
 
     def build(self, expect: Any) -> Widget:
         open_fields = self._open_fields()
@@ -55,6 +61,12 @@ class FinalPanel(PhasePanel):
                 entry = self.entries.setdefault(player.colour, [0, 0])
                 for index, name in enumerate(FIELDS):
                     lit = self.field == (player.colour, index)
+                    allowed = self._card_points(player.colour) if index == 0 else None
+                    if allowed is not None and not allowed.ok:
+                        row.add_widget(blocked_button(str(entry[index]), translator.message(allowed.reason),
+                                                      self._blocked, size=theme.FONT_LARGE, size_hint_y=1,
+                                                      tag=(f"{player.colour}:{name}", "field")))
+                        continue
                     row.add_widget(BigButton(str(entry[index]), role="selected" if lit else "normal",
                                              size=theme.FONT_LARGE, size_hint_y=1,
                                              tag=(f"{player.colour}:{name}", "field"),
@@ -71,6 +83,9 @@ class FinalPanel(PhasePanel):
                                        width=columns, rows=rows, roomy=roomy))
         root.add_widget(Widget(size_hint_y=0.3 if roomy else 1))
         return root
+
+    def _blocked(self, reason: str) -> None:
+        self.app.say(reason, "error")
 
     def _select(self, colour: str, index: int) -> None:
         self.field = (colour, index)
