@@ -52,8 +52,9 @@ def test_a_whole_game_by_taps_ends_with_the_cores_scores(tmp_path: Path) -> None
     by_round = result["taps_by_part"]
     assert all(sum(by_round[str(r)].values()) == taps[str(r)] for r in range(1, 13))  # each tap in one part
     # Beyond copying the table and the players' own choices, a round takes only its two confirmations
-    # ("Cards are right", "Dice are right") and a tap to pick the first camera die to correct.
-    assert parts["overhead"] <= 4
+    # ("Cards are right", "Dice are right"), a tap to pick the first camera die to correct, and the
+    # tap that closes the round's summary.
+    assert parts["overhead"] <= 5
     print(f"\ntaps per round: {taps}; actions per round: {result['actions_per_round']}; "
           f"median taps per round (rounds 1-12): {result['median_taps_per_round']}; "
           f"median split per round: {parts}")
