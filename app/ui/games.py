@@ -108,8 +108,8 @@ class GameUi(ABC):
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
         """The final score's breakdown (table, chart, legend...) for the score and past-game screens."""
 
-    def summary_after(self, session: Any) -> Any:
-        """What the game screen shows once over itself after the action just made (e.g. the
+    def summary_after(self, screen: Any, session: Any) -> Any:
+        """What the game `screen` shows once over itself after the action just made (e.g. the
         summary of the round it ended): a ModalView ready to open, or None."""
         return None
 

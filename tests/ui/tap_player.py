@@ -42,6 +42,19 @@ BEYOND_KIND = {"reveal": "card entry", "setup_draw": "card entry", "roll": "roll
                "final": "game end"}
 
 
+def open_summary() -> ModalView | None:
+    """The view shown over the game screen (a round's summary), if one is open."""
+    return next((child for child in Window.children if isinstance(child, ModalView)), None)
+
+
+def twin_on_summary(summary: ModalView, widget: Widget) -> Widget | None:
+    """The button on the summary's next-move row tagged as `widget` is, if it has one."""
+    tag, row = getattr(widget, "tag", None), getattr(summary, "next_move", None)
+    if tag is None or row is None:
+        return None
+    return next((w for w in row.walk(restrict=True) if getattr(w, "tag", None) == tag), None)
+
+
 class TapPlayer:
     """`cards`: "typed" (the "check costs" setting: every card's cost, kind and tribute typed at
     reveal) or "tribute" (the table taps only each card's tribute; a card's cost is the cubes
@@ -73,6 +86,17 @@ class TapPlayer:
         return self.ui.app.session
 
     def press(self, widget: Widget, part: str, kind: str = "") -> None:
+        """Tap `widget`; over it a round's summary: the same button on the summary's next-move
+        row if it has one (closing it too), else one tap closes the summary first."""
+        summary = open_summary()
+        if summary is not None:
+            twin = twin_on_summary(summary, widget)
+            if twin is not None:
+                self.ui.tap(twin)
+                self.count(part, kind)
+                return
+            self.ui.tap_at(Window.width / 2, Window.height / 2)
+            self.count(OVERHEAD, "round summary")
         self.ui.tap(widget)
         self.count(part, kind)
 
@@ -126,10 +150,12 @@ class TapPlayer:
         return action
 
     def close_summary(self) -> None:
-        """The round's summary, shown over the screen when a round ends, closes with one tap anywhere."""
-        if any(isinstance(child, ModalView) for child in Window.children):
+        """The round's summary, shown over the screen when a round ends, closes with one tap
+        anywhere; one that offers the next move (the first card's tribute) waits for it (press)."""
+        summary = open_summary()
+        if summary is not None and getattr(summary, "next_move", None) is None:
             self.ui.tap_at(Window.width / 2, Window.height / 2)
-            self.count(OVERHEAD)
+            self.count(OVERHEAD, "round summary")
 
     def defer_confirm(self) -> None:
         """A form waits for Confirm: the player taps it with what comes next (see settle_form)."""

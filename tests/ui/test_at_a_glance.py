@@ -137,6 +137,36 @@ def test_the_round_s_summary_opens_once_when_its_last_action_is_tapped(ui: UiHar
     assert open_modals() == []
 
 
+def test_the_round_s_summary_takes_the_next_round_s_first_tribute(ui: UiHarness, table: Table) -> None:
+    """The table's next tap after a round is the first card's tribute: on the summary it closes
+    the summary and enters that card, so looking at the round costs no extra tap."""
+    ui.app.context.settings.check_costs = False  # the default: cards go in by their tribute
+    table.advance(lambda s: s.round == 1 and s.phase == "actions" and len(s.order) - s.order_pos == 1)
+    ui.app.go("game")  # the last turn's panel on screen: the next round's card panel is a new one
+    ui.idle()
+    ui.tap(ui.tagged("action", "end_turn"))
+    (summary,) = open_modals()
+    lay_out(summary)
+    pair = next(w for w in summary.next_move.walk(restrict=True) if getattr(w, "tag", None) == ("tribute", 1, 2))
+    taps = ui.taps
+    ui.tap(pair)
+    assert open_modals() == []
+    panel = ui.app.manager.get_screen("game").current_panel()
+    first = panel.slots[0]
+    assert (first.tribute_tapped, first.gold, first.prestige) == (True, 1, 2)
+    assert panel.selected == 1
+    assert ui.taps == taps + 1
+
+
+def test_with_costs_typed_the_round_s_summary_offers_no_tribute(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.round == 1 and s.phase == "actions" and len(s.order) - s.order_pos == 1)
+    ui.tap(ui.tagged("action", "end_turn"))
+    (summary,) = open_modals()
+    assert getattr(summary, "next_move", None) is None  # a card's cost comes before its tribute
+    ui.tap_at(Window.width / 2, Window.height / 2)
+    assert open_modals() == []
+
+
 def test_undo_of_a_round_s_last_action_shows_no_summary(ui: UiHarness, table: Table) -> None:
     table.advance(lambda s: s.round == 2 and s.phase == "reveal")
     ui.app.undo()

@@ -75,12 +75,18 @@ class MacaoUi(GameUi):
 
         return Windroses()
 
-    def summary_after(self, session: Any) -> Any:
-        """The summary of the round the last action ended."""
+    def summary_after(self, screen: Any, session: Any) -> Any:
+        """The summary of the round the last action ended, with the first card's tribute pad
+        when the next round's cards go in by their tribute."""
+        from app.ui.macao.cards import CardEntryPanel
         from app.ui.macao.round_summary import round_just_ended, round_summary_view, summarise_round
 
         ended = round_just_ended(session)
-        return None if ended is None else round_summary_view(summarise_round(session, ended))
+        if ended is None:
+            return None
+        panel = screen.current_panel()
+        first_card = panel.tribute_pad() if isinstance(panel, CardEntryPanel) and not panel.check_costs else None
+        return round_summary_view(summarise_round(session, ended), first_card)
 
     def score_widgets(self, table: ScoreTable, roomy: bool, narrow: bool) -> list[Widget]:
         from app.ui.macao.score_columns import score_widgets

@@ -326,6 +326,10 @@ class CardEntryPanel(PhasePanel):
             box.add_widget(Widget())  # the rows stay together at the top
         return fit_stack(box) if stacked else box
 
+    def tribute_pad(self) -> Widget:
+        """The selected card's tribute pairs, for a view shown over the panel (the round's summary)."""
+        return self._tribute_row(None, roomy=False)
+
     def _tribute_row(self, lit: tuple[int, int] | None, roomy: bool) -> Widget:
         """The tribute pairs the base game's cards print, gold then prestige in their printed
         colours: one tap each; "Other" swaps in the four pairs only a promo card may carry."""

@@ -2,7 +2,8 @@
 activated), their total were the game to end now, and the wall order it leaves.
 
 Shown once when a round ends, and whenever the table taps the round's bar at the top; any tap
-closes it. The differences are read off the session's states before and after the round; the
+closes it. Shown at a round's end with the next round's cards entered by their tribute, it carries
+the tribute pad for the first card: the table's next tap both closes it and enters that card. The differences are read off the session's states before and after the round; the
 total is the rules core's.
 """
 
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 from kivy.uix.gridlayout import GridLayout
 
 from app.games.macao import score_if_ended_now
@@ -83,7 +86,24 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
-def round_summary_view(summary: RoundSummary) -> OneTapModal:
+class SummaryWithNextMove(OneTapModal):
+    """A summary any tap closes; a tap on the next move's buttons also makes that move."""
+
+    def __init__(self, content: Widget, next_move: Widget) -> None:
+        super().__init__(content)
+        self.next_move = next_move
+
+    def _on_next_move(self, touch: Any) -> bool:
+        return bool(self.next_move.collide_point(*self.next_move.to_widget(*touch.pos)))
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self._on_next_move(touch):
+            ModalView.on_touch_down(self, touch)  # the button under the finger takes the press
+        return True
+
+
+def round_summary_view(summary: RoundSummary, next_move: Widget | None = None) -> OneTapModal:
+    """The summary's screen; `next_move`, where given, a row of buttons for the table's next tap."""
     title = (_("Round {n}: what each player gained") if summary.finished
              else _("Round {n} so far: what each player gained")).format(n=summary.round)
     body = Panel(orientation="vertical", padding=theme.GAP * 2, spacing=theme.GAP, bg=list(theme.BACKGROUND))
@@ -103,6 +123,13 @@ def round_summary_view(summary: RoundSummary) -> OneTapModal:
     body.add_widget(grid)
     body.add_widget(WallStrip(summary.after, None))
     body.add_widget(BoxLayout())
+    if next_move is not None:
+        body.add_widget(TextLabel(_("Next round: the first card's tribute, or tap anywhere to go on."),
+                                  size=theme.FONT_SMALL, color=theme.TEXT_DIM, halign="center",
+                                  size_hint_y=None, height=26))
+        body.add_widget(next_move)
+        body.summary_of = summary.round
+        return SummaryWithNextMove(body, next_move)
     body.add_widget(TextLabel(_("Tap anywhere to go on."), size=theme.FONT_SMALL, color=theme.TEXT_DIM,
                               halign="center", size_hint_y=None, height=26))
     body.summary_of = summary.round

@@ -132,7 +132,7 @@ class GameScreen(BaseScreen):
             return
         if session.history()[-1].kind != "action":
             return
-        summary = self.game_ui.summary_after(session)
+        summary = self.game_ui.summary_after(self, session)
         if summary is not None:
             self.show_over(summary)
 
