@@ -21,12 +21,14 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.core.window import Window
+from kivy.uix.layout import Layout
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from app.games.macao import CUBE_COLOURS, legal_options
 from app.games.macao.simulate import RandomTable
+from app.ui.macao.player_sheet import OneTapModal
 from tests.ui.harness import UiHarness, parents
 
 FACTS, ACTIONS, OVERHEAD = "table facts", "actions", "overhead"
@@ -43,8 +45,17 @@ BEYOND_KIND = {"reveal": "card entry", "setup_draw": "card entry", "roll": "roll
 
 
 def open_summary() -> ModalView | None:
-    """The view shown over the game screen (a round's summary), if one is open."""
-    return next((child for child in Window.children if isinstance(child, ModalView)), None)
+    """The round's summary shown over the game screen, if one is open (not a dialog such as
+    "which card goes?", which asks for an answer)."""
+    return next((child for child in Window.children if isinstance(child, OneTapModal)), None)
+
+
+def lay_out(view: Widget) -> None:
+    """Lay out a view just opened over the screen, as its first frame would."""
+    for _pass in range(3):
+        for child in view.walk():
+            if isinstance(child, Layout):
+                child.do_layout()
 
 
 def twin_on_summary(summary: ModalView, widget: Widget) -> Widget | None:
@@ -92,6 +103,7 @@ class TapPlayer:
         if summary is not None:
             twin = twin_on_summary(summary, widget)
             if twin is not None:
+                lay_out(summary)  # drawn, as a finger would see it, before the tap finds its place
                 self.ui.tap(twin)
                 self.count(part, kind)
                 return
