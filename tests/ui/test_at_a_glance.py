@@ -158,6 +158,15 @@ def test_the_round_s_summary_takes_the_next_round_s_first_tribute(ui: UiHarness,
     assert ui.taps == taps + 1
 
 
+def test_the_last_round_leads_to_the_final_scoring_without_a_summary(ui: UiHarness, table: Table) -> None:
+    table.advance(lambda s: s.round == 12 and s.phase == "actions" and len(s.order) - s.order_pos == 1)
+    ui.app.go("game")
+    ui.idle()
+    ui.tap(ui.tagged("action", "end_turn"))
+    assert ui.app.session.state.phase == "final"
+    assert open_modals() == []
+
+
 def test_with_costs_typed_the_round_s_summary_offers_no_tribute(ui: UiHarness, table: Table) -> None:
     table.advance(lambda s: s.round == 1 and s.phase == "actions" and len(s.order) - s.order_pos == 1)
     ui.tap(ui.tagged("action", "end_turn"))

@@ -82,8 +82,8 @@ class MacaoUi(GameUi):
         from app.ui.macao.round_summary import round_just_ended, round_summary_view, summarise_round
 
         ended = round_just_ended(session)
-        if ended is None:
-            return None
+        if ended is None or session.state.phase == "final":
+            return None  # the last round leads to the final scoring, whose breakdown sums up the game
         panel = screen.current_panel()
         first_card = panel.tribute_pad() if isinstance(panel, CardEntryPanel) and not panel.check_costs else None
         return round_summary_view(summarise_round(session, ended), first_card)

@@ -1,10 +1,11 @@
 """One round on one screen: what each player gained in it (gold, prestige, punish markers, cards
 activated), their total were the game to end now, and the wall order it leaves.
 
-Shown once when a round ends, and whenever the table taps the round's bar at the top; any tap
-closes it. Shown at a round's end with the next round's cards entered by their tribute, it carries
-the tribute pad for the first card: the table's next tap both closes it and enters that card. The differences are read off the session's states before and after the round; the
-total is the rules core's.
+Shown once when a round ends (not the last: the final scoring's breakdown follows), and whenever
+the table taps the round's bar at the top; any tap closes it. With the next round's cards entered
+by their tribute it carries the first card's tribute pad: the table's next tap both closes it and
+enters that card. The differences are read off the session's states before and after the round;
+the total is the rules core's.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
-from kivy.uix.gridlayout import GridLayout
 
 from app.games.macao import score_if_ended_now
 from app.ui import theme
