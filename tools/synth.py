@@ -726,6 +726,9 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         "seed": seed,
         "die_px": round(die_px, 1),
         "tilt_deg": round(tilt_deg, 1),
+        # the table point straight below the lens, in frame px (far outside the frame at a steep tilt):
+        # a flat die shows side faces on its side away from it, which the leaning check must not mistake
+        "below_camera_px": [round(float(v), 1) for v in cam.project(np.array([*cam.ground, 0.0]))],
         "colour_spread": round(spread, 3),
         "foreign_dice": options.foreign_dice,
         "translucent_dice": options.foreign_dice and options.translucent_dice,
@@ -1269,11 +1272,23 @@ def _smear_kernel(length_px: float, angle: float) -> np.ndarray:
     return kernel / max(float(kernel.sum()), 1e-6)
 
 
+EmptyTrayScene = tuple[np.ndarray, SceneLabels, np.ndarray]  # frame, its labels, the same table without the dice
+
+
 def render_scene(seed: int, options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, SceneLabels]:
     """One still tray scene: BGR uint8 frame and its ground truth."""
     world = _build_world(seed, options)
     frame = _compose(world, world.dice, np.random.default_rng([seed, 1]))
     return frame, _labels(world, world.dice)
+
+
+def render_scene_and_empty_tray(seed: int, options: SceneOptions = SceneOptions()) -> EmptyTrayScene:
+    """`render_scene`, and the same table, tray and light without the dice: what the camera check
+    keeps as the empty-tray picture (another frame: its own noise and JPEG)."""
+    world = _build_world(seed, options)
+    frame = _compose(world, world.dice, np.random.default_rng([seed, 1]))
+    empty = _compose(world, (), np.random.default_rng([seed, 1, 99]))
+    return frame, _labels(world, world.dice), empty
 
 
 def render_roll_sequence(
@@ -1409,12 +1424,27 @@ def render_randomised(scene_seed: int, allowed: dict[str, tuple[str, ...]],
                       options: SceneOptions = SceneOptions()) -> tuple[np.ndarray, SceneLabels]:
     """One scene whose factors (`tools.scene_factors`) are drawn from `allowed`; where the
     drawn size, tilt and tray leave no room for six dice, the next seed of a fixed series."""
+    frame, labels, _ = _randomised(scene_seed, allowed, options, lambda seed, chosen: (*render_scene(seed, chosen), None))
+    return frame, labels
+
+
+def render_randomised_and_empty_tray(scene_seed: int, allowed: dict[str, tuple[str, ...]],
+                                     options: SceneOptions = SceneOptions()) -> EmptyTrayScene:
+    """`render_randomised` with the empty-tray picture of `render_scene_and_empty_tray`."""
+    frame, labels, empty = _randomised(scene_seed, allowed, options, render_scene_and_empty_tray)
+    assert empty is not None
+    return frame, labels, empty
+
+
+def _randomised(scene_seed: int, allowed: dict[str, tuple[str, ...]], options: SceneOptions,
+                render: Callable[[int, SceneOptions], tuple[np.ndarray, SceneLabels, np.ndarray | None]],
+                ) -> tuple[np.ndarray, SceneLabels, np.ndarray | None]:
     problem = ""
     for attempt in range(SCENE_ATTEMPTS):
         seed = scene_seed + attempt * ATTEMPT_SEED_STEP
         factors = draw_factors(seed, allowed)
         try:
-            return render_scene(seed, replace(options, **scene_keywords(factors, seed)))  # type: ignore[arg-type]
+            return render(seed, replace(options, **scene_keywords(factors, seed)))  # type: ignore[arg-type]
         except ValueError as err:
             problem = str(err)
     raise ValueError(f"scene {scene_seed}: {problem} ({SCENE_ATTEMPTS} draws)")
@@ -1422,24 +1452,34 @@ def render_randomised(scene_seed: int, allowed: dict[str, tuple[str, ...]],
 
 def write_dataset(
     outdir: Path, count: int, seed: int, options: SceneOptions = SceneOptions(), quality: int = 90,
-    randomised: dict[str, tuple[str, ...]] | None = None,
+    randomised: dict[str, tuple[str, ...]] | None = None, empty_trays: bool = False,
 ) -> list[Path]:
     """Write `count` scenes as images/ + labels/ + manifest.csv (rendered-dev format); with
-    `randomised` (each factor's allowed values), scenes of randomised factors."""
+    `randomised` (each factor's allowed values), scenes of randomised factors; with
+    `empty_trays`, each scene's empty-tray picture in references/ under the image's name."""
     (outdir / "images").mkdir(parents=True, exist_ok=True)
     (outdir / "labels").mkdir(parents=True, exist_ok=True)
+    if empty_trays:
+        (outdir / "references").mkdir(exist_ok=True)
     written = []
     rows = []
     for index in range(count):
         name = f"synth_{seed}_{index:04d}"
         scene_seed = seed * 100_003 + index
-        if randomised is None:
+        empty = None
+        if randomised is None and empty_trays:
+            frame, labels, empty = render_scene_and_empty_tray(scene_seed, options)
+        elif randomised is None:
             frame, labels = render_scene(scene_seed, options)
+        elif empty_trays:
+            frame, labels, empty = render_randomised_and_empty_tray(scene_seed, randomised, options)
         else:
             frame, labels = render_randomised(scene_seed, randomised, options)
         image_path = outdir / "images" / f"{name}.jpg"
-        if not cv2.imwrite(str(image_path), frame, [cv2.IMWRITE_JPEG_QUALITY, quality]):
-            raise OSError(f"could not write {image_path}")
+        pictures = [(image_path, frame)] + ([(outdir / "references" / image_path.name, empty)] if empty is not None else [])
+        for path, picture in pictures:
+            if not cv2.imwrite(str(path), picture, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+                raise OSError(f"could not write {path}")
         record = {
             "image": image_path.name,
             "width": frame.shape[1],
@@ -1491,6 +1531,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --randomise: no scene takes these values (repeatable)")
     parser.add_argument("--only", action="append", default=[], metavar="FACTOR=VALUE[,VALUE]",
                         help="with --randomise: every scene takes one of these values (repeatable)")
+    parser.add_argument("--empty-trays", action="store_true",
+                        help="also each scene's table without the dice, in references/ (what the camera check "
+                             "keeps; `vision evaluate --references` reads beside it)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -1510,7 +1553,8 @@ def run(args: argparse.Namespace) -> int:
                            translucent_dice=args.translucent, dice_by_walls=args.by_walls,
                            cocked_on_a_die=args.on_a_die, cocked_on_a_cube=args.on_a_cube)
     try:
-        paths = write_dataset(args.outdir, args.count, args.seed, options, randomised=randomised)
+        paths = write_dataset(args.outdir, args.count, args.seed, options, randomised=randomised,
+                              empty_trays=args.empty_trays)
     except (OSError, ValueError) as err:
         print(f"synth: {err}", file=sys.stderr)
         return 2

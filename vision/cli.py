@@ -133,12 +133,24 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
     if args.reader == "baseline":
         score = evaluate(folder, read_baseline, score_colour=False)
     else:
-        score = evaluate(
-            folder,
-            lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration, learned=learned),
-            score_colour=args.expect == "macao",
-        )
+        if args.references and not (folder / "references").is_dir():
+            print(f"{folder}: --references needs a references/ folder of empty-tray pictures", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        beside = (lambda frame, empty: read_dice(frame, params, expect=args.expect, calibration=calibration,
+                                                 learned=learned, reference=empty)) if args.references else None
+        try:
+            score = evaluate(
+                folder,
+                lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration, learned=learned),
+                score_colour=args.expect == "macao",
+                read_beside_empty_tray=beside,
+            )
+        except FileNotFoundError as err:
+            print(err, file=sys.stderr)
+            return EXIT_BAD_INPUT
     report = score.report()
+    if args.reader != "baseline":
+        report["beside_empty_tray"] = bool(args.references)
     if args.json:
         if args.mistakes:
             report["mistakes"] = [dataclasses.asdict(m) for m in score.mistakes]
@@ -240,6 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--reader", choices=("windrose", "baseline"), default="windrose",
                     help="baseline: the plain pip-blob reader of the bench (values only), for comparison")
+    ev.add_argument("--references", action="store_true",
+                    help="read each image beside its empty-tray picture (references/, the image's name), "
+                         "as the app does after the camera check")
     ev.add_argument("--mistakes", action="store_true",
                     help="also list each die not read right (missed, unsure, wrong) and each die read where none lies")
     ad = sub.add_parser("adapt", help="refit colours and the sure threshold on the table's own rolls, "

@@ -244,10 +244,13 @@ def evaluate(
     folder: Path,
     read: Callable[[np.ndarray], DiceReading],
     score_colour: bool = True,
+    read_beside_empty_tray: Callable[[np.ndarray, np.ndarray], DiceReading] | None = None,
 ) -> Score:
     """Read every labelled image of `folder` with `read` and score it.
 
-    Colours are scored when `score_colour` is set and the labels name them.
+    Colours are scored when `score_colour` is set and the labels name them. With
+    `read_beside_empty_tray`, each image is read with its empty-tray picture (references/, the
+    image's name), as the app reads after the camera check; a missing one is an error.
     """
     score = Score()
     for image_path, label_path in iter_dataset(folder):
@@ -257,6 +260,18 @@ def evaluate(
         dice = load_labels(label_path, frame.shape[1], frame.shape[0])
         use_colour = score_colour and any(d.colour for d in dice)
         score.colour_labelled |= use_colour
-        reading = read(frame)
+        if read_beside_empty_tray is None:
+            reading = read(frame)
+        else:
+            reading = read_beside_empty_tray(frame, empty_tray_of(folder, image_path))
         score_image(score, dice, reading, use_colour, image_path.name)
     return score
+
+
+def empty_tray_of(folder: Path, image_path: Path) -> np.ndarray:
+    """The picture of the empty tray taken for `image_path` (references/ under its name)."""
+    reference = folder / "references" / image_path.name
+    empty = cv2.imread(str(reference), cv2.IMREAD_COLOR) if reference.is_file() else None
+    if empty is None:
+        raise FileNotFoundError(f"{reference}: no empty-tray picture for {image_path.name} (or not one OpenCV reads)")
+    return empty

@@ -128,6 +128,21 @@ def test_tilted_camera_keeps_dice_in_the_picture() -> None:
             assert 0 <= x0 < x1 <= 800 and 0 <= y0 < y1 <= 450
 
 
+def test_label_says_where_the_camera_stands_over_the_table() -> None:
+    """The leaning check's training turns each crop away from this point; a wrong one teaches it
+    that a flat die's side faces mean a cocked die."""
+    straight = render_scene(5, SceneOptions(width=800, height=450, die_px=40, tilt_deg=0.0))[1].conditions
+    assert np.hypot(straight["below_camera_px"][0] - 400, straight["below_camera_px"][1] - 225) < 0.04 * 800
+    for seed in range(3):
+        _, labels = render_scene(seed, SceneOptions(width=800, height=450, die_px=40, tilt_deg=30.0))
+        below = np.array(labels.conditions["below_camera_px"])
+        assert np.hypot(*(below - (400, 225))) > 400  # far outside the frame's middle
+        # the dice nearest the lens's foot are the nearest to the lens: the largest in the picture
+        reach = [np.hypot(*(np.array(d.center) - below)) for d in labels.dice]
+        sides = [d.face_side for d in labels.dice]
+        assert np.corrcoef(reach, sides)[0, 1] < -0.5
+
+
 def test_dataset_in_rendered_dev_format(tmp_path: Path) -> None:
     paths = write_dataset(tmp_path, 2, seed=4, options=SMALL)
     assert len(paths) == 2

@@ -109,3 +109,28 @@ def test_the_command_line_lists_the_mistakes_behind_its_figures(tmp_path: Path, 
     not_right = [m for m in report["mistakes"] if m["kind"] != EXTRA]
     assert len(not_right) == report["dice"] - round(report["colour_and_value_right"] * report["dice"])
     assert any(m["truth"] == f"{changed['colour']} {changed['value']}" for m in not_right)
+
+
+def test_the_command_line_reads_beside_each_scene_s_empty_tray(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`--references` reads each picture beside its own empty-tray picture, as the app does after
+    the camera check: given the picture itself as its empty tray, nothing has changed and no die
+    is there to read. A folder without empty-tray pictures is refused in words."""
+    import shutil
+
+    from vision.cli import main as vision_main
+
+    dataset = tmp_path / "set"
+    assert vision_main(["synth", str(dataset), "--count", "1", "--seed", "5", "--empty-trays"]) == 0
+    assert [p.name for p in (dataset / "references").iterdir()] == [p.name for p in (dataset / "images").iterdir()]
+    capsys.readouterr()
+    assert vision_main(["evaluate", str(dataset), "--references", "--json"]) == 0
+    beside = json.loads(capsys.readouterr().out)
+    assert beside["beside_empty_tray"] is True and beside["colour_and_value_right"] > 0.8
+    for image in (dataset / "images").iterdir():
+        shutil.copyfile(image, dataset / "references" / image.name)
+    assert vision_main(["evaluate", str(dataset), "--references", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["colour_and_value_right"] == 0.0
+    shutil.rmtree(dataset / "references")
+    assert vision_main(["evaluate", str(dataset), "--references"]) == 2
+    assert "needs a references/ folder" in capsys.readouterr().err

@@ -36,6 +36,7 @@ class LabelledDie:
 class LabelledImage:
     path: Path
     dice: tuple[LabelledDie, ...]
+    below_camera: tuple[float, float] | None = None  # a drawn scene's point below the lens (frame px)
 
     def load(self) -> np.ndarray:
         image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
@@ -53,7 +54,7 @@ def load_folder(folder: Path) -> list[LabelledImage]:
         json_label = folder / "labels" / f"{image_path.stem}.json"
         yolo_label = folder / "labels" / f"{image_path.stem}.txt"
         if json_label.exists():
-            records.append(LabelledImage(image_path, _from_json(json_label)))
+            records.append(LabelledImage(image_path, _from_json(json_label), _below_camera(json_label)))
         elif yolo_label.exists():
             records.append(LabelledImage(image_path, _from_yolo(yolo_label, image_path)))
     return records
@@ -69,6 +70,12 @@ def _from_json(label: Path) -> tuple[LabelledDie, ...]:
         LabelledDie(float(d["center_px"][0]), float(d["center_px"][1]), float(d.get("face_side_px") or side),
                     int(d["value"] or 0)) for d in dice
     )
+
+
+def _below_camera(label: Path) -> tuple[float, float] | None:
+    """Where a drawn scene's camera stands over the table, if its label says (photos do not)."""
+    point = json.loads(label.read_text(encoding="utf-8")).get("scene", {}).get("below_camera_px")
+    return (float(point[0]), float(point[1])) if point else None
 
 
 def _from_yolo(label: Path, image_path: Path) -> tuple[LabelledDie, ...]:

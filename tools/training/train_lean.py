@@ -5,7 +5,8 @@
         --out /tmp/lean.onnx --epochs 12 --seed 1
 
 Each die is cut as the reader cuts it: where the detector puts it (the label's centre when the
-detector misses it), at the median side the detector gives the image's dice, turned outward.
+detector misses it), at the median side the detector gives the image's dice, turned outward
+(from the point below the camera when a drawn scene's label gives it, else the frame's centre).
 Cocked dice (JSON `value` null) are the positives, every other die a negative. Augmented:
 shift, size, a small extra turn, mirror across the outward axis (never along it), light.
 Prints, per --test set, the cocked dice caught and the flat dice taken for cocked at the
@@ -82,7 +83,7 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], views: li
                 angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(0, shift_sides) * view.side
                 at = centre + shift * np.array([np.cos(angle), np.sin(angle)])
                 side = view.side * float(np.exp(rng.uniform(-SIZE_JITTER, SIZE_JITTER)))
-                crop = outward_crops(image, at[None], np.array([side]), crop_px, WINDOW_SIDES,
+                crop = outward_crops(image, at[None], np.array([side]), crop_px, WINDOW_SIDES, record.below_camera,
                                      extra_turns_deg=np.array([rng.uniform(-EXTRA_TURN_DEG, EXTRA_TURN_DEG)]))[0]
                 if rng.random() < 0.5:
                     crop = crop[::-1]  # mirrored across the outward axis: still outward
@@ -94,7 +95,8 @@ def make_epoch(records: list[LabelledImage], images: list[np.ndarray], views: li
 def exact_crops(records: list[LabelledImage], images: list[np.ndarray], views: list[ReaderView],
                 crop_px: int) -> tuple[np.ndarray, np.ndarray]:
     """Crops as the reader cuts them (no augmentation), with labels 1 = cocked."""
-    crops = [outward_crops(image, view.centres, np.full(len(record.dice), view.side), crop_px, WINDOW_SIDES)
+    crops = [outward_crops(image, view.centres, np.full(len(record.dice), view.side), crop_px, WINDOW_SIDES,
+                           record.below_camera)
              for record, image, view in zip(records, images, views) if record.dice]
     labels = [int(d.value == 0) for record in records for d in record.dice]
     return np.concatenate(crops), np.array(labels)
