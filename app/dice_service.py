@@ -271,10 +271,11 @@ class DiceService:
                 if unread:
                     raise InvalidDice(f"not read for sure: {', '.join(unread)}; correct these dice first")
                 dice = {colour: int(pips) for colour, pips in values.items() if pips is not None}
-            action = {"type": "roll", "dice": checked_dice(dice, self.dice)}
+            rolled = checked_dice(dice, self.dice)
+            action = {"type": "roll", "dice": rolled}
             proposal = self._status.reading if self._status.state is RollState.PROPOSED else None
             if proposal is not None and self._proposal_frame is not None and self._keep_roll is not None:
-                self._roll_to_keep = (self._proposal_frame, proposal, action["dice"])
+                self._roll_to_keep = (self._proposal_frame, proposal, rolled)
             self._proposal_frame = None
             if self._status.state is not RollState.CAMERA_UNAVAILABLE:  # that notice (and its retries) stay
                 self._settler = None

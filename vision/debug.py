@@ -155,7 +155,7 @@ def draw_readings(frame: np.ndarray, dice: Sequence[DieReading]) -> np.ndarray:
     return canvas
 
 
-def draw_faces(frame: np.ndarray, faces: list[tuple[object, str | None, bool]]) -> np.ndarray:
+def draw_faces(frame: np.ndarray, faces: Sequence[tuple[object, str | None, bool]]) -> np.ndarray:
     """Frame with each face's box, pips and label; faces are (DieFace, colour, kept) triples."""
     canvas = frame.copy()
     thickness = max(1, round(max(frame.shape[:2]) / 800))

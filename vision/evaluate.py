@@ -220,8 +220,9 @@ def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use
         if prediction is None:
             continue
         score.matched += 1
-        unsure = outcome == UNSURE or prediction.value is None
-        score.confusion[die.value - 1, 6 if unsure else prediction.value - 1] += 1
+        read = prediction.value
+        unsure = outcome == UNSURE or read is None
+        score.confusion[die.value - 1, 6 if unsure or read is None else read - 1] += 1
         if unsure:
             score.unsure += 1
             continue

@@ -37,7 +37,7 @@ def outward_crops(frame: np.ndarray, centres: np.ndarray, sides: np.ndarray, cro
             angle += float(extra_turns_deg[i])
         # getRotationMatrix2D turns the picture anticlockwise by `angle` on screen (y points
         # down), which brings a direction at `angle` (clockwise from +x on screen) onto +x.
-        matrix = cv2.getRotationMatrix2D((float(cx), float(cy)), angle, 1.0)
+        matrix = np.asarray(cv2.getRotationMatrix2D((float(cx), float(cy)), angle, 1.0), np.float64)
         matrix[:, 2] += (size / 2.0 - cx, size / 2.0 - cy)
         patch = cv2.warpAffine(frame, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         interpolation = cv2.INTER_AREA if size > crop_px else cv2.INTER_LINEAR

@@ -249,14 +249,14 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     glared = glare_at_centre(crops[chosen], values, net.window_sides, learned)
     cut = near_the_edge(checked, centres[chosen], np.maximum(sides[chosen], typical), learned.edge_min_sides)
     faces: list[DieFace] = []
-    for i, value, colour, polarity, cocked, glare, off in zip(chosen, values, colours, polarities, leaning, glared, cut):
+    for i, value, colour, pips_polarity, cocked, glare, off in zip(chosen, values, colours, polarities, leaning, glared, cut):
         c = found[i]
         confidence = float(probabilities[i][value])
         reason = (MAYBE_NOT_A_DIE if i in doubtful else PARTLY_OUTSIDE if off else LEANING if cocked
                   else GLARE_AT_CENTRE if glare else "" if confidence >= least_value_probability else DOUBTFUL_VALUE)
         side = float(sides[i])
         box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
-        faces.append(DieFace(box, value, confidence, reason, polarity, np.zeros((0, 2)), colour, True))
+        faces.append(DieFace(box, value, confidence, reason, pips_polarity, np.zeros((0, 2)), colour, True))
     return faces
 
 
@@ -419,7 +419,8 @@ def read_with_model(
     assignment = assign_colours(costs, params.colour_max_cost)
     margins = assignment_margins(costs, assignment)
     swayed = swayed_by_doubtful(faces, costs, assignment, params.colour_max_cost)
-    dice, drawn = [], []
+    dice = []
+    drawn: list[tuple[DieFace, str | None, bool]] = []
     for face, colour_index, margin, sway in zip(faces, assignment, margins, swayed):
         if colour_index is None:
             drawn.append((dataclasses.replace(face, reason=NO_COLOUR_LEFT), None, False))

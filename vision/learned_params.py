@@ -112,7 +112,7 @@ class LearnedParams:
                 value = float(value)
             if isinstance(value, bool) != (wanted is bool) or not isinstance(value, wanted):
                 raise ValueError(f"[vision.learned] key '{name}' must be {wanted.__name__}, got {value!r}")
-            if wanted in (int, float) and value < 0:
+            if isinstance(value, (int, float)) and value < 0:
                 raise ValueError(f"[vision.learned] key '{name}' must not be negative, got {value!r}")
             values[name] = value
         if values["classifier_turns"] not in (1, 2, 4):

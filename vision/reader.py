@@ -245,7 +245,7 @@ def read_classical(
     assignment = assign_colours(costs, params.colour_max_cost) if faces else []
     margins = assignment_margins(costs, assignment) if faces else []
     dice = []
-    drawn = []
+    drawn: list[tuple[DieFace, str | None, bool]] = []
     for face, colour_index, margin in zip(faces, assignment, margins):
         if colour_index is None:
             drawn.append((face, None, False))

@@ -104,6 +104,8 @@ def tray_difference(picture: np.ndarray, empty_tray: EmptyTray, offset: tuple[in
     height, width = min(now_small.shape[0], empty_small.shape[0]), min(now_small.shape[1], empty_small.shape[1])
     if height < 8 or width < 8:
         raise ReferenceUnusable("the part read lies outside the empty-tray picture")
+    now: np.ndarray
+    empty: np.ndarray
     now, empty = (cv2.cvtColor(np.ascontiguousarray(image[:height, :width]), cv2.COLOR_BGR2Lab).astype(np.float32)
                   for image in (now_small, empty_small))
     empty = _aligned(now, empty, params)
@@ -112,7 +114,7 @@ def tray_difference(picture: np.ndarray, empty_tray: EmptyTray, offset: tuple[in
     grid_now, grid_empty = now[::4, ::4].reshape(-1, 3), empty[::4, ::4].reshape(-1, 3)
     medians_now, medians_empty = np.median(grid_now, axis=0), np.median(grid_empty, axis=0)
     empty[..., 0] *= float(medians_now[0] + 1.0) / float(medians_empty[0] + 1.0)
-    empty[..., 1:] += medians_now[1:] - medians_empty[1:]
+    empty[..., 1:] += (medians_now[1:] - medians_empty[1:]).astype(np.float32)
     now = cv2.GaussianBlur(now, (0, 0), params.reference_blur_px)
     empty = cv2.GaussianBlur(empty, (0, 0), params.reference_blur_px)
     # A pixel differs by how far it lies outside the range the empty tray shows within one pixel
@@ -144,7 +146,7 @@ def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.nda
                                 "since the empty tray was taken")
     if np.hypot(dx, dy) < 0.5:  # the comparison allows a pixel either way
         return empty
-    matrix = np.float32([[1, 0, dx], [0, 1, dy]])
+    matrix = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
     return cv2.warpAffine(empty, matrix, now.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 

@@ -205,9 +205,9 @@ def split_seams(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], kept
     for k, centre_row, end_row in sorted(best.values(), key=weaker_end, reverse=True):
         rows = [centre_row, end_row, end_row + 1]
         readings = net.refine(crops[rows], upright[rows], learned.classifier_turns, learned.classifier_batch)
-        centre, ends = readings[0], readings[1:]
-        if (np.all(1.0 - ends[:, 0] >= learned.die_min_probability) and np.all(ends[:, 0] < centre[0])
-                and np.all(np.max(ends[:, 1:], axis=1) >= learned.macao_value_min_probability)):
-            splits.append(SeamSplit(k, (points[end_row], points[end_row + 1]), crops[rows[1:]], ends))
+        centre, at_ends = readings[0], readings[1:]
+        if (np.all(1.0 - at_ends[:, 0] >= learned.die_min_probability) and np.all(at_ends[:, 0] < centre[0])
+                and np.all(np.max(at_ends[:, 1:], axis=1) >= learned.macao_value_min_probability)):
+            splits.append(SeamSplit(k, (points[end_row], points[end_row + 1]), crops[rows[1:]], at_ends))
     return splits
 

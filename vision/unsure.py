@@ -42,9 +42,14 @@ _REASONS: dict[str, UnsureReason] = {
 class ReadFace(Protocol):
     """What `die_reading` needs of a reader's face (vision.die.DieFace)."""
 
-    box: tuple[int, int, int, int]
-    value: int | None
-    confidence: float
+    @property
+    def box(self) -> tuple[int, int, int, int]: ...
+
+    @property
+    def value(self) -> int | None: ...
+
+    @property
+    def confidence(self) -> float: ...
 
 
 def unsure_reason(note: str) -> UnsureReason:
