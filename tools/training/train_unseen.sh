@@ -3,11 +3,15 @@
 #
 #   tools/training/train_unseen.sh WORK_DIR [PYTHON_WITH_TORCH]
 #
-# 1. Draws the judging sets (each holds one factor value no training scene has) and the
-#    randomised training scenes without those values (`python -m vision synth --randomise`).
+# 1. Draws the judging sets (each holds one factor value no training scene has; each scene with
+#    its empty-tray picture) and the randomised training scenes without those values
+#    (`python -m vision synth --randomise`), plain and with a cocked die in every scene.
 # 2. Splits dice-real-dev2 by image name: even images train, odd images judge (48 each).
-# 3. Trains the detector and the classifier (seeded, one torch thread each, niced).
-# 4. Scores the shipped models and the new ones on every set with `python -m vision evaluate`.
+# 3. Trains the detector, then the classifier and the leaning check on its candidates (seeded,
+#    one torch thread each, niced).
+# 4. Scores the shipped models and the new ones on every set with `python -m vision evaluate`,
+#    the drawn sets both alone (as `vision read` on a photo) and beside their empty trays (as
+#    the app reads after its camera check).
 # Run from the repository's root. Steps whose output exists are skipped, so it can be re-run.
 set -euo pipefail
 work=${1:?usage: train_unseen.sh WORK_DIR [PYTHON_WITH_TORCH]}
@@ -24,21 +28,29 @@ synth() {  # synth NAME ARGS...: a drawn set, unless already there
 }
 
 # The judging sets: 150 scenes each; every one holds a value held out of training below.
-synth "$sets/unseen_board" --count 150 --seed 3901 --only background=board
-synth "$sets/unseen_white" --count 150 --seed 3902 --only style=white
-synth "$sets/unseen_tilt" --count 150 --seed 3903 --only tilt=30-35
-synth "$sets/unseen_marbled" --count 150 --seed 3906 --only style=marbled
+synth "$sets/unseen_board" --count 150 --seed 3901 --only background=board --empty-trays
+synth "$sets/unseen_white" --count 150 --seed 3902 --only style=white --empty-trays
+synth "$sets/unseen_tilt" --count 150 --seed 3903 --only tilt=30-35 --empty-trays
+synth "$sets/unseen_marbled" --count 150 --seed 3906 --only style=marbled --empty-trays
 synth "$sets/white_webcam" --count 150 --seed 3904 --only style=white --only background=light_wood \
-    --only camera=webcam --only tilt=20-30,30-35
-synth "$sets/unseen_board_macao" --count 100 --seed 3907 --only background=board --only style=macao --only pips=usual
-synth "$sets/randomised" --count 150 --seed 3905 --randomise  # every value, for reference
+    --only camera=webcam --only tilt=20-30,30-35 --empty-trays
+synth "$sets/unseen_board_macao" --count 100 --seed 3907 --only background=board --only style=macao --only pips=usual \
+    --empty-trays
+synth "$sets/randomised" --count 150 --seed 3905 --randomise --empty-trays  # every value, for reference
+# The leaning check's judges: a cocked die in every scene, under a 30-35 degree camera and by tray walls.
+synth "$sets/tilt_cocked" --count 100 --seed 3913 --randomise --only tilt=30-35 --cocked
+synth "$sets/walls_test" --count 100 --seed 8101 --cocked --by-walls
 
 # Training scenes: every factor randomised, the judged values left out (light dice both ways).
 held_out=(--hold-out background=board --hold-out style=white,ivory,marbled --hold-out tilt=30-35)
 synth "$train/rand_lo" --count 400 --seed 7901 --randomise "${held_out[@]}"
+synth "$train/rand_cocked_lo" --count 300 --seed 8401 --randomise --cocked "${held_out[@]}"
+synth "$train/rand_walls_lo" --count 200 --seed 8501 --randomise --cocked --by-walls "${held_out[@]}"
 synth "$train/synth_a" --count 240 --seed 7001
 synth "$train/synth_glare" --count 120 --seed 7301 --glare
 synth "$train/synth_foreign" --count 120 --seed 7601 --foreign
+synth "$train/synth_lean" --count 200 --seed 7801 --cocked
+synth "$train/synth_walls" --count 200 --seed 8001 --cocked --by-walls
 
 # dice-real-dev2 halves by sorted image name (as FOLDER:even / FOLDER:odd in training).
 $python - "$datasets/dice-real-dev2" "$work/split" <<'EOF'
