@@ -187,9 +187,10 @@ def as_truth(die: LabelledDie, use_colour: bool) -> str:
 
 
 def as_read(prediction: DieReading) -> str:
-    """A reading in words: `black 3 at 0.82`, `black unsure at 0.47`."""
+    """A reading in words: `black 3 at 0.82`, `black unsure at 0.47`, `unsure (leaning) at 0.91`."""
     if prediction.unsure or prediction.value is None:
-        return f"{_named(prediction.colour, None)} unsure at {prediction.confidence:.2f}".lstrip()
+        why = f" ({prediction.reason.value})" if prediction.reason else ""
+        return f"{_named(prediction.colour, None)} unsure{why} at {prediction.confidence:.2f}".lstrip()
     return f"{_named(prediction.colour, prediction.value)} at {prediction.confidence:.2f}"
 
 

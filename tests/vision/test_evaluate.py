@@ -10,15 +10,16 @@ import pytest
 
 from vision.evaluate import (COCKED_READ, EXTRA, MISSED, RIGHT, UNSURE, WRONG, LabelledDie, Score, judge,
                              score_image)
-from vision.types import DiceReading, DieReading
+from vision.types import DiceReading, DieReading, UnsureReason
 
 
 def _label(x: float, value: int | None, colour: str | None) -> LabelledDie:
     return LabelledDie((x, 100.0, x + 40.0, 140.0), value, colour)
 
 
-def _read(x: int, value: int | None, colour: str | None, confidence: float = 0.95) -> DieReading:
-    return DieReading(x, 100, 40, 40, colour, value, confidence, unsure=value is None)
+def _read(x: int, value: int | None, colour: str | None, confidence: float = 0.95,
+          reason: UnsureReason | None = None) -> DieReading:
+    return DieReading(x, 100, 40, 40, colour, value, confidence, unsure=value is None, reason=reason)
 
 
 # One picture with every outcome: (label, reading matched to it or None, expected outcome).
@@ -26,7 +27,7 @@ CASES = [
     (_label(0, 3, "red"), _read(0, 3, "red"), RIGHT),
     (_label(100, 4, "blue"), _read(100, 5, "blue", 0.82), WRONG),
     (_label(200, 2, "green"), _read(200, 2, "gray"), WRONG),  # value right, colour wrong
-    (_label(300, 6, "black"), _read(300, None, "black", 0.47), UNSURE),
+    (_label(300, 6, "black"), _read(300, None, "black", 0.47, UnsureReason.GLARE), UNSURE),
     (_label(400, 1, "gray"), None, MISSED),
     (_label(500, None, "violet"), _read(500, 1, "violet"), COCKED_READ),
     (_label(600, None, "violet"), _read(600, None, "violet", 0.3), RIGHT),  # a cocked die asked for
@@ -53,7 +54,7 @@ def test_a_picture_with_every_outcome_is_counted_and_its_mistakes_listed() -> No
     assert [(m.kind, m.truth, m.read) for m in score.mistakes] == [
         (WRONG, "blue 4", "blue 5 at 0.82"),
         (WRONG, "green 2", "gray 2 at 0.95"),
-        (UNSURE, "black 6", "black unsure at 0.47"),
+        (UNSURE, "black 6", "black unsure (glare) at 0.47"),
         (MISSED, "gray 1", ""),
         (COCKED_READ, "cocked", "violet 1 at 0.95"),
         (EXTRA, "", "5 at 0.90"),
