@@ -134,13 +134,17 @@ def tray_difference(picture: np.ndarray, empty_tray: EmptyTray, offset: tuple[in
 
 
 def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.ndarray:
-    """The reference shifted onto the picture (a camera nudged by a few px); ReferenceUnusable
-    when the two hardly correlate (a peak below reference_min_match) or the shift is beyond
-    reference_max_shift of the long side (the camera was moved)."""
+    """The reference shifted onto the picture (a camera nudged by a few px), or as it stands
+    when the two hardly correlate (a peak below reference_min_match); ReferenceUnusable when
+    the shift is beyond reference_max_shift of the long side (the camera was moved).
+
+    A plain felt or a checked cloth gives phase correlation nothing to hold on to (a flat or
+    many-peaked surface), though nothing moved: such a pair is compared unshifted, and a view
+    that truly moved or was blocked shows as more change than reference_max_changed."""
     window = cv2.createHanningWindow(now.shape[1::-1], cv2.CV_32F)
     (dx, dy), response = cv2.phaseCorrelate(empty[..., 0], now[..., 0], window)
     if response < params.reference_min_match:
-        raise ReferenceUnusable("the picture does not line up with the empty tray (camera moved or view blocked)")
+        return empty
     if np.hypot(dx, dy) > params.reference_max_shift * max(now.shape[:2]):
         raise ReferenceUnusable(f"the camera moved by {np.hypot(dx, dy) / max(now.shape[:2]):.0%} of the picture "
                                 "since the empty tray was taken")
