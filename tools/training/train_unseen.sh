@@ -75,22 +75,31 @@ detector=$work/models/det_lo/dicedet.onnx
     --train $datasets/dice-real-dev $datasets/dice-rendered-dev "$work/split/real2_even" "$train/synth_a" "$train/rand_lo" \
     --test "$work/split/real2_odd" "$sets/white_webcam" "$sets/unseen_board" \
     --out "$detector" --steps 1500 --seed 2
-classifier=$work/models/cls_lo/dicenet.onnx
+classifier=$work/models/cls_lo/dicenet.onnx  # cls_A of tools/training/README.md (14 epochs)
 [ -f "$classifier" ] || nice -n 10 $torch_python -m tools.training.train_classifier \
     --train $datasets/dice-real-dev@6 $datasets/dice-rendered-dev@4 "$work/split/real2_even@3" \
         "$train/synth_glare@1" "$train/synth_foreign@1" "$train/rand_lo@1" \
-    --out "$classifier" --epochs 10 --washout 0.25 --specks 4 --residual --width 16 --crop-px 64 --seed 5 \
-    --negatives-from vision/models/dicedet.onnx
+    --out "$classifier" --epochs 14 --washout 0.25 --specks 4 --residual --width 16 --crop-px 64 --seed 5 \
+    --negatives-from "$detector"
+lean=$work/models/lean_lo/dicelean.onnx  # lean_A of tools/training/README.md
+[ -f "$lean" ] || nice -n 10 $torch_python -m tools.training.train_lean \
+    --train "$train/rand_cocked_lo" "$train/rand_walls_lo" "$train/synth_lean" "$train/synth_walls" "$train/synth_a" \
+        $datasets/dice-rendered-dev $datasets/dice-real-dev "$work/split/real2_even" \
+    --test "$sets/tilt_cocked" "$sets/walls_test" "$work/split/real2_odd" --detector "$detector" \
+    --epochs 30 --width 16 --crop-px 64 --seed 1 --out "$lean"
 
-# Scores: the shipped models, then the new detector alone, then both (a config naming the files).
+# Scores: the shipped models, then the new detector alone, then detector and classifier, then all
+# three (a config naming the files). Drawn sets alone and beside their empty trays (NAME_ref).
 score() {  # score OUT_DIR [--config FILE]
     local out=$1; shift
     mkdir -p "$out"
-    for name in unseen_board unseen_white unseen_tilt unseen_marbled white_webcam randomised; do
-        [ -f "$out/$name.json" ] || $python -m vision evaluate "$sets/$name" --expect any --json "$@" > "$out/$name.json"
+    for name in unseen_board unseen_white unseen_tilt unseen_marbled white_webcam randomised unseen_board_macao; do
+        local expect=any
+        [ "$name" = unseen_board_macao ] && expect=macao
+        [ -f "$out/$name.json" ] || $python -m vision evaluate "$sets/$name" --expect $expect --json "$@" > "$out/$name.json"
+        [ -f "$out/${name}_ref.json" ] || $python -m vision evaluate "$sets/$name" --expect $expect --references --json "$@" \
+            > "$out/${name}_ref.json"
     done
-    [ -f "$out/unseen_board_macao.json" ] || $python -m vision evaluate "$sets/unseen_board_macao" --expect macao --json "$@" \
-        > "$out/unseen_board_macao.json"
     [ -f "$out/real2_odd.json" ] || $python -m vision evaluate "$work/split/real2_odd" --expect any --json "$@" > "$out/real2_odd.json"
     [ -f "$out/real2_all.json" ] || $python -m vision evaluate $datasets/dice-real-dev2 --expect any --json "$@" > "$out/real2_all.json"
     [ -f "$out/real_dev.json" ] || $python -m vision evaluate $datasets/dice-real-dev --expect any --json "$@" > "$out/real_dev.json"
@@ -103,3 +112,6 @@ score "$work/scores/det_lo" --config "$work/det_lo.toml"
 printf '[vision.learned]\ndetector_path = "%s"\nclassifier_path = "%s"\n' "$(realpath "$detector")" \
     "$(realpath "$classifier")" > "$work/both_lo.toml"
 score "$work/scores/both_lo" --config "$work/both_lo.toml"
+printf '[vision.learned]\ndetector_path = "%s"\nclassifier_path = "%s"\nlean_path = "%s"\n' "$(realpath "$detector")" \
+    "$(realpath "$classifier")" "$(realpath "$lean")" > "$work/all_lo.toml"
+score "$work/scores/all_lo" --config "$work/all_lo.toml"
