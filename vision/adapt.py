@@ -219,8 +219,9 @@ def models_fingerprint(learned: LearnedParams) -> str:
     """What identifies the networks a refit was judged with (detector and classifier files);
     OSError when one cannot be read."""
     digest = hashlib.sha256()
-    for path in (learned.detector_path, learned.classifier_path):
-        digest.update(model_path(path).read_bytes())
+    for path in (learned.detector_path, learned.classifier_path, learned.second_classifier_path):
+        if path:
+            digest.update(model_path(path).read_bytes())
     return digest.hexdigest()[:16]
 
 

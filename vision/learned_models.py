@@ -258,9 +258,9 @@ def _without_own_heat(heat: np.ndarray, row: float, col: float, radius: float, c
 @dataclass(frozen=True)
 class LearnedModels:
     """The detector, the classifier that picks the dice, and any further classifiers whose
-    probabilities are averaged with its own for the dice kept (an ensemble; measured held out
-    by tools.training.evaluate_learned, not shipped: see tools/training/README.md), and the
-    leaning-die check."""
+    probabilities are averaged with its own for the dice kept (an ensemble: `[vision.learned]
+    second_classifier_path`, and more for tools.training.evaluate_learned; see
+    tools/training/README.md), and the leaning-die check."""
 
     detector: DiceDetector
     classifier: DiceNet
@@ -270,9 +270,12 @@ class LearnedModels:
 
     @classmethod
     def load(cls, params: LearnedParams, extra_classifier_paths: tuple[str, ...] = ()) -> LearnedModels:
+        """The configured models (the second classifier too, when configured), and any further
+        classifiers named."""
         runtime = params.runtime
+        extras = ((params.second_classifier_path,) if params.second_classifier_path else ()) + extra_classifier_paths
         return cls(DiceDetector.load(params.detector_path, runtime), DiceNet.load(params.classifier_path, runtime),
-                   tuple(DiceNet.load(path, runtime) for path in extra_classifier_paths),
+                   tuple(DiceNet.load(path, runtime) for path in extras),
                    load_lean(params.lean_path, runtime) if params.lean_check else None)
 
 

@@ -88,7 +88,8 @@ def learned_models(learned: LearnedParams | None = None) -> tuple[LearnedModels,
         return "learned models disabled in [vision.learned]"
     try:
         lean = model_path(learned.lean_path) if learned.lean_check else None
-        return _models_at(model_path(learned.detector_path), model_path(learned.classifier_path), lean,
+        second = model_path(learned.second_classifier_path) if learned.second_classifier_path else None
+        return _models_at(model_path(learned.detector_path), model_path(learned.classifier_path), second, lean,
                           learned.runtime), learned
     except ModelError as exc:
         return f"learned models not loaded: {exc}"
@@ -104,11 +105,12 @@ def _configured_learned() -> LearnedParams | str:
 
 
 @functools.lru_cache(maxsize=4)
-def _models_at(detector: Path, classifier: Path, lean: Path | None, runtime: str) -> LearnedModels:
+def _models_at(detector: Path, classifier: Path, second: Path | None, lean: Path | None, runtime: str) -> LearnedModels:
     """Models loaded once per set of files (a failed load raises, is not cached, and is tried
     again). Without its leaning check the learned reader still reads far better than the
     classical one, which has none either: a lean model that fails to load only turns it off."""
-    models = LearnedModels(DiceDetector.load(detector, runtime), DiceNet.load(classifier, runtime))
+    models = LearnedModels(DiceDetector.load(detector, runtime), DiceNet.load(classifier, runtime),
+                           () if second is None else (DiceNet.load(second, runtime),))
     if lean is None:
         return models
     try:

@@ -39,7 +39,8 @@ def models() -> LearnedModels:
 
 
 def test_shipped_models_fit_the_budget() -> None:
-    files = [REPO_ROOT / LEARNED.detector_path, REPO_ROOT / LEARNED.classifier_path]
+    files = [REPO_ROOT / path for path in (LEARNED.detector_path, LEARNED.classifier_path,
+                                          LEARNED.second_classifier_path, LEARNED.lean_path) if path]
     files += [f.with_suffix(".json") for f in files]
     assert all(f.is_file() for f in files)
     assert sum(f.stat().st_size for f in files) < MODEL_BUDGET_BYTES

@@ -52,6 +52,21 @@ def test_missing_model_file_falls_back_to_the_classical_path(scene: np.ndarray, 
     assert reading.dice
 
 
+def test_a_missing_second_classifier_falls_back_to_the_classical_path_in_words(scene: np.ndarray,
+                                                                              tmp_path: Path) -> None:
+    missing = dataclasses.replace(LEARNED, second_classifier_path=str(tmp_path / "second.onnx"))
+    reading = read_dice(scene, PARAMS, expect="any", learned=missing)
+    assert reading.message.startswith(CLASSICAL_PATH)
+    assert "second.onnx" in reading.message and "no such model file" in reading.message
+
+
+def test_the_second_classifier_is_loaded_only_when_named() -> None:
+    named = learned_models(dataclasses.replace(LEARNED, second_classifier_path=LEARNED.classifier_path))
+    none = learned_models(dataclasses.replace(LEARNED, second_classifier_path=""))
+    assert not isinstance(named, str) and not isinstance(none, str)
+    assert len(named[0].extra_classifiers) == 1 and none[0].extra_classifiers == ()
+
+
 def test_models_are_loaded_once_per_file_pair() -> None:
     first, second = learned_models(LEARNED), learned_models(dataclasses.replace(LEARNED, value_min_probability=0.5))
     assert not isinstance(first, str) and not isinstance(second, str)
