@@ -250,9 +250,14 @@ def assign_colours(costs: np.ndarray, leave_out_cost: float) -> list[int | None]
 
 
 def assignment_margins(costs: np.ndarray, assignment: list[int | None]) -> list[float]:
-    """Per assigned die: the least extra cost of giving it any other colour (swap or move)."""
-    colours = costs.shape[1]
+    """Per assigned die: the least extra cost of giving it any other colour (swap or move), or,
+    with no more dice than colours, of handing its colour to a die left without one (it is
+    then left out in that die's place: two dice that measure alike for one colour, one of them
+    given none, are both in doubt). With more dice than colours, those left out are the extra
+    blobs, and no die's colour hangs on them."""
+    dice, colours = costs.shape
     taken = {c: i for i, c in enumerate(assignment) if c is not None}
+    left_out = [j for j, c in enumerate(assignment) if c is None] if dice <= colours else []
     margins: list[float] = []
     for i, mine in enumerate(assignment):
         if mine is None:
@@ -267,5 +272,6 @@ def assignment_margins(costs: np.ndarray, assignment: list[int | None]) -> list[
                 options.append(costs[i, other] - costs[i, mine])
             else:
                 options.append(costs[i, other] + costs[j, mine] - costs[i, mine] - costs[j, other])
+        options.extend(costs[j, mine] - costs[i, mine] for j in left_out)
         margins.append(float(min(options)) if options else float("inf"))
     return margins

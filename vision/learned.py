@@ -224,6 +224,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         # moved onto one of them.
         read_doubted_on_body(checked, net, found, sides, crops, probabilities, kept, doubtful, typical,
                              least_value_probability, learned)
+    if expect == "any":  # macao mode takes six, and a touching die can lie nearer than a side
+        kept = off_the_sure_dice(found, sides, probabilities, kept, least_value_probability,
+                                 learned.doubted_beside_sure_within)
     chosen = sorted(kept + doubtful)
     centres = np.array([(c.cx, c.cy) for c in found])  # a candidate read again may have moved
     if debug is not None:
@@ -258,6 +261,19 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
         faces.append(DieFace(box, value, confidence, reason, pips_polarity, np.zeros((0, 2)), colour, True))
     return faces
+
+
+def off_the_sure_dice(found: list[DieCandidate], sides: np.ndarray, probabilities: np.ndarray, kept: list[int],
+                      least: float, within: float) -> list[int]:
+    """Those of `kept` that are dice of their own: one whose value is doubted (below `least`)
+    and whose centre lies within `within` of the side it was read at (`sides`) from a die read
+    surely is that die's side face, or the die again off its centre (two flat dice's top faces
+    lie a side apart)."""
+    def value_sure(i: int) -> bool:
+        return float(np.max(probabilities[i][1:])) >= least
+
+    sure = [found[i] for i in kept if value_sure(i)]
+    return [i for i in kept if value_sure(i) or clear_of(found[i], sure, within * float(sides[i]))]
 
 
 def near_the_edge(picture: np.ndarray, centres: np.ndarray, sides: np.ndarray, least: float) -> list[bool]:

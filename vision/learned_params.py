@@ -51,6 +51,7 @@ class LearnedParams:
     macao_shift_step: float  # ... this many die sides away
     macao_clearance: float  # a candidate read again this near a sure die (die sides) is that die again
     macao_split_step: float  # macao mode, a die still missing: a sure die is read this many die sides either way (0: not tried)
+    doubted_beside_sure_within: float  # a die with a doubted value this near (its own sides) a sure die is that die's side
     one_die_within: float  # two dice taken this near (typical die sides) are one die: the likelier is kept
     value_min_probability: float  # P(value) needed to report a value, else unsure
     edge_min_sides: float  # a die centred nearer the picture's edge (die sides) may be cut by it: unsure
@@ -58,6 +59,7 @@ class LearnedParams:
     duplicate_distance: float  # candidates closer than this many die sides are one die
     typical_side_min_gap: float  # a doubted die's crop this far off the typical side is read again at it
     doubted_on_body: bool  # a die whose value is doubted is read again on its die's body; kept if surer of the same value
+    body_check_below: float  # a die's value under this is read again on its body (doubted ones: under the least)
     doubted_on_body_min_shift: float  # ... when the body's centre lies at least this many die sides away
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
     die_min_side_ratio: float  # a candidate whose side is under this fraction of the typical die side is dropped

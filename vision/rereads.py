@@ -73,20 +73,25 @@ def at_typical_side(frame: np.ndarray, net: DiceNet, centres: np.ndarray, sides:
 def read_doubted_on_body(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
                          crops: np.ndarray, probabilities: np.ndarray, rows: list[int], others: list[int],
                          typical: float, least: float, learned: LearnedParams) -> None:
-    """Each die of `rows` whose value is still doubted (its top value under `least`) is read again
-    on its die's body (`body_centre`, a crop of the typical side) when that moves it at least
-    `doubted_on_body_min_shift` die sides and stays `macao_clearance` die sides clear of the other
-    dice of `rows` and `others` (the doubtful candidates also reported). The new reading replaces
-    the first, in place, only when it names the same value and is surer of it.
+    """Each die of `rows` whose value is not plainly sure (its top value under
+    `body_check_below`) is read again on its die's body (`body_centre`, a crop of the typical
+    side) when that moves it at least `doubted_on_body_min_shift` die sides and stays
+    `macao_clearance` die sides clear of the other dice of `rows` and `others` (the doubtful
+    candidates also reported). The new reading replaces the first, in place, when it names the
+    same value and is surer of it. When it names another value, a die the first reading was
+    sure of (at least `least`) gets the mean of both: two readings of one die that disagree
+    leave its value in doubt.
 
     The detector can put a die's centre a fifth of a side off, towards its shadow or a corner,
     and the crop then shows a pip cut at its edge: the classifier names the right value but
-    doubts it. Centred, the same die reads plainly. A reading that names another value is not
-    taken: the body can run into a touching die or a shadow, and a die moved onto the wrong
-    place must not be read as another die with confidence; it is left to the second opinion."""
+    doubts it. Centred, the same die reads plainly. Further off, the crop can show part of the
+    face as another value (the top rows of a 6 as a 3, at 0.75). A reading that names another
+    value is not taken: the body can run into a touching die or a shadow, and a die moved onto
+    the wrong place must not be read as another die with confidence; it is left to the second
+    opinion."""
     tries = []
     for i in rows:
-        if float(np.max(probabilities[i][1:])) >= least:
+        if float(np.max(probabilities[i][1:])) >= learned.body_check_below:
             continue
         moved = moved_onto_body(frame, found[i], typical, learned)
         if (np.hypot(moved.cx - found[i].cx, moved.cy - found[i].cy) >= learned.doubted_on_body_min_shift * typical
@@ -98,8 +103,11 @@ def read_doubted_on_body(frame: np.ndarray, net: DiceNet, found: list[DieCandida
     readings = net.classify(again_crops, learned.classifier_turns, learned.classifier_batch)
     for (i, moved), crop, reading in zip(tries, again_crops, readings):
         value = int(np.argmax(probabilities[i][1:]))
-        if int(np.argmax(reading[1:])) == value and reading[1 + value] > probabilities[i][1 + value]:
-            found[i], sides[i], crops[i], probabilities[i] = moved, typical, crop, reading
+        if int(np.argmax(reading[1:])) == value:
+            if reading[1 + value] > probabilities[i][1 + value]:
+                found[i], sides[i], crops[i], probabilities[i] = moved, typical, crop, reading
+        elif probabilities[i][1 + value] >= least:
+            probabilities[i] = (probabilities[i] + reading) / 2.0
 
 
 def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,

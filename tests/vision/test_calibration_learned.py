@@ -153,14 +153,12 @@ def test_the_built_in_colours_know_a_black_die_has_light_pips() -> None:
     the glossy black die's face reads pale, and without knowing that its pips are light the
     built-in colours swapped it with the gray die, which has dark pips here. Calibration fixed
     it then; the built-in polarity of the black die fixes it now, and calibration still reads it.
-    (The dice are small: found at the scale they need, the faces are measured in crops of their
-    own size and the two no longer swap even without the polarity, so the fault is shown with
-    the detector at its usual scale.)"""
+    (The models shipped since 2026-12-05 measure the two apart even without the polarity, here
+    and in every other such scene of seeds 20-119; the price a dark-pipped face pays to be named
+    black is checked in test_learned_colour.)"""
     options = SceneOptions(tint="warm", dim=True, touching=False, cocked=False, glare=False)
     frame, labels = render_scene(32, replace(options, layout_seed=1))
     one_scale = replace(load_learned_params(), detector_small_die=0.0)
-    unknown = read_dice(frame, replace(PARAMS, default_light_pip_colours=""), learned=one_scale)
-    assert colours_right(unknown, labels) < len(DIE_COLOURS)
     assert colours_right(read_dice(frame, PARAMS, learned=one_scale), labels) == len(DIE_COLOURS)
     assert colours_right(read_dice(frame, PARAMS), labels) == len(DIE_COLOURS)
     calibration = calibrate(render_scene(32, replace(options, layout_seed=0))[0], PARAMS)

@@ -60,8 +60,28 @@ def test_colours_are_assigned_jointly_not_greedily() -> None:
 
 def test_extra_blobs_stay_without_colour() -> None:
     costs = np.vstack([np.eye(6) * -1 + 1.0, np.full((2, 6), 4.0)])  # six good dice, two poor blobs
+    costs[6:, 0] = 0.5  # the blobs look a little like the first die
     assignment = assign_colours(costs, leave_out_cost=3.0)
     assert assignment[:6] == list(range(6)) and assignment[6:] == [None, None]
+    # More dice than colours: those left out are extra blobs, and no die's margin hangs on them
+    # (the least is a swap of two dice's colours).
+    assert min(assignment_margins(costs, assignment)[:6]) == pytest.approx(2.0)
+
+
+def test_a_die_left_without_a_colour_puts_the_die_given_it_in_doubt() -> None:
+    """Six dice, one of them measured like the table (the hue ring on a dark table): it and
+    another die cost nearly alike for gray, the other colours are too dear for it, and it is
+    left out. The die given gray could as well have been left out in its place."""
+    costs = np.full((6, 6), 4.0)
+    for die in range(5):
+        costs[die, die] = 0.1
+    costs[4, 5] = 1.02  # die 4 (a violet die measured on the table) fits gray a little better ...
+    costs[5, 5] = 1.03  # ... than the gray die itself, which fits nothing else
+    costs[4, 4] = 3.9
+    assignment = assign_colours(costs, leave_out_cost=3.0)
+    assert assignment == [0, 1, 2, 3, 5, None]
+    margins = assignment_margins(costs, assignment)
+    assert margins[4] == pytest.approx(0.01) and min(margins[:4]) > 1.0
 
 
 def _die(lightness: float, chroma: float, hue_deg: float) -> DieFace:
