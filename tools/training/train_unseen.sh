@@ -75,10 +75,12 @@ detector=$work/models/det_lo/dicedet.onnx
     --train $datasets/dice-real-dev $datasets/dice-rendered-dev "$work/split/real2_even" "$train/synth_a" "$train/rand_lo" \
     --test "$work/split/real2_odd" "$sets/white_webcam" "$sets/unseen_board" \
     --out "$detector" --steps 1500 --seed 2
-classifier=$work/models/cls_lo/dicenet.onnx  # cls_A of tools/training/README.md (14 epochs)
+# Shipped 2026-12-05 as vision/models/dicedet.onnx and vision/models/dicenet_wide.onnx (the
+# classifier shipped before it reads the dice as well: second_classifier_path).
+classifier=$work/models/cls_lo/dicenet.onnx  # cls_B of tools/training/README.md (14 epochs)
 [ -f "$classifier" ] || nice -n 10 $torch_python -m tools.training.train_classifier \
     --train $datasets/dice-real-dev@6 $datasets/dice-rendered-dev@4 "$work/split/real2_even@3" \
-        "$train/synth_glare@1" "$train/synth_foreign@1" "$train/rand_lo@1" \
+        "$train/synth_glare@1" "$train/synth_foreign@1" "$train/rand_lo@3" \
     --out "$classifier" --epochs 14 --washout 0.25 --specks 4 --residual --width 16 --crop-px 64 --seed 5 \
     --negatives-from "$detector"
 lean=$work/models/lean_lo/dicelean.onnx  # lean_A of tools/training/README.md
