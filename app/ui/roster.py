@@ -27,9 +27,10 @@ class RosterEntry:
 
 def roster(session: Session) -> list[RosterEntry]:
     """Every name of the stored games, the most recently seated first (not a colour's name that
-    stood for a player nobody named)."""
+    stood for a player nobody named). Names that differ only in case are one player ("ann"
+    typed once, "Ann" the next time), shown as last spelt."""
     winners = {summary.id: summary.winner for summary in session.games()}
-    seen: dict[str, tuple[str | None, int, int]] = {}
+    seen: dict[str, tuple[str, str | None, int, int]] = {}  # by the casefolded name: spelling, colour, games, wins
     for row in reversed(session.journal.games()):  # newest first: a name's first sighting is its latest
         try:
             seats = game(row.game_type).seats(row.header)
@@ -38,9 +39,10 @@ def roster(session: Session) -> list[RosterEntry]:
         for seat in seats:
             if seat.colour is not None and seat.name.casefold() in colour_names(seat.colour):
                 continue  # a seat nobody named: the set-up called it by its colour
-            colour, games, wins = seen.get(seat.name, (seat.colour, 0, 0))
-            seen[seat.name] = (colour, games + 1, wins + (winners.get(row.id) == seat.id))
-    return [RosterEntry(name, colour, games, wins) for name, (colour, games, wins) in seen.items()]
+            key = seat.name.casefold()
+            name, colour, games, wins = seen.get(key, (seat.name, seat.colour, 0, 0))
+            seen[key] = (name, colour, games + 1, wins + (winners.get(row.id) == seat.id))
+    return [RosterEntry(name, colour, games, wins) for name, colour, games, wins in seen.values()]
 
 
 @cache

@@ -18,16 +18,20 @@ class PlayerStats:
 
 
 def player_stats(tables: Iterable[ScoreTable]) -> list[PlayerStats]:
-    """Per player name over the score tables of finished games, most wins first."""
+    """Per player name over the score tables of finished games (newest first), most wins first.
+    Names that differ only in case are one player, shown as spelt in the newest table."""
+    spelt: dict[str, str] = {}
     totals: dict[str, list[int]] = {}
     wins: dict[str, int] = {}
     for table in tables:
         for line in table.lines:
-            totals.setdefault(line.name, []).append(line.total)
-            wins[line.name] = wins.get(line.name, 0) + (line.player == table.winner)
+            key = line.name.casefold()
+            spelt.setdefault(key, line.name)
+            totals.setdefault(key, []).append(line.total)
+            wins[key] = wins.get(key, 0) + (line.player == table.winner)
     stats = [
-        PlayerStats(name, len(scores), wins.get(name, 0), sum(scores) / len(scores), max(scores))
-        for name, scores in totals.items()
+        PlayerStats(spelt[key], len(scores), wins.get(key, 0), sum(scores) / len(scores), max(scores))
+        for key, scores in totals.items()
     ]
     stats.sort(key=lambda s: (-s.wins, -s.average, s.name.lower()))
     return stats

@@ -35,6 +35,15 @@ def test_the_roster_counts_games_and_wins_by_name_and_skips_unnamed_seats(ui: Ui
     assert list(entries)[0] == "Dora"  # the latest game's names first
 
 
+def test_a_name_typed_in_another_case_is_the_same_player(ui: UiHarness) -> None:
+    session = ui.app.session
+    for started, name in (("2026-11-30T19:00:00+01:00", "dora"), ("2026-12-01T19:00:00+01:00", "Dora")):
+        session.new_game("macao", {"started": started, "wall": ["white", "yellow"],
+                                   "players": [{"colour": "yellow", "name": "Emil"}, {"colour": "white", "name": name}]})
+    entries = roster(session)
+    assert [(entry.name, entry.games) for entry in entries] == [("Emil", 2), ("Dora", 2)]
+
+
 def test_a_roster_name_seats_a_player_in_one_tap_in_their_colour(ui: UiHarness) -> None:
     record = random_record(seed=3, players=2)
     _store_finished_macao(ui)
