@@ -115,8 +115,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     In macao mode at most six: the likeliest, with doubtful ones marked "maybe not a die";
     when fewer than six are sure dice, the detector looks again beside those found (pictured
     for `debug`, if given), the other candidates are read again, and a die found on the seam
-    of two touching dice is split. A die whose value is still doubted after all that is read
-    again on its body (`read_doubted_on_body`). Small dice are found at the scale they need
+    of two touching dice is split. A die whose value is not plainly sure after all that is read
+    again on its body (`read_doubted_on_body`); in any mode a doubted die beside a sure one is
+    that die's side face (`off_the_sure_dice`). Small dice are found at the scale they need
     (`maps_at_dice_scale`). Dice the leaning check takes for cocked are marked so, and dice the
     picture's edge may cut. `place`: where `checked`, a tray region (with a margin around it),
     lies in the whole frame, and which of its dice count (default: it is the whole frame).

@@ -59,7 +59,7 @@ class LearnedParams:
     duplicate_distance: float  # candidates closer than this many die sides are one die
     typical_side_min_gap: float  # a doubted die's crop this far off the typical side is read again at it
     doubted_on_body: bool  # a die whose value is doubted is read again on its die's body; kept if surer of the same value
-    body_check_below: float  # a die's value under this is read again on its body (doubted ones: under the least)
+    body_check_below: float  # P(value) under this: a die is read again on its body (with doubted_on_body)
     doubted_on_body_min_shift: float  # ... when the body's centre lies at least this many die sides away
     side_spread: float  # crop sides are held within this factor of the frame's typical die side
     die_min_side_ratio: float  # a candidate whose side is under this fraction of the typical die side is dropped
@@ -126,7 +126,7 @@ class LearnedParams:
             if values[name] < 1:
                 raise ValueError(f"[vision.learned] key '{name}' must be at least 1, got {values[name]!r}")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
-                     "macao_value_min_probability",
+                     "macao_value_min_probability", "body_check_below",
                      "second_opinion_min_probability", "lean_min_probability"):
             if values[name] > 1.0:
                 raise ValueError(f"[vision.learned] key '{name}' is a probability: 0 to 1, got {values[name]!r}")

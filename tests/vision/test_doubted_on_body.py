@@ -16,7 +16,7 @@ from tests.vision.scene_checks import as_stored, at_label, mistakes_in
 from vision.candidates import body_centre, crop_candidates, typical_side
 from vision.learned import read_with_model
 from vision.learned_models import DieCandidate, LearnedModels
-from vision.learned_params import load_learned_params
+from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
 from vision.rereads import read_doubted_on_body
 from tools.synth import SceneLabels, render_scene
@@ -165,3 +165,9 @@ def test_a_die_whose_body_lies_on_another_die_is_not_read_again(models: LearnedM
     die.probabilities[1][1] = 0.99  # a sure die
     die.read_again(0.5, die.value)
     assert die.found[0] == unmoved and die.probabilities[0].max() == 0.5
+
+
+def test_a_body_check_threshold_above_one_is_refused_by_name() -> None:
+    table = {f.name: getattr(LEARNED, f.name) for f in dataclasses.fields(LearnedParams)} | {"body_check_below": 1.5}
+    with pytest.raises(ValueError, match="'body_check_below' is a probability"):
+        LearnedParams.from_table(table)
