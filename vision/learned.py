@@ -172,16 +172,17 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     turned = [i for i in kept if float(np.max(upright[i][1:])) < learned.classifier_sure_probability]
     probabilities = turned_where(net, crops, upright, turned, learned)
     at_typical_side(checked, net, centres, sides, crops, probabilities, turned, typical, learned)
-    if models.extra_classifiers and kept:
-        # Each further classifier reads the kept dice in its own crop geometry, turned where the
+    asked = [i for i in kept if float(np.max(probabilities[i][1:])) < learned.second_classifier_below]
+    if models.extra_classifiers and asked:
+        # Each further classifier reads the dice asked in its own crop geometry, turned where the
         # first one was; all vote equally.
-        again = [k for k, i in enumerate(kept) if i in turned]
-        readings = [probabilities[kept]]
+        again = [k for k, i in enumerate(asked) if i in turned]
+        readings = [probabilities[asked]]
         for extra in models.extra_classifiers:
-            extra_crops = crop_dice(checked, centres[kept], sides[kept], extra.crop_px, extra.window_sides)
+            extra_crops = crop_dice(checked, centres[asked], sides[asked], extra.crop_px, extra.window_sides)
             readings.append(turned_where(extra, extra_crops, extra.classify(extra_crops, 1, learned.classifier_batch),
                                          again, learned))
-        probabilities[kept] = np.mean(readings, axis=0)
+        probabilities[asked] = np.mean(readings, axis=0)
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
     doubtful: list[int] = []
     if expect == "macao":

@@ -57,11 +57,31 @@ def test_a_second_geometry_changes_the_confidences_not_the_dice(models: LearnedM
     frame, _ = render_scene(SCENE_SEED, SceneOptions(cocked=False))
     twin = DiceNet.load(_twin_at(tmp_path, 2.0))
     assert twin.window_sides == 2.0
-    in_place = dataclasses.replace(LEARNED, doubted_on_body=False)
+    in_place = dataclasses.replace(LEARNED, doubted_on_body=False, second_classifier_below=1.01)
     alone = find_faces(frame, PARAMS, "any", models, in_place)
     both = find_faces(frame, PARAMS, "any", dataclasses.replace(models, extra_classifiers=(twin,)), in_place)
     assert [f.box for f in alone] == [f.box for f in both]
     assert any(abs(a.confidence - b.confidence) > 1e-4 for a, b in zip(alone, both))
+
+
+def test_only_dice_the_first_classifier_doubts_are_read_again(models: LearnedModels, tmp_path: Path) -> None:
+    """With second_classifier_below between the dice's first readings, those read at least that
+    sure keep the first classifier's confidence exactly; the others take the averaged one."""
+    frame, _ = render_scene(SCENE_SEED, SceneOptions(cocked=False))
+    twin = DiceNet.load(_twin_at(tmp_path, 2.0))
+    in_place = dataclasses.replace(LEARNED, doubted_on_body=False)
+    alone = find_faces(frame, PARAMS, "any", models, in_place)
+    confidences = sorted(f.confidence for f in alone)
+    assert confidences[0] < confidences[-1]
+    below = (confidences[0] + confidences[-1]) / 2
+    gated = dataclasses.replace(in_place, second_classifier_below=below)
+    both = find_faces(frame, PARAMS, "any", dataclasses.replace(models, extra_classifiers=(twin,)), gated)
+    assert [f.box for f in alone] == [f.box for f in both]
+    sure = [(a, b) for a, b in zip(alone, both) if a.confidence >= below]
+    doubted = [(a, b) for a, b in zip(alone, both) if a.confidence < below]
+    assert sure and doubted
+    assert all(a.confidence == b.confidence for a, b in sure)
+    assert any(abs(a.confidence - b.confidence) > 1e-4 for a, b in doubted)
 
 
 def test_load_reads_each_extra_classifier_with_its_own_geometry(tmp_path: Path) -> None:
