@@ -28,6 +28,7 @@ from vision.lean import LeanNet
 from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
 from vision.learned_models import DiceDetector, DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
+from vision.looks import classified_look
 from vision.params import VisionParams
 from vision.reference import TrayDifference
 from vision.rereads import (at_typical_side, read_doubted_on_body, reread_candidates, second_look, split_seams,
@@ -117,19 +118,24 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     for `debug`, if given), the other candidates are read again, and a die found on the seam
     of two touching dice is split. A die whose value is not plainly sure after all that is read
     again on its body (`read_doubted_on_body`); in any mode a doubted die beside a sure one is
-    that die's side face (`off_the_sure_dice`). Small dice are found at the scale they need
-    (`maps_at_dice_scale`). Dice the leaning check takes for cocked are marked so, and dice the
-    picture's edge may cut. `place`: where `checked`, a tray region (with a margin around it),
-    lies in the whole frame, and which of its dice count (default: it is the whole frame).
+    that die's side face (`off_the_sure_dice`). Dice are found at the scale they need: the
+    detector's own sizes pick a first look (`maps_at_dice_scale`), the classifier judges it
+    against others (`classified_look`). Dice the leaning check takes for cocked are marked so,
+    and dice the picture's edge may cut. `place`: where `checked`, a tray region (with a margin
+    around it), lies in the whole frame, and which of its dice count (default: it is the whole
+    frame).
     `tray`: where `checked` differs from the empty tray, when known: candidates where nothing
     differs are dropped, and patches of change the detector missed become candidates.
     """
     detector, net = models.detector, models.classifier
-    heat, side_map, scale = maps_at_dice_scale(detector, checked, learned,
-                                               None if place is None else place.frame_long_side)
+    frame_long_side = None if place is None else place.frame_long_side
+    (heat, side_map, scale), looks = classified_look(
+        detector, net, checked, maps_at_dice_scale(detector, checked, learned, frame_long_side), learned,
+        frame_long_side)
     if debug is not None:
-        debug.add(f"detector heat (die top-face centres; frame read at {scale:.0%} of its size)",
-                  draw_heat(checked, heat, detector.stride / scale))
+        tried = ", ".join(f"{side} px: {look.worth:.1f} of {look.candidates}" for side, look in looks)
+        debug.add(f"detector heat (die top-face centres; frame read at {scale:.0%} of its size; looks, by long side:"
+                  f" worth of the strongest candidates {tried})", draw_heat(checked, heat, detector.stride / scale))
     found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
                                                learned.detector_peak_window), learned.duplicate_distance)
     if place is not None:

@@ -34,6 +34,10 @@ class LearnedParams:
     detector_large_long_side: int  # the frame is looked at shrunk to this long side as well (0: never) ...
     detector_large_die: float  # ... and read there when its dice would measure at least this many px at the first look's scale ...
     detector_large_ratio: float  # ... and at least this many times as large as the first look measures them
+    look_other_long_sides: str  # long sides of further looks the classifier judges ("320 800"; "": none) ...
+    look_candidates: int  # ... by this many of each look's strongest candidates ...
+    look_margin: float  # ... taking one only when it reads this many dice' worth more than the first
+    look_larger_below: float  # a larger look only where the first measures the dice under this many px
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
     die_min_probability: float  # P(die) needed to keep a candidate at all
     macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure
@@ -173,6 +177,9 @@ class LearnedParams:
         if values["detector_large_ratio"] < 1.0:
             raise ValueError("[vision.learned] key 'detector_large_ratio' is a factor of at least 1, "
                              f"got {values['detector_large_ratio']!r}")
+        other_long_sides(values["look_other_long_sides"])
+        if values["look_candidates"] < 1:
+            raise ValueError(f"[vision.learned] key 'look_candidates' must be at least 1, got {values['look_candidates']!r}")
         if values["detector_peak_window"] % 2 == 0:
             raise ValueError("[vision.learned] key 'detector_peak_window' must be odd")
         return cls(**values)
@@ -188,3 +195,16 @@ def load_learned_params(override_path: Path | None = None) -> LearnedParams:
         return LearnedParams.from_table(table)
     except ValueError as exc:
         raise ValueError(f"{override_path or DEFAULT_CONFIG_PATH}: {exc}") from exc
+
+
+def other_long_sides(text: str) -> tuple[int, ...]:
+    """The long sides of `look_other_long_sides` ("320 800"; "" none); ValueError if one is not a whole number of
+    pixels of at least 64."""
+    try:
+        sides = tuple(int(word) for word in text.split())
+    except ValueError:
+        raise ValueError(f"[vision.learned] key 'look_other_long_sides' holds whole numbers of pixels "
+                         f"(\"320 800\", or \"\"), got {text!r}") from None
+    if any(side < 64 for side in sides):
+        raise ValueError(f"[vision.learned] key 'look_other_long_sides': each long side is at least 64 px, got {text!r}")
+    return sides

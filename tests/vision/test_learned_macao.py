@@ -25,9 +25,13 @@ from tools.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
-# The detector at its usual scale only (small dice are not looked for again at a larger one):
-# the scenes of the tests of the second look, chosen before that, show their faults there.
-ONE_SCALE = dataclasses.replace(LEARNED, detector_small_die=0.0)
+# The detector at its usual scale only (small dice are not looked for again at a larger one,
+# and the classifier judges no other look): the scenes of the tests of the second look, chosen
+# before those, show their faults there.
+ONE_SCALE = dataclasses.replace(LEARNED, detector_small_die=0.0, look_other_long_sides="")
+# The look the detector's own sizes pick, without the classifier judging others
+# (vision.looks): where a test's scenes show their faults only there.
+FIRST_LOOK = dataclasses.replace(LEARNED, look_other_long_sides="")
 NO_SECOND_LOOK = dataclasses.replace(ONE_SCALE, macao_look_beside_min_score=1.0)
 # Candidates read again only on their die body and at the typical side (not at points around them).
 BODY_ONLY = dataclasses.replace(LEARNED, macao_shift_most=0)
@@ -105,37 +109,44 @@ WASHED_BLACK_BESIDE_DARK_PIPPED_GRAY = ((9902, 136), (9905, 18), (9907, 63))
 def test_a_die_with_dark_pips_is_not_named_black(models: LearnedModels) -> None:
     """By shade alone the two dice swap names. Black paint leaves no room for dark pips, so a die
     whose pips read dark pays colour_polarity_cost to be named black: at 0.5 the shade still
-    outweighed it and both dice were named wrong and sure; at the configured price neither is."""
+    outweighed it and both dice were named wrong and sure; at the configured price neither is.
+    (Read as when the scenes were chosen: at the first look, every die read by both classifiers.
+    With the reader as configured since the evening of 2026-12-05, none of the three scenes shows
+    the swap even at 0.5, and none has a mistake; at the first look with only doubted dice read
+    by the second classifier, 9907/63 swaps at either price.)"""
+    as_chosen = dataclasses.replace(FIRST_LOOK, second_classifier_below=1.01)
     swapped = []
     for seed, scene in WASHED_BLACK_BESIDE_DARK_PIPPED_GRAY:
         frame, labels = render_scene(seed * 100_003 + scene)
         stored = as_stored(frame)
         cheap = dataclasses.replace(PARAMS, colour_polarity_cost=0.5)
-        if sorted(m.split()[0] for m in mistakes_in(read_with_model(stored, cheap, "macao", None, models, LEARNED),
+        if sorted(m.split()[0] for m in mistakes_in(read_with_model(stored, cheap, "macao", None, models, as_chosen),
                                                      labels)) == ["black", "gray"]:
             swapped.append(f"{seed}/{scene}")
+        assert mistakes_in(read_with_model(stored, PARAMS, "macao", None, models, as_chosen), labels) == [], \
+            (seed, scene)
         assert mistakes_in(read_with_model(stored, PARAMS, "macao", None, models, LEARNED), labels) == [], (seed, scene)
     assert swapped, "no scene shows the swap: choose more scenes with ablate"
 
 
-@pytest.mark.xfail(strict=True, reason="a known fault since 2026-12-05: the retrained detector guesses dice under "
-                   "about 35 px in a 1600x900 frame a fifth or more too large, so they are not looked for at the "
-                   "scale they need, and here the green die's hue is measured on the table (it is named gray)")
 def test_small_dice_keep_their_hues_when_the_typical_side_is_guessed_large(models: LearnedModels) -> None:
     """A fresh random drawn scene (`vision synth --seed 9907`, scene 141): small dice on a dark table,
     the typical side guessed larger than they are. Crops of that side put the table where the hue
-    is named (the violet die went gray); only the shade is measured in them."""
+    is named (the violet die went gray); only the shade is measured in them. (A known fault from
+    the morning of 2026-12-05, when the retrained detector's sizes kept these dice at a scale too
+    small for them and the green die was named gray; the look the classifier judges mends it.)"""
     frame, labels = render_scene(9907 * 100_003 + 141)
     assert colours_right(read_with_model(frame, PARAMS, "macao", None, models, LEARNED), labels) == 6
 
 
 def test_a_die_left_without_a_colour_leaves_the_die_that_took_it_in_doubt(models: LearnedModels) -> None:
-    """The same scene as stored by the camera check (JPEG): the green and violet dice measure as
-    the table does, the violet one takes gray, and the gray die, left without a colour, is
-    dropped. The violet die could as well have been left out in its place, so it is not named
-    with confidence."""
+    """The same scene as stored by the camera check (JPEG), read at the first look (the reader as
+    configured reads all six right here, above): the green and violet dice measure as the table
+    does, the violet one takes gray, and the gray die, left without a colour, is dropped. The
+    violet die could as well have been left out in its place, so it is not named with confidence."""
     frame, labels = render_scene(9907 * 100_003 + 141)
-    reading = read_with_model(as_stored(frame), PARAMS, "macao", None, models, LEARNED)
+    assert colours_right(read_with_model(as_stored(frame), PARAMS, "macao", None, models, LEARNED), labels) == 6
+    reading = read_with_model(as_stored(frame), PARAMS, "macao", None, models, FIRST_LOOK)
     assert len(reading.dice) == 5 and mistakes_in(reading, labels) == []
     violet = next(d for d in labels.dice if d.colour == "violet")
     (named,) = [d for d in reading.dice if at_label(d, violet)]

@@ -1,0 +1,77 @@
+"""Which scale the detector reads a frame at, with the classifier as the judge.
+
+The detector learned dice 10-48 px wide at its scale, and the side it guesses for a die is
+compressed towards the middle of that: a frame whose dice are far larger comes out as their
+pips, one whose dice are far smaller as blurs of several dice, and in both cases it guesses a
+side that looks plausible. The rule that picks the first look (`maps_at_dice_scale`) rests on
+those guesses. The classifier does not: a crop cut at a pip's side shows a pip, one cut at a
+blur's side shows several dice, and it reads neither as a die. So each other look's strongest
+candidates are read once, and the look whose candidates read most like dice is taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.candidates import apart, crop_candidates, suppress_duplicates, typical_side
+from vision.learned_models import DiceDetector, DiceNet
+from vision.learned_params import LearnedParams, other_long_sides
+
+# The detector's maps: heat, side map (px at detector scale) and the frame-to-detector scale.
+Maps = tuple[np.ndarray, np.ndarray, float]
+
+
+@dataclass(frozen=True)
+class Look:
+    """One look at the frame and how much like dice its strongest candidates read."""
+
+    maps: Maps
+    worth: float  # sum over them of P(die) x P(their likeliest value)
+    candidates: int
+    typical_px: float  # their typical side at the look's scale
+
+
+def judged(detector: DiceDetector, net: DiceNet, frame: np.ndarray, maps: Maps, learned: LearnedParams) -> Look:
+    """`maps` with the worth of its `look_candidates` strongest candidates, each read once,
+    upright, in a crop at their typical side, as the reader first reads them; as there, a
+    candidate nearer a likelier one than two dice can lie is that die again, and not counted."""
+    heat, sides, scale = maps
+    found = suppress_duplicates(detector.peaks(heat, sides, scale, learned.detector_min_score,
+                                               learned.detector_peak_window),
+                                learned.duplicate_distance)[: learned.look_candidates]
+    if not found:
+        return Look(maps, 0.0, 0, 0.0)
+    typical = typical_side(found)
+    _centres, _sides, crops = crop_candidates(frame, found, typical, net, learned)
+    probabilities = net.classify(crops)  # at most look_candidates crops: one call, bounded buffers
+    likeliest = [int(i) for i in np.argsort(probabilities[:, 0], kind="stable")]
+    counted = apart(likeliest, found, learned.one_die_within * typical)
+    worth = float(np.sum((1.0 - probabilities[counted, 0]) * probabilities[counted, 1:].max(axis=1)))
+    return Look(maps, worth, len(found), typical * scale)
+
+
+def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, first: Maps, learned: LearnedParams,
+                    frame_long_side: int | None = None) -> tuple[Maps, list[tuple[int, Look]]]:
+    """The look at `frame` whose candidates read most like dice: `first` (the look picked by
+    the detector's own sizes), unless a look at one of `look_other_long_sides` reads at least
+    `look_margin` dice' worth more. A larger look than the first is tried only where the first
+    measures the dice under `look_larger_below` px. Also each look tried, by its long side, for the debug
+    picture. Looks at the scale of `first`, or beyond the frame's own size, are not taken
+    again; `frame_long_side` as in DiceDetector.maps."""
+    long_side = frame_long_side or max(frame.shape[:2])
+    first_look = judged(detector, net, frame, first, learned)
+    tried = [(round(first[2] * long_side), first_look)]
+    best, best_worth = first, first_look.worth + learned.look_margin
+    for side in other_long_sides(learned.look_other_long_sides):
+        scale = min(1.0, side / long_side)
+        if any(abs(scale - look.maps[2]) < 1e-6 for _, look in tried):
+            continue
+        if scale > first[2] and first_look.typical_px >= learned.look_larger_below:
+            continue  # dice that large at the first look are no better seen larger (and it costs most)
+        look = judged(detector, net, frame, detector.maps(frame, side, frame_long_side), learned)
+        tried.append((round(scale * long_side), look))
+        if look.worth > best_worth:
+            best, best_worth = look.maps, look.worth
+    return best, tried
