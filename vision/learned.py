@@ -133,9 +133,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         detector, net, checked, maps_at_dice_scale(detector, checked, learned, frame_long_side), learned,
         frame_long_side)
     if debug is not None:
-        tried = ", ".join(f"{side} px: {look.worth:.1f} of {look.candidates}" for side, look in looks)
-        debug.add(f"detector heat (die top-face centres; frame read at {scale:.0%} of its size; looks, by long side:"
-                  f" worth of the strongest candidates {tried})", draw_heat(checked, heat, detector.stride / scale))
+        tried = ", ".join(f"{side}: {look.worth:.1f}" for side, look in looks)
+        debug.add(f"detector heat (at {scale:.0%} of the frame; looks by long side px, dice' worth: {tried})",
+                  draw_heat(checked, heat, detector.stride / scale))
     found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
                                                learned.detector_peak_window), learned.duplicate_distance)
     if place is not None:
