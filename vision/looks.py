@@ -65,6 +65,8 @@ def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, fir
     tried = [(round(first[2] * long_side), first_look)]
     best, best_worth = first, first_look.worth + learned.look_margin
     for side in other_long_sides(learned.look_other_long_sides):
+        if best_worth >= learned.look_candidates:
+            break  # each candidate is worth at most 1: no look can read more like dice
         scale = min(1.0, side / long_side)
         if any(abs(scale - look.maps[2]) < 1e-6 for _, look in tried):
             continue

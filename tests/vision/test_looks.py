@@ -123,3 +123,13 @@ def test_bad_look_settings_are_refused_by_name(key: str, value: object, named: s
     table = {f.name: getattr(LEARNED, f.name) for f in dataclasses.fields(LEARNED)}
     with pytest.raises(ValueError, match=named):
         LearnedParams.from_table({**table, key: value})
+
+
+def test_no_other_look_is_tried_when_none_could_be_worth_more(models: LearnedModels) -> None:
+    """A look is worth at most one per candidate judged: once the first look with its margin is
+    worth that much, the other looks are not run."""
+    frame, _ = render_scene(0, USUAL)
+    few = dataclasses.replace(LEARNED, look_candidates=2, look_margin=2.0)
+    first, taken, tried = _looks(models, frame, few)
+    assert taken == first and tried == [512]
+    assert len(_looks(models, frame, dataclasses.replace(few, look_margin=0.0))[2]) == 3
