@@ -366,7 +366,8 @@ def camera_foot(frame: np.ndarray, lean: LeanNet, centres: np.ndarray, side: flo
                 learned: LearnedParams) -> tuple[tuple[float, float], np.ndarray, np.ndarray]:
     """Where the point below the camera lies, when no tray corners tell (with P(cocked) of each
     die seen from there, and which were checked): the frame's centre, unless at least
-    `lean_tilt_share` of `lean_tilt_min_dice` or more dice look cocked from there.
+    `lean_tilt_share` of `lean_tilt_min_dice` or more dice look cocked from there (P(cocked) at
+    least `lean_tilt_min_probability`).
 
     A camera that looks down at an angle shows every flat die's side face on the side away from
     the point below it, which then lies outside the picture; from the centre, most of them look
@@ -376,7 +377,7 @@ def camera_foot(frame: np.ndarray, lean: LeanNet, centres: np.ndarray, side: flo
     height, width = frame.shape[:2]
     centre = (width / 2.0, height / 2.0)
     cocked, far = cocked_seen_from(frame, lean, centres, side, learned, centre)
-    flagged = int(np.sum(cocked >= learned.lean_min_probability))
+    flagged = int(np.sum(cocked >= learned.lean_tilt_min_probability))
     if learned.lean_tilt_share <= 0.0 or len(centres) < learned.lean_tilt_min_dice or \
             flagged < learned.lean_tilt_share * len(centres):
         return centre, cocked, far
@@ -386,7 +387,8 @@ def camera_foot(frame: np.ndarray, lean: LeanNet, centres: np.ndarray, side: flo
         for angle in np.arange(8) * np.pi / 4.0:
             point = (centre[0] + distance * float(np.cos(angle)), centre[1] + distance * float(np.sin(angle)))
             seen, checked = cocked_seen_from(frame, lean, centres, side, learned, point)
-            tried = (int(np.sum(seen >= learned.lean_min_probability)), float(np.mean(seen)), point, seen, checked)
+            tried = (int(np.sum(seen >= learned.lean_tilt_min_probability)), float(np.mean(seen)), point, seen,
+                     checked)
             if tried[:2] < best[:2]:
                 best = tried
     return best[2], best[3], best[4]

@@ -97,6 +97,7 @@ class LearnedParams:
     lean_both_ways_within: float  # die sides: a die nearer it must look cocked with outward either way
     lean_tilt_share: float  # no tray corners: when this share (0-1) of the dice look cocked from the centre (0: never) ...
     lean_tilt_min_dice: int  # ... of at least this many, the point below the camera is sought where the fewest do
+    lean_tilt_min_probability: float  # a die looks cocked there with at least this P(cocked)
     glare_lightness: float  # grey level (0-255) from which a face's pixels count as mirrored lamp light ...
     glare_centre_radius: float  # ... filling the disc this many die sides around the centre ...
     glare_centre_cover: float  # ... to at least this share (0-1), a pip there showing through it or not ...
@@ -132,7 +133,7 @@ class LearnedParams:
                 raise ValueError(f"[vision.learned] key '{name}' must be at least 1, got {values[name]!r}")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
                      "macao_value_min_probability", "body_check_below",
-                     "second_opinion_min_probability", "lean_min_probability"):
+                     "second_opinion_min_probability", "lean_min_probability", "lean_tilt_min_probability"):
             if values[name] > 1.0:
                 raise ValueError(f"[vision.learned] key '{name}' is a probability: 0 to 1, got {values[name]!r}")
         low, high = values["second_opinion_side_scale_min"], values["second_opinion_side_scale_max"]

@@ -64,3 +64,27 @@ def test_a_tilt_share_over_one_is_refused() -> None:
     table = {f.name: getattr(LEARNED, f.name) for f in dataclasses.fields(LEARNED)}
     with pytest.raises(ValueError, match="lean_tilt_share"):
         type(LEARNED).from_table({**table, "lean_tilt_share": 1.5})
+
+
+def test_the_search_counts_dice_by_its_own_threshold_not_the_reported_one(models: LearnedModels) -> None:
+    """White dice by a 640x480 webcam tilted 20 degrees (75 px dice, seed 2): from the centre a
+    share of them look cocked at lean_tilt_min_probability, fewer at the higher threshold the
+    check reports at. Counted at that threshold the search would not run and one flat die would
+    be left taken for leaning; counted at its own, the search runs and none is."""
+    frame, labels = render_scene(2, SceneOptions(
+        width=640, height=480, die_px=75.0, table="light_wood", tint="neutral", dim=False, cubes=0, cards=0,
+        hard_light=False, blur_sigma=0.5, tilt_deg=20.0, aim_at_tray=True, webcam=True, dice_style="white",
+        pips="black", corners="rounded", touching=False, cocked=False, glare=False, tray=False))
+    assert not any(d.cocked for d in labels.dice)
+    assert LEARNED.lean_tilt_min_probability < LEARNED.lean_min_probability
+    one_threshold = dataclasses.replace(LEARNED, lean_tilt_min_probability=LEARNED.lean_min_probability)
+    reading = read_with_model(frame, PARAMS, "any", None, models, one_threshold)
+    assert sum(d.reason == UnsureReason.LEANING for d in reading.dice) == 1
+    reading = read_with_model(frame, PARAMS, "any", None, models, LEARNED)
+    assert sum(d.reason == UnsureReason.LEANING for d in reading.dice) == 0
+
+
+def test_a_tilt_threshold_over_one_is_refused() -> None:
+    table = {f.name: getattr(LEARNED, f.name) for f in dataclasses.fields(LEARNED)}
+    with pytest.raises(ValueError, match="lean_tilt_min_probability"):
+        type(LEARNED).from_table({**table, "lean_tilt_min_probability": 1.5})
