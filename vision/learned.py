@@ -134,7 +134,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         frame_long_side)
     if debug is not None:
         tried = ", ".join(f"{side}: {look.worth:.1f}" for side, look in looks)
-        debug.add(f"detector heat (at {scale:.0%} of the frame; looks by long side px, dice' worth: {tried})",
+        debug.add(f"detector heat (at {scale:.0%}; looks, px: worth {tried})",
                   draw_heat(checked, heat, detector.stride / scale))
     found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
                                                learned.detector_peak_window), learned.duplicate_distance)
