@@ -12,6 +12,7 @@ from vision.learned import camera_foot, read_with_model
 from vision.learned_models import LearnedModels
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
+from tests.vision.test_large_dice import WEBCAM
 from tools.synth import SceneOptions, render_scene
 from vision.types import UnsureReason
 
@@ -71,10 +72,7 @@ def test_the_search_counts_dice_by_its_own_threshold_not_the_reported_one(models
     share of them look cocked at lean_tilt_min_probability, fewer at the higher threshold the
     check reports at. Counted at that threshold the search would not run and one flat die would
     be left taken for leaning; counted at its own, the search runs and none is."""
-    frame, labels = render_scene(2, SceneOptions(
-        width=640, height=480, die_px=75.0, table="light_wood", tint="neutral", dim=False, cubes=0, cards=0,
-        hard_light=False, blur_sigma=0.5, tilt_deg=20.0, aim_at_tray=True, webcam=True, dice_style="white",
-        pips="black", corners="rounded", touching=False, cocked=False, glare=False, tray=False))
+    frame, labels = render_scene(2, dataclasses.replace(WEBCAM, die_px=75.0))
     assert not any(d.cocked for d in labels.dice)
     assert LEARNED.lean_tilt_min_probability < LEARNED.lean_min_probability
     one_threshold = dataclasses.replace(LEARNED, lean_tilt_min_probability=LEARNED.lean_min_probability)

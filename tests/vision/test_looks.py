@@ -15,22 +15,12 @@ from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.looks import classified_look
 from vision.params import load_vision_params
-from tools.synth import SceneOptions, render_scene
+from tests.vision.test_large_dice import USUAL, WEBCAM
+from tools.synth import render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
 FIRST_ONLY = dataclasses.replace(LEARNED, look_other_long_sides="")
-# White dice with black pips on light wood, seen by a 640x480 webcam tilted 20 degrees.
-WEBCAM = SceneOptions(width=640, height=480, table="light_wood", tint="neutral", dim=False, cubes=0, cards=0,
-                      hard_light=False, blur_sigma=0.5, tilt_deg=20.0, aim_at_tray=True, webcam=True,
-                      dice_style="white", pips="black", corners="rounded", touching=False, cocked=False,
-                      glare=False, tray=False)
-# The 1600x900 frames the reader was built for.
-USUAL = SceneOptions(width=1600, height=900, die_px=46.0, table="grey_card", tint="neutral", dim=False, cubes=0,
-                     cubes_near_dice=False, touching=False, cocked=False, glare=False, hard_light=False,
-                     blur_sigma=0.5)
-
-
 @pytest.fixture(scope="module")
 def models() -> LearnedModels:
     return LearnedModels.load(LEARNED)
