@@ -28,7 +28,7 @@ from vision.lean import LeanNet
 from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
 from vision.learned_models import DiceDetector, DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
-from vision.looks import classified_look
+from vision.looks import classified_look, upright_readings
 from vision.params import VisionParams
 from vision.reference import TrayDifference
 from vision.rereads import (at_typical_side, read_doubted_on_body, reread_candidates, second_look, split_seams,
@@ -129,9 +129,10 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     """
     detector, net = models.detector, models.classifier
     frame_long_side = None if place is None else place.frame_long_side
-    (heat, side_map, scale), looks = classified_look(
-        detector, net, checked, maps_at_dice_scale(detector, checked, learned, frame_long_side), learned,
-        frame_long_side)
+    look, looks = classified_look(detector, net, checked,
+                                  maps_at_dice_scale(detector, checked, learned, frame_long_side), learned,
+                                  frame_long_side)
+    heat, side_map, scale = look.maps
     if debug is not None:
         tried = ", ".join(f"{side}: {look.worth:.1f}" for side, look in looks)
         debug.add(f"detector heat (at {scale:.0%}; looks, px: worth {tried})",
@@ -152,7 +153,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     typical = typical_side(found)
     found = sized_like_the_dice(found, typical, learned.die_min_side_ratio)
     centres, sides, crops = crop_candidates(checked, found, typical, net, learned)
-    upright = net.classify(crops, 1, learned.classifier_batch)
+    upright = upright_readings(net, crops, [(c.cx, c.cy, float(side)) for c, side in zip(found, sides)], look,
+                               learned.classifier_batch)
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
     if expect == "macao" and sure_count < len(DIE_COLOURS):
         beside = second_look(checked, detector, (heat, side_map, scale), found, typical, learned, debug)

@@ -11,7 +11,7 @@ candidates are read once, and the look whose candidates read most like dice is t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -31,6 +31,8 @@ class Look:
     worth: float  # sum over them of P(die) x P(their likeliest value)
     candidates: int
     typical_px: float  # their typical side at the look's scale
+    # Their upright readings by (centre x, centre y, crop side), for the reader to take again.
+    readings: dict[tuple[float, float, float], np.ndarray] = field(default_factory=dict)
 
 
 def judged(detector: DiceDetector, net: DiceNet, frame: np.ndarray, maps: Maps, learned: LearnedParams) -> Look:
@@ -44,16 +46,27 @@ def judged(detector: DiceDetector, net: DiceNet, frame: np.ndarray, maps: Maps, 
     if not found:
         return Look(maps, 0.0, 0, 0.0)
     typical = typical_side(found)
-    _centres, _sides, crops = crop_candidates(frame, found, typical, net, learned)
-    probabilities = net.classify(crops)  # at most look_candidates crops: one call, bounded buffers
+    _centres, crop_sides, crops = crop_candidates(frame, found, typical, net, learned)
+    probabilities = net.classify(crops, 1, learned.classifier_batch)  # as the reader reads, to the last bit
     likeliest = [int(i) for i in np.argsort(probabilities[:, 0], kind="stable")]
     counted = apart(likeliest, found, learned.one_die_within * typical)
     worth = float(np.sum((1.0 - probabilities[counted, 0]) * probabilities[counted, 1:].max(axis=1)))
-    return Look(maps, worth, len(found), typical * scale)
+    readings = {(c.cx, c.cy, float(side)): reading for c, side, reading in zip(found, crop_sides, probabilities)}
+    return Look(maps, worth, len(found), typical * scale, readings)
+
+
+def upright_readings(net: DiceNet, crops: np.ndarray, keys: list[tuple[float, float, float]], look: Look,
+                     batch: int) -> np.ndarray:
+    """`net.classify(crops, 1, batch)`, where the crop of each key (its candidate's centre and
+    crop side) that the look judged is not read again: the same crop reads the same."""
+    missing = [i for i, key in enumerate(keys) if key not in look.readings]
+    read = net.classify(crops[missing], 1, batch) if missing else np.zeros((0, 0), np.float32)
+    fresh = dict(zip(missing, read))
+    return np.array([fresh[i] if i in fresh else look.readings[key] for i, key in enumerate(keys)], np.float32)
 
 
 def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, first: Maps, learned: LearnedParams,
-                    frame_long_side: int | None = None) -> tuple[Maps, list[tuple[int, Look]]]:
+                    frame_long_side: int | None = None) -> tuple[Look, list[tuple[int, Look]]]:
     """The look at `frame` whose candidates read most like dice: `first` (the look picked by
     the detector's own sizes), unless a look at one of `look_other_long_sides` reads at least
     `look_margin` dice' worth more. A larger look than the first is tried only where the first
@@ -63,7 +76,7 @@ def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, fir
     long_side = frame_long_side or max(frame.shape[:2])
     first_look = judged(detector, net, frame, first, learned)
     tried = [(round(first[2] * long_side), first_look)]
-    best, best_worth = first, first_look.worth + learned.look_margin
+    best, best_worth = first_look, first_look.worth + learned.look_margin
     for side in other_long_sides(learned.look_other_long_sides):
         if best_worth >= learned.look_candidates:
             break  # each candidate is worth at most 1: no look can read more like dice
@@ -75,5 +88,5 @@ def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, fir
         look = judged(detector, net, frame, detector.maps(frame, side, frame_long_side), learned)
         tried.append((round(scale * long_side), look))
         if look.worth > best_worth:
-            best, best_worth = look.maps, look.worth
+            best, best_worth = look, look.worth
     return best, tried

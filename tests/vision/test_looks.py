@@ -13,7 +13,8 @@ import pytest
 from vision.learned import maps_at_dice_scale, read_with_model
 from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams, load_learned_params
-from vision.looks import classified_look
+from vision.candidates import crop_candidates, suppress_duplicates, typical_side
+from vision.looks import classified_look, upright_readings
 from vision.params import load_vision_params
 from tests.vision.test_large_dice import USUAL, WEBCAM
 from tools.synth import render_scene
@@ -30,7 +31,7 @@ def _looks(models: LearnedModels, frame: np.ndarray, learned: LearnedParams) -> 
     """The first look's scale, the scale taken, and the long sides tried."""
     first = maps_at_dice_scale(models.detector, frame, learned)
     taken, tried = classified_look(models.detector, models.classifier, frame, first, learned)
-    return first[2], taken[2], [side for side, _ in tried]
+    return first[2], taken.maps[2], [side for side, _ in tried]
 
 
 def _sure(frame: np.ndarray, models: LearnedModels, learned: LearnedParams, expect: str,
@@ -123,3 +124,19 @@ def test_no_other_look_is_tried_when_none_could_be_worth_more(models: LearnedMod
     first, taken, tried = _looks(models, frame, few)
     assert taken == first and tried == [512]
     assert len(_looks(models, frame, dataclasses.replace(few, look_margin=0.0))[2]) == 3
+
+
+def test_the_crops_read_while_judging_are_taken_again_as_read(models: LearnedModels) -> None:
+    """The reader's first reading of every candidate of the look taken equals the classifier's
+    own, bit for bit; those of them the look judged are not read again."""
+    frame, _ = render_scene(0, USUAL)
+    look, _ = classified_look(models.detector, models.classifier, frame,
+                              maps_at_dice_scale(models.detector, frame, LEARNED), LEARNED)
+    heat, sides, scale = look.maps
+    found = suppress_duplicates(models.detector.peaks(heat, sides, scale, LEARNED.detector_min_score,
+                                                      LEARNED.detector_peak_window), LEARNED.duplicate_distance)
+    _, crop_sides, crops = crop_candidates(frame, found, typical_side(found), models.classifier, LEARNED)
+    keys = [(c.cx, c.cy, float(side)) for c, side in zip(found, crop_sides)]
+    assert len(found) > len(look.readings) > 0 and sum(key in look.readings for key in keys) > 0
+    expected = models.classifier.classify(crops, 1, LEARNED.classifier_batch)
+    assert np.array_equal(upright_readings(models.classifier, crops, keys, look, LEARNED.classifier_batch), expected)
