@@ -134,7 +134,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                                   frame_long_side)
     heat, side_map, scale = look.maps
     if debug is not None:
-        tried = ", ".join(f"{side}: {look.worth:.1f}" for side, look in looks)
+        tried = ", ".join(f"{side}: {seen.worth:.1f}" for side, seen in looks)
         debug.add(f"detector heat (at {scale:.0%}; looks, px: worth {tried})",
                   draw_heat(checked, heat, detector.stride / scale))
     found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
