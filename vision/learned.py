@@ -28,7 +28,7 @@ from vision.lean import LeanNet
 from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
 from vision.learned_models import DiceDetector, DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
-from vision.looks import classified_look, upright_readings
+from vision.looks import Maps, classified_look, looked_at, upright_readings
 from vision.params import VisionParams
 from vision.reference import TrayDifference
 from vision.rereads import (at_typical_side, read_doubted_on_body, reread_candidates, second_look, split_seams,
@@ -53,7 +53,8 @@ _MIDDLE_PIP_PAIRS = (2, 3, 4, 5)
 
 
 def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: LearnedParams,
-                       frame_long_side: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+                       frame_long_side: int | None = None,
+                       looked: dict[int, Maps] | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """The detector's maps (`DiceDetector.maps`) at `detector_long_side`; where the dice measure
     under `detector_small_die` px there, at the scale that makes them `detector_die_target` px
     (at most the frame's own); where they are too large for it, at `detector_large_long_side`.
@@ -62,8 +63,8 @@ def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: Learn
     wide view) shows them at the bottom of the sizes the detector learned: it misses dice that
     touch and guesses their sides large, and every crop cut at that side shows the table. One
     whose dice are large (a webcam close over the tray) shows them above those sizes: the
-    detector proposes their pips, or nothing (`smaller_look`)."""
-    heat, sides, scale = detector.maps(frame, learned.detector_long_side, frame_long_side)
+    detector proposes their pips, or nothing (`smaller_look`). `looked`: as in `looked_at`."""
+    heat, sides, scale = looked_at(detector, frame, learned.detector_long_side, frame_long_side, looked)
     may_be_small = learned.detector_small_die > 0.0 and scale < 1.0
     if not may_be_small and learned.detector_large_long_side <= 0:
         return heat, sides, scale
@@ -72,13 +73,13 @@ def maps_at_dice_scale(detector: DiceDetector, frame: np.ndarray, learned: Learn
         measured = typical_side(found) * scale
         if measured < learned.detector_small_die:
             long_side = round(learned.detector_long_side * learned.detector_die_target / measured)
-            return detector.maps(frame, long_side, frame_long_side)
-    return smaller_look(detector, frame, (heat, sides, scale), found, learned, frame_long_side)
+            return looked_at(detector, frame, long_side, frame_long_side, looked)
+    return smaller_look(detector, frame, (heat, sides, scale), found, learned, frame_long_side, looked)
 
 
 def smaller_look(detector: DiceDetector, frame: np.ndarray, maps: tuple[np.ndarray, np.ndarray, float],
-                 found: list[DieCandidate], learned: LearnedParams,
-                 frame_long_side: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+                 found: list[DieCandidate], learned: LearnedParams, frame_long_side: int | None = None,
+                 looked: dict[int, Maps] | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """The detector's `maps` of `frame` (with the candidates `found` in them), or its maps at
     `detector_large_long_side` where those measure dice too large for `maps`: at least
     `detector_large_die` px at the scale of `maps`, and at least `detector_large_ratio` times
@@ -93,7 +94,7 @@ def smaller_look(detector: DiceDetector, frame: np.ndarray, maps: tuple[np.ndarr
     long_side = learned.detector_large_long_side
     if long_side <= 0 or long_side >= maps[2] * (frame_long_side or max(frame.shape[:2])):
         return maps  # no smaller look asked for, or the frame is no larger than it
-    heat, sides, smaller = detector.maps(frame, long_side, frame_long_side)
+    heat, sides, smaller = looked_at(detector, frame, long_side, frame_long_side, looked)
     seen = detector.peaks(heat, sides, smaller, learned.detector_min_score, learned.detector_peak_window)
     if not seen:
         return maps
@@ -129,9 +130,10 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     """
     detector, net = models.detector, models.classifier
     frame_long_side = None if place is None else place.frame_long_side
+    looked: dict[int, Maps] = {}
     look, looks = classified_look(detector, net, checked,
-                                  maps_at_dice_scale(detector, checked, learned, frame_long_side), learned,
-                                  frame_long_side)
+                                  maps_at_dice_scale(detector, checked, learned, frame_long_side, looked), learned,
+                                  frame_long_side, looked)
     heat, side_map, scale = look.maps
     if debug is not None:
         tried = ", ".join(f"{side}: {seen.worth:.1f}" for side, seen in looks)

@@ -23,6 +23,17 @@ from vision.learned_params import LearnedParams, other_long_sides
 Maps = tuple[np.ndarray, np.ndarray, float]
 
 
+def looked_at(detector: DiceDetector, frame: np.ndarray, long_side: int, frame_long_side: int | None,
+              looked: dict[int, Maps] | None) -> Maps:
+    """`detector.maps(frame, long_side, frame_long_side)`, kept in `looked` (one frame's maps by
+    long side) when given: the first look's rules and the judge ask for the same look at 320 px."""
+    if looked is None:
+        return detector.maps(frame, long_side, frame_long_side)
+    if long_side not in looked:
+        looked[long_side] = detector.maps(frame, long_side, frame_long_side)
+    return looked[long_side]
+
+
 @dataclass(frozen=True)
 class Look:
     """One look at the frame and how much like dice its strongest candidates read."""
@@ -66,13 +77,14 @@ def upright_readings(net: DiceNet, crops: np.ndarray, keys: list[tuple[float, fl
 
 
 def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, first: Maps, learned: LearnedParams,
-                    frame_long_side: int | None = None) -> tuple[Look, list[tuple[int, Look]]]:
+                    frame_long_side: int | None = None,
+                    looked: dict[int, Maps] | None = None) -> tuple[Look, list[tuple[int, Look]]]:
     """The look at `frame` whose candidates read most like dice: `first` (the look picked by
     the detector's own sizes), unless a look at one of `look_other_long_sides` reads at least
     `look_margin` dice' worth more. A larger look than the first is tried only where the first
     measures the dice under `look_larger_below` px. Also each look tried, by its long side, for the debug
     picture. Looks at the scale of `first`, or beyond the frame's own size, are not taken
-    again; `frame_long_side` as in DiceDetector.maps."""
+    again; `frame_long_side` as in DiceDetector.maps, `looked` as in `looked_at`."""
     long_side = frame_long_side or max(frame.shape[:2])
     first_look = judged(detector, net, frame, first, learned)
     tried = [(round(first[2] * long_side), first_look)]
@@ -85,7 +97,7 @@ def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, fir
             continue
         if scale > first[2] and first_look.typical_px >= learned.look_larger_below:
             continue  # dice that large at the first look are no better seen larger (and it costs most)
-        look = judged(detector, net, frame, detector.maps(frame, side, frame_long_side), learned)
+        look = judged(detector, net, frame, looked_at(detector, frame, side, frame_long_side, looked), learned)
         tried.append((round(scale * long_side), look))
         if look.worth > best_worth:
             best, best_worth = look, look.worth

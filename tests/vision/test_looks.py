@@ -140,3 +140,19 @@ def test_the_crops_read_while_judging_are_taken_again_as_read(models: LearnedMod
     assert len(found) > len(look.readings) > 0 and sum(key in look.readings for key in keys) > 0
     expected = models.classifier.classify(crops, 1, LEARNED.classifier_batch)
     assert np.array_equal(upright_readings(models.classifier, crops, keys, look, LEARNED.classifier_batch), expected)
+
+
+def test_each_look_is_computed_once_a_frame(models: LearnedModels, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first look's rules and the judge both ask for the look at 320 px: the reader runs the
+    detector once at each long side."""
+    frame, _ = render_scene(0, dataclasses.replace(USUAL, die_px=26.0, table=None, touching=None))
+    asked: list[int] = []
+    maps = models.detector.maps
+
+    def counted(image: np.ndarray, long_side: int, frame_long_side: int | None = None) -> object:
+        asked.append(long_side)
+        return maps(image, long_side, frame_long_side)
+
+    monkeypatch.setattr(models.detector, "maps", counted)
+    read_with_model(frame, PARAMS, "macao", None, models, LEARNED)
+    assert 320 in asked and len(asked) == len(set(asked)) >= 3
