@@ -40,6 +40,8 @@ synth "$sets/randomised" --count 150 --seed 3905 --randomise --empty-trays  # ev
 # The leaning check's judges: a cocked die in every scene, under a 30-35 degree camera and by tray walls.
 synth "$sets/tilt_cocked" --count 100 --seed 3913 --randomise --only tilt=30-35 --cocked
 synth "$sets/walls_test" --count 100 --seed 8101 --cocked --by-walls
+synth "$sets/ondie_test" --count 100 --seed 9402 --cocked --on-a-die
+synth "$sets/oncube_test" --count 100 --seed 9902 --cocked --on-a-cube
 
 # Training scenes: every factor randomised, the judged values left out (light dice both ways).
 held_out=(--hold-out background=board --hold-out style=white,ivory,marbled --hold-out tilt=30-35)
@@ -51,6 +53,10 @@ synth "$train/synth_glare" --count 120 --seed 7301 --glare
 synth "$train/synth_foreign" --count 120 --seed 7601 --foreign
 synth "$train/synth_lean" --count 200 --seed 7801 --cocked
 synth "$train/synth_walls" --count 200 --seed 8001 --cocked --by-walls
+synth "$train/synth_ondie" --count 300 --seed 9501 --cocked --on-a-die
+synth "$train/rand_ondie_lo" --count 300 --seed 8701 --randomise --cocked --on-a-die "${held_out[@]}"
+synth "$train/synth_oncube" --count 300 --seed 9801 --cocked --on-a-cube
+synth "$train/rand_oncube_lo" --count 300 --seed 8801 --randomise --cocked --on-a-cube "${held_out[@]}"
 
 # dice-real-dev2 halves by sorted image name (as FOLDER:even / FOLDER:odd in training).
 $python - "$datasets/dice-real-dev2" "$work/split" <<'EOF'
@@ -83,12 +89,14 @@ classifier=$work/models/cls_lo/dicenet.onnx  # cls_B of tools/training/README.md
         "$train/synth_glare@1" "$train/synth_foreign@1" "$train/rand_lo@3" \
     --out "$classifier" --epochs 14 --washout 0.25 --specks 4 --residual --width 16 --crop-px 64 --seed 5 \
     --negatives-from "$detector"
-lean=$work/models/lean_lo/dicelean.onnx  # lean_A of tools/training/README.md
+# Shipped 2026-12-05 as vision/models/dicelean.onnx (lean_B2 of tools/training/README.md: seed 2).
+lean=$work/models/lean_lo/dicelean.onnx
 [ -f "$lean" ] || nice -n 10 $torch_python -m tools.training.train_lean \
     --train "$train/rand_cocked_lo" "$train/rand_walls_lo" "$train/synth_lean" "$train/synth_walls" "$train/synth_a" \
+        "$train/synth_foreign" "$train/synth_ondie" "$train/rand_ondie_lo" "$train/synth_oncube" "$train/rand_oncube_lo" \
         $datasets/dice-rendered-dev $datasets/dice-real-dev "$work/split/real2_even" \
-    --test "$sets/tilt_cocked" "$sets/walls_test" "$work/split/real2_odd" --detector "$detector" \
-    --epochs 30 --width 16 --crop-px 64 --seed 1 --out "$lean"
+    --test "$sets/tilt_cocked" "$sets/walls_test" "$sets/ondie_test" "$sets/oncube_test" "$work/split/real2_odd" \
+    --detector "$detector" --epochs 30 --width 16 --crop-px 64 --seed 2 --out "$lean"
 
 # Scores: the shipped models, then the new detector alone, then detector and classifier, then all
 # three (a config naming the files). Drawn sets alone and beside their empty trays (NAME_ref).
