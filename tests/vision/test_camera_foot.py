@@ -72,8 +72,8 @@ def test_a_tilt_share_over_one_is_refused() -> None:
 def test_the_search_counts_dice_by_its_own_threshold_not_the_reported_one(models: LearnedModels) -> None:
     """White dice by a 640x480 webcam tilted 20 degrees (75 px dice, seed 4): from the centre a
     share of them look cocked at lean_tilt_min_probability, fewer at the higher threshold the
-    check reports at. Counted at that threshold the search would not run and one flat die would
-    be left taken for leaning; counted at its own, the search runs and none is. (Seed 2 showed
+    check reports at. Counted at that threshold the search would not run and flat dice would be
+    left taken for leaning (two here); counted at its own, the search runs and none is. (Seed 2 showed
     it with the check trained before tilted views; with today's its search leaves two either way.)"""
     frame, labels = render_scene(4, dataclasses.replace(WEBCAM, die_px=75.0))
     assert not any(d.cocked for d in labels.dice)

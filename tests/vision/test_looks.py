@@ -46,7 +46,7 @@ def test_dice_the_first_look_sees_as_pips_are_read_at_a_smaller_one(models: Lear
     """75 px dice in a 640x480 webcam frame: the detector's sizes keep the first look, where it
     proposes pips and corners and nothing reads surely; at 320 px the six dice read right. Read
     without the leaning check, which this is not about: the one trained on tilted views
-    (2026-12-05) takes one of these flat dice, under a camera tilted 20 degrees, for leaning."""
+    (2026-12-05) takes two of these flat dice, under a camera tilted 20 degrees, for leaning."""
     frame, labels = render_scene(2, dataclasses.replace(WEBCAM, die_px=75.0))
     truth = Counter(d.value for d in labels.dice)
     first, taken, _ = _looks(models, frame, LEARNED)
