@@ -1,0 +1,155 @@
+"""Quantize the reader's float networks to 8-bit integers (onnxruntime static quantization, QDQ).
+
+    .venv/bin/python -m tools.training.quantize [--config FLOAT.toml] \
+        --calibrate $D/dice-real-dev:even $D/dice-real-dev2:even $D/dice-rendered-dev:even /tmp/lrn/rand_lo:even \
+        --out /tmp/int8
+
+`--config` names the float models (`[vision.learned]` paths, as any reader config; default the
+repository's); each is written to `--out` as `<name>.int8.onnx` with its JSON metadata beside
+it. The range of each layer's activations is measured on what the reader itself feeds that net
+while it reads the `--calibrate` images (`--expect`, default macao: every look, crop and turn it
+takes), so no range is guessed from a made-up input. Only convolutions are quantized, weights
+per output channel; the first convolution of every net (three colour channels in, little to
+gain, the most to lose), the detector's second one and its output layers stay float (the layers
+whose 8-bit form moved the detector's heat most on held-out frames).
+
+An 8-bit net runs the reader's convolutions about twice as fast on one core and is a quarter
+of the size; both runtimes (onnxruntime, OpenCV's DNN) run the QDQ form. Measured, not shipped:
+see "8-bit networks" in tools/training/README.md. Judge any result with `python -m vision
+evaluate` on the held-out sets before shipping it. Needs the training tools' `onnx`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import onnxruntime
+from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType,
+                                      quantize_static)
+from onnxruntime.quantization.shape_inference import quant_pre_process
+
+from tools.training.data import load_specs
+from vision.learned_models import model_path
+from vision.learned_params import load_learned_params
+from vision.onnx_net import OnnxNet
+from vision.params import WHOLE_FRAME, load_vision_params
+from vision.reader import learned_models, read_dice
+
+# Inputs kept per net for calibration, a uniform sample of all it saw: a detector input of a
+# frame at 800 px is 4 MB, and the ranges settle long before the crops run out.
+MOST_CROPS = 1000
+MOST_FRAMES = 60
+# Layers left in float, by their names in the exported graphs (tools/training/nets.py).
+FIRST_CONV_OF_A_CROP_NET = "/features/features.0/features.0.0/Conv"
+DETECTOR_FLOAT_LAYERS = ("/down4/down4.0/down4.0.0/Conv", "/down4/down4.1/down4.1.0/Conv", "/lateral/Conv",
+                         "/heat/Conv", "/size/Conv")
+CALIBRATION_METHODS = {"minmax": CalibrationMethod.MinMax, "percentile": CalibrationMethod.Percentile,
+                       "entropy": CalibrationMethod.Entropy}
+
+
+class RecordingNet:
+    """A net that keeps a seeded, uniform sample of at most `most` of the single inputs it runs
+    (a batch split into its items; reservoir sampling, so every image has its share)."""
+
+    def __init__(self, net: OnnxNet, most: int, seed: int) -> None:
+        self._net = net
+        self.runtime = net.runtime
+        self._most = most
+        self._rng = np.random.default_rng(seed)
+        self.seen = 0
+        self.blobs: list[np.ndarray] = []
+
+    def run(self, blob: np.ndarray) -> np.ndarray:
+        for item in blob:
+            self.seen += 1
+            if len(self.blobs) < self._most:
+                self.blobs.append(np.array(item[None], np.float32))
+            else:
+                slot = int(self._rng.integers(self.seen))
+                if slot < self._most:
+                    self.blobs[slot] = np.array(item[None], np.float32)
+        return self._net.run(blob)
+
+
+class Blobs(CalibrationDataReader):
+    """The recorded inputs, one at a time, under the model's input name."""
+
+    def __init__(self, input_name: str, blobs: list[np.ndarray]) -> None:
+        self._items: Iterator[np.ndarray] = iter(blobs)
+        self._name = input_name
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        blob = next(self._items, None)
+        return None if blob is None else {self._name: blob}
+
+
+def quantize(float_path: Path, blobs: list[np.ndarray], out: Path, float_layers: tuple[str, ...],
+             method: CalibrationMethod, note: str) -> None:
+    """`float_path` calibrated on `blobs` by `method`, its convolutions but `float_layers` in
+    8 bits (int8 weights per channel, uint8 activations), written to `out` with its JSON
+    metadata beside it, `note` added."""
+    input_name = onnxruntime.InferenceSession(str(float_path), providers=["CPUExecutionProvider"]).get_inputs()[0].name
+    with tempfile.TemporaryDirectory() as work:
+        prepared = Path(work) / "prepared.onnx"
+        # The detector's input is any size: shapes are left to the runtime, not inferred.
+        quant_pre_process(str(float_path), str(prepared), skip_symbolic_shape=True)
+        quantize_static(str(prepared), str(out), Blobs(input_name, blobs), quant_format=QuantFormat.QDQ,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
+                        op_types_to_quantize=["Conv"], nodes_to_exclude=list(float_layers), calibrate_method=method,
+                        extra_options={"CalibMaxIntermediateOutputs": 32})
+    meta = json.loads(float_path.with_suffix(".json").read_text(encoding="utf-8"))
+    meta["quantized"] = note
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", type=Path, help="a TOML whose [vision.learned] paths name the float models")
+    parser.add_argument("--calibrate", nargs="+", required=True, help="FOLDER[:even|odd] ... images the reader reads")
+    parser.add_argument("--expect", choices=("macao", "any"), default="macao")
+    parser.add_argument("--crop-method", choices=sorted(CALIBRATION_METHODS), default="minmax",
+                        help="how the crop nets' activation ranges are set (the detector's inputs differ in size: "
+                             "only minmax takes them)")
+    parser.add_argument("--seed", type=int, default=1, help="which of the inputs are kept for calibration")
+    parser.add_argument("--out", type=Path, required=True, help="folder for the <name>.int8.onnx files")
+    args = parser.parse_args()
+    params = load_vision_params(args.config).with_tray(WHOLE_FRAME)
+    learned = load_learned_params(args.config)
+    loaded = learned_models(learned)
+    if isinstance(loaded, str):
+        raise SystemExit(loaded)
+    models, _ = loaded
+    crop_nets = [(learned.classifier_path, models.classifier)]
+    crop_nets += list(zip((learned.second_classifier_path,) if models.extra_classifiers else (),
+                          models.extra_classifiers))
+    crop_nets += [(learned.lean_path, models.lean)] if models.lean is not None else []
+    plans = [(learned.detector_path, models.detector, MOST_FRAMES, DETECTOR_FLOAT_LAYERS, CalibrationMethod.MinMax)]
+    plans += [(path, net, MOST_CROPS, (FIRST_CONV_OF_A_CROP_NET,), CALIBRATION_METHODS[args.crop_method])
+              for path, net in crop_nets]
+    recorders = []
+    for _path, holder, most, _layers, _method in plans:
+        recorders.append(RecordingNet(holder._net, most, args.seed))  # the tool listens in on the reader's own nets
+        holder._net = recorders[-1]
+    images = load_specs(args.calibrate)
+    for image in images:
+        read_dice(image.load(), params, expect=args.expect, learned=learned)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for (path, _holder, _most, float_layers, method), recorder in zip(plans, recorders):
+        source = model_path(path)
+        out = args.out / f"{source.stem}.int8.onnx"
+        note = (f"int8 (QDQ: convolutions but {', '.join(float_layers)}; per-channel weights; {method.name}) "
+                f"from {source.name}, "
+                f"calibrated on {len(recorder.blobs)} of the {recorder.seen} inputs the reader gave it reading "
+                f"{len(images)} images of {' '.join(args.calibrate)} ({args.expect})")
+        quantize(source, recorder.blobs, out, float_layers, method, note)
+        print(f"{out}: {out.stat().st_size / 1e6:.2f} MB (float {source.stat().st_size / 1e6:.2f} MB), "
+              f"{len(recorder.blobs)} calibration inputs")
+
+
+if __name__ == "__main__":
+    main()
