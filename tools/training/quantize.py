@@ -115,6 +115,8 @@ def main() -> None:
     parser.add_argument("--crop-method", choices=sorted(CALIBRATION_METHODS), default="minmax",
                         help="how the crop nets' activation ranges are set (the detector's inputs differ in size: "
                              "only minmax takes them)")
+    parser.add_argument("--every-convolution", action="store_true",
+                        help="quantize the convolutions the tool otherwise keeps in float as well")
     parser.add_argument("--seed", type=int, default=1, help="which of the inputs are kept for calibration")
     parser.add_argument("--out", type=Path, required=True, help="folder for the <name>.int8.onnx files")
     args = parser.parse_args()
@@ -128,9 +130,10 @@ def main() -> None:
     crop_nets += list(zip((learned.second_classifier_path,) if models.extra_classifiers else (),
                           models.extra_classifiers))
     crop_nets += [(learned.lean_path, models.lean)] if models.lean is not None else []
-    plans = [(learned.detector_path, models.detector, MOST_FRAMES, DETECTOR_FLOAT_LAYERS, CalibrationMethod.MinMax)]
-    plans += [(path, net, MOST_CROPS, (FIRST_CONV_OF_A_CROP_NET,), CALIBRATION_METHODS[args.crop_method])
-              for path, net in crop_nets]
+    detector_float, crop_float = ((), ()) if args.every_convolution else (DETECTOR_FLOAT_LAYERS,
+                                                                          (FIRST_CONV_OF_A_CROP_NET,))
+    plans = [(learned.detector_path, models.detector, MOST_FRAMES, detector_float, CalibrationMethod.MinMax)]
+    plans += [(path, net, MOST_CROPS, crop_float, CALIBRATION_METHODS[args.crop_method]) for path, net in crop_nets]
     recorders = []
     for _path, holder, most, _layers, _method in plans:
         recorders.append(RecordingNet(holder._net, most, args.seed))  # the tool listens in on the reader's own nets
@@ -142,7 +145,8 @@ def main() -> None:
     for (path, _holder, _most, float_layers, method), recorder in zip(plans, recorders):
         source = model_path(path)
         out = args.out / f"{source.stem}.int8.onnx"
-        note = (f"int8 (QDQ: convolutions but {', '.join(float_layers)}; per-channel weights; {method.name}) "
+        kept = f"but {', '.join(float_layers)}" if float_layers else "all"
+        note = (f"int8 (QDQ: convolutions {kept}; per-channel weights; {method.name}) "
                 f"from {source.name}, "
                 f"calibrated on {len(recorder.blobs)} of the {recorder.seen} inputs the reader gave it reading "
                 f"{len(images)} images of {' '.join(args.calibrate)} ({args.expect})")
