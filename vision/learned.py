@@ -309,19 +309,25 @@ def glare_at_centre(crops: np.ndarray, values: Sequence[int], window_sides: floa
     The classifier reads such dice as surely when it is wrong as when it is right (drawn scenes
     with glare: P 0.74-0.95 for its mistakes, 0.71-0.96 for the rest), so its probability cannot
     flag them; the bright patch can. A white pip alone is far smaller than a patch worth
-    flagging, and a pip seen through a washed-out face leaves a hole in it."""
+    flagging, and a pip seen through a washed-out face leaves a hole in it. A white die's face is
+    as light at its centre as the lamp, and as light all round it: no glare there is told apart."""
     if learned.glare_min_area <= 0 or len(crops) == 0:
         return [False] * len(crops)
     size = crops.shape[1]
     die_px = size / window_sides
     radius = polar_grid(size, window_sides, 1)[0].reshape(size, size)
     centre = radius <= learned.glare_centre_radius
+    face = radius <= learned.colour_face_radius
     glared = []
     for crop, value in zip(crops, values):
         if value not in _MIDDLE_PIP_PAIRS:
             glared.append(False)
             continue
-        bright = (cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) >= learned.glare_lightness).astype(np.uint8)
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        if np.median(grey[face]) >= learned.glare_lightness:
+            glared.append(False)  # a white face is that light all over: its centre mirrors no lamp
+            continue
+        bright = (grey >= learned.glare_lightness).astype(np.uint8)
         if bright[centre].mean() < learned.glare_centre_cover:
             glared.append(False)  # a middle pip, or its absence, shows at the centre
             continue
