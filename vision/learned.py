@@ -195,6 +195,18 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         probabilities[asked] = np.mean(readings, axis=0)
     kept = [i for i in kept if 1.0 - float(probabilities[i][0]) >= learned.die_min_probability]
     doubtful: list[int] = []
+    if expect == "any" and learned.any_reread_min_probability > 0.0:
+        # No count of dice tells that one is missing: every candidate left out that may yet be a
+        # die is read again (a die under a steep camera or close to a webcam is often found off
+        # its face, or cut at a side the detector guessed wrong), and kept when it then reads as
+        # a die clear of those kept.
+        again = [i for i in likeliest if i not in kept and i not in seen_twice
+                 and 1.0 - float(probabilities[i][0]) >= learned.any_reread_min_probability]
+        promoted = reread_candidates(checked, net, found, sides, crops, probabilities, again, typical, learned,
+                                     [found[i] for i in kept])
+        for i in sorted(promoted, key=lambda i: float(probabilities[i][0])):
+            if clear_of(found[i], [found[k] for k in kept], learned.macao_clearance * typical):
+                kept.append(i)
     if expect == "macao":
         # Fewer than six sure dice: the other candidates are read again (any of them may be a die
         # the classifier saw off its centre or at the wrong size: a gray die in its long shadow

@@ -52,6 +52,7 @@ class LearnedParams:
     body_max_shift: float  # ... and lies within this many die sides of the candidate
     macao_recentre_min_shift: float  # macao mode: a doubtful candidate the body moves this many die sides is read again there
     macao_reread_most: int  # macao mode, fewer than six sure dice: at most this many other candidates are read again
+    any_reread_min_probability: float  # any mode: candidates left out with at least this P(die) are read again (0: none)
     macao_shift_most: int  # ... the likeliest this many of them also at the eight points around them ...
     macao_shift_step: float  # ... this many die sides away
     macao_clearance: float  # a candidate read again this near a sure die (die sides) is that die again
@@ -131,7 +132,8 @@ class LearnedParams:
         for name in ("colour_band_sectors", "colour_hue_sectors"):
             if values[name] < 1:
                 raise ValueError(f"[vision.learned] key '{name}' must be at least 1, got {values[name]!r}")
-        for name in ("die_min_probability", "macao_doubtful_min_probability", "value_min_probability",
+        for name in ("die_min_probability", "macao_doubtful_min_probability", "any_reread_min_probability",
+                     "value_min_probability",
                      "macao_value_min_probability", "body_check_below",
                      "second_opinion_min_probability", "lean_min_probability", "lean_tilt_min_probability"):
             if values[name] > 1.0:

@@ -113,7 +113,7 @@ def read_doubted_on_body(frame: np.ndarray, net: DiceNet, found: list[DieCandida
 def reread_candidates(frame: np.ndarray, net: DiceNet, found: list[DieCandidate], sides: np.ndarray,
                       crops: np.ndarray, probabilities: np.ndarray, rows: list[int], typical: float,
                       learned: LearnedParams, taken: Sequence[DieCandidate] = ()) -> list[int]:
-    """Macao mode: each candidate of `rows` (not yet a sure die) is read again in a crop of the
+    """Each candidate of `rows` (not yet a sure die) is read again in a crop of the
     frame's typical die side, where it is when its own side is off that by `typical_side_min_gap`,
     and on its die's body when that moves it at least `macao_recentre_min_shift` die sides; the
     first `macao_shift_most` of them also at the eight points `macao_shift_step` die sides around
