@@ -13,15 +13,14 @@ from vision.learned import read_with_model
 from vision.learned_models import LearnedModels
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import load_vision_params
-from tools.synth import SceneOptions, render_scene
+from tests.vision.test_camera_foot import TILTED
+from tools.synth import render_scene
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
 NOT_AGAIN = dataclasses.replace(LEARNED, any_reread_min_probability=0.0)
-# Six dice on light wood, the camera tilted 32 degrees towards the tray.
-STEEP = SceneOptions(width=1600, height=900, die_px=46.0, table="light_wood", tint="neutral", dim=False, cubes=0,
-                     cards=0, hard_light=False, blur_sigma=0.5, tilt_deg=32.0, aim_at_tray=True, touching=False,
-                     cocked=False, glare=False)
+# Six flat dice on light wood, the camera tilted 32 degrees towards the tray.
+STEEP = dataclasses.replace(TILTED, table="light_wood", tilt_deg=32.0)
 
 
 @pytest.fixture(scope="module")
