@@ -118,8 +118,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     when fewer than six are sure dice, the detector looks again beside those found (pictured
     for `debug`, if given), the other candidates are read again, and a die found on the seam
     of two touching dice is split. A die whose value is not plainly sure after all that is read
-    again on its body (`read_doubted_on_body`); in any mode a doubted die beside a sure one is
-    that die's side face (`off_the_sure_dice`). Dice are found at the scale they need: the
+    again on its body (`read_doubted_on_body`); in any mode every candidate left out that may yet
+    be a die is read again like macao mode's others (`any_reread_min_probability`), and a doubted
+    die beside a sure one is that die's side face (`off_the_sure_dice`). Dice are found at the scale they need: the
     detector's own sizes pick a first look (`maps_at_dice_scale`), the classifier judges it
     against others (`classified_look`). Dice the leaning check takes for cocked are marked so,
     and dice the picture's edge may cut. `place`: where `checked`, a tray region (with a margin
