@@ -10,8 +10,8 @@ it. The range of each layer's activations is measured on what the reader itself 
 while it reads the `--calibrate` images (`--expect`, default macao: every look, crop and turn it
 takes), so no range is guessed from a made-up input. Only convolutions are quantized, weights
 per output channel; the first convolution of every net (three colour channels in, little to
-gain, the most to lose), the detector's second one and its output layers stay float (the layers
-whose 8-bit form moved the detector's heat most on held-out frames).
+gain, the most to lose), the detector's second one (its first two moved its heat most on
+held-out frames, one layer at a time) and its output layers stay float.
 
 An 8-bit net runs the reader's convolutions about twice as fast on one core and is a quarter
 of the size; both runtimes (onnxruntime, OpenCV's DNN) run the QDQ form. Measured, not shipped:
