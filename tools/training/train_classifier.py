@@ -32,7 +32,7 @@ from tools.training.nets import DiceClassifier, ResidualDiceClassifier
 
 WINDOW_SIDES = 1.6  # crop width in die sides: the whole face at any turn, a little table
 POSITIVE_SHIFT = 0.12  # die sides
-SIZE_JITTER = 0.25  # log-scale
+SIZE_JITTER = 0.25  # log-scale; --size-jitter
 NEGATIVE_SHIFT = (0.65, 1.1)
 NEGATIVES_PER_IMAGE = 8
 COCKED_BOOST = 3  # cocked dice are rare in the data; each is cut this many times more often
@@ -84,11 +84,11 @@ def _with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], rng: np.random.Generator,
                repeats: list[int], mined: list[list[tuple[float, float, float]]], crop_px: int,
-               washout: float = 0.0, specks: int = 0) -> tuple[np.ndarray, np.ndarray]:
+               washout: float = 0.0, specks: int = 0, size_jitter: float = SIZE_JITTER) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
 
     def add(image: np.ndarray, cx: float, cy: float, side: float, label: int, speck: bool = False) -> None:
-        window = side * WINDOW_SIDES * float(np.exp(rng.uniform(-SIZE_JITTER, SIZE_JITTER)))
+        window = side * WINDOW_SIDES * float(np.exp(rng.uniform(-size_jitter, size_jitter)))
         crop = _cut(image, cx, cy, window, float(rng.uniform(0, 360)), crop_px)
         if speck:
             crop = _with_specks(crop, rng)
@@ -223,6 +223,9 @@ def main() -> None:
     parser.add_argument("--specks", type=int, default=0,
                         help="negatives per image of bare table with a drawn speck (a crumb is not a one)")
     parser.add_argument("--label-smoothing", type=float, default=0.05)
+    parser.add_argument("--size-jitter", type=float, default=SIZE_JITTER,
+                        help="crop sides vary by up to this much in log scale (the reader's guessed sides err "
+                             "by a quarter either way on unseen tables)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (more thrash on a shared machine)")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
@@ -248,7 +251,7 @@ def main() -> None:
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=args.label_smoothing)
     next_epoch = functools.partial(make_epoch, records, images, rng, repeats, mined, args.crop_px,
-                                   args.washout, args.specks)
+                                   args.washout, args.specks, args.size_jitter)
     epochs_data = [next_epoch()]
     batch_size = args.batch
     steps_per_epoch = len(epochs_data[0][0]) // batch_size
