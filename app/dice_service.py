@@ -31,7 +31,9 @@ from vision.types import DiceReading, DiceSpec, DieReading, MotionState
 log = logging.getLogger(__name__)
 
 Reader = Callable[[np.ndarray], DiceReading]
-RollKeeper = Callable[[np.ndarray, DiceReading, dict[str, int]], object]
+# Keeps a confirmed proposal: its frame, the reading, the players' values by colour (one die's
+# value, or a list where the game's colours repeat) and the dice the game rolls.
+RollKeeper = Callable[[np.ndarray, DiceReading, Mapping[str, int | Sequence[int]], DiceSpec], object]
 Voter = Callable[[Sequence[DiceReading]], DiceReading]
 CameraFactory = Callable[[], Camera | None]
 
@@ -176,8 +178,9 @@ class DiceService:
         """`rest_reader` runs on the ticking thread once a roll's reading is over (proposed,
         failed, cancelled), so the reader can let go of what it keeps only for reading.
         `dice`: the dice the game rolls, which `confirm` accepts.
-        `keep_roll(frame, reading, dice)` runs there too after the players confirm a proposal
-        (as it was or corrected): the frame read last, the proposal and the confirmed dice."""
+        `keep_roll(frame, reading, confirmed, dice)` runs there too after the players confirm a
+        proposal (as it was or corrected): the frame read last, the proposal, the confirmed values
+        and the dice the game rolls."""
         self.dice = dice
         self._make_camera = make_camera
         self._reader = reader
@@ -185,7 +188,7 @@ class DiceService:
         self._reader_busy = False  # read since the last rest; only the ticking thread touches it
         self._keep_roll = keep_roll
         self._proposal_frame: np.ndarray | None = None  # the frame read last for the proposal shown
-        self._roll_to_keep: tuple[np.ndarray, DiceReading, dict[str, int]] | None = None
+        self._roll_to_keep: tuple[np.ndarray, DiceReading, Mapping[str, int | Sequence[int]], DiceSpec] | None = None
         self._new_settler = new_settler
         self._vote = vote
         self._timings = timings
@@ -275,7 +278,7 @@ class DiceService:
             action = {"type": "roll", "dice": rolled}
             proposal = self._status.reading if self._status.state is RollState.PROPOSED else None
             if proposal is not None and self._proposal_frame is not None and self._keep_roll is not None:
-                self._roll_to_keep = (self._proposal_frame, proposal, rolled)
+                self._roll_to_keep = (self._proposal_frame, proposal, rolled, self.dice)
             self._proposal_frame = None
             if self._status.state is not RollState.CAMERA_UNAVAILABLE:  # that notice (and its retries) stay
                 self._settler = None
@@ -287,7 +290,8 @@ class DiceService:
     def confirm_groups(self, groups: Mapping[str, Sequence[int]] | None = None) -> dict[str, list[int]]:
         """For a game whose colours repeat: accept the proposal as it is (groups=None) or the
         players' own dice (fixed or typed in) as colour -> pips of each die, and return them
-        checked. The game's own screen records them as its actions, so no roll is emitted.
+        checked. The game's own screen records them as its actions, so no roll is emitted; a
+        confirmed proposal is kept (`keep_roll`) as in `confirm`.
 
         Own dice are accepted in every state. Raises InvalidDice when the proposal has dice not
         read for sure, or the dice are not the game's with 1-6 pips each.
@@ -303,6 +307,9 @@ class DiceService:
                 groups = {colour: [int(d.value) for d in dice if d.value is not None]
                           for colour, dice in reading.by_colour(self.dice).items()}
             checked = checked_groups(groups, self.dice)
+            proposal = self._status.reading if self._status.state is RollState.PROPOSED else None
+            if proposal is not None and self._proposal_frame is not None and self._keep_roll is not None:
+                self._roll_to_keep = (self._proposal_frame, proposal, checked, self.dice)
             self._proposal_frame = None
             if self._status.state is not RollState.CAMERA_UNAVAILABLE:
                 self._settler = None

@@ -15,7 +15,7 @@ import functools
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,6 +85,13 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
         report(PlayerNotice(Message("{problem}; using the built-in dice colours until the table is calibrated again",
                                     {"problem": str(exc)})))
         return None
+
+
+def keep_table_roll(calibration_path: Path, limit: int, frame: np.ndarray, reading: DiceReading,
+                    confirmed: Mapping[str, int | Sequence[int]], dice: DiceSpec) -> None:
+    """Keep a confirmed roll among the table's rolls of its kind of dice (`default_rolls_folder`):
+    the six Macao dice's are the ones `vision adapt` refits on."""
+    keep_roll(default_rolls_folder(calibration_path, dice.reader_mode), frame, reading, confirmed, limit)
 
 
 class TableReader:
@@ -347,8 +354,8 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         vote=lambda readings: vote(readings, params=settle_params, repeats=reader.dice.repeats),
         timings=roll_timings(config), clock=clock,
         on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest,
-        keep_roll=(functools.partial(keep_roll, default_rolls_folder(default_calibration_path(vision_params)),
-                                     limit=vision_params.keep_rolls) if vision_params.keep_rolls > 0 else None))
+        keep_roll=(functools.partial(keep_table_roll, default_calibration_path(vision_params), vision_params.keep_rolls)
+                   if vision_params.keep_rolls > 0 else None))
     button = _open_button(config, service, clock, pin_factory, note)
 
     def tick(now: float) -> None:

@@ -38,13 +38,15 @@ class SetHarness:
         self.clock = ManualClock()
         self.statuses: list[DiceStatus] = []
         self.rolls: list[dict[str, Any]] = []
+        self.kept: list[tuple[Any, DiceReading, dict[str, list[int]], DiceSpec]] = []
         params = SettleParams.from_table(CONFIG["vision.settle"])
         folder = write_frames(tmp_path, [moving_frame(s) for s in range(4)] + [moving_frame(99)] * 20)
         self.service = DiceService(
             make_camera=lambda: FolderCamera(folder, MOTION, False), reader=lambda frame: reading,
             new_settler=lambda: SettleDetector(params),
             vote=lambda readings: vote(readings, params=params, repeats=True), timings=roll_timings(CONFIG),
-            clock=self.clock, on_status=self.statuses.append, on_roll=self.rolls.append, dice=SET)
+            clock=self.clock, on_status=self.statuses.append, on_roll=self.rolls.append, dice=SET,
+            keep_roll=lambda *roll: self.kept.append(roll))
 
     def propose(self) -> DiceStatus:
         self.tick()
@@ -70,6 +72,11 @@ def test_the_proposal_comes_grouped_by_colour_and_one_confirm_takes_it(tmp_path:
     assert harness.service.confirm_groups() == {"red": [3, 1, 5], "blue": [6], "black": [], "white": [2]}
     assert harness.service.state is RollState.CONFIRMED
     assert harness.rolls == []  # the game's own screen records the dice as its actions
+    assert harness.kept == []  # kept on the ticking thread, not the UI's
+    harness.tick()
+    ((frame, reading, groups, spec),) = harness.kept
+    assert spec == SET and frame.ndim == 3 and set(reading.dice) == set(SURE.dice)  # the proposal, voted over its frames
+    assert groups == {"red": [3, 1, 5], "blue": [6], "black": [], "white": [2]}
 
 
 def test_an_unsure_die_must_be_corrected_first(tmp_path: Path) -> None:
@@ -81,6 +88,10 @@ def test_an_unsure_die_must_be_corrected_first(tmp_path: Path) -> None:
     assert harness.service.state is RollState.PROPOSED
     assert harness.service.confirm_groups({"red": [3, 4], "white": [6]})["white"] == [6]
     assert harness.service.state is RollState.CONFIRMED
+    harness.tick()
+    assert [(sorted((d.x, d.colour, d.value) for d in reading.dice), groups["red"], groups["white"])
+            for _frame, reading, groups, _spec in harness.kept] == [
+        ([(20, "red", 3), (40, "blue", None), (60, "red", 4)], [3, 4], [6])]  # as corrected, with the proposal
 
 
 def test_dice_that_are_not_the_games_are_refused_plainly() -> None:

@@ -15,17 +15,17 @@ from gpiozero.pins.mock import MockFactory
 
 from app.config import load_config
 from app.dice_service import DiceService, RollState
-from app.dice_station import build_dice_station, roll_timings
+from app.dice_station import build_dice_station, keep_table_roll, roll_timings
 from app.ui.launch import dice_config
 from app.ui.settings_store import UiSettings
 from hardware.camera import FolderCamera
 from tests.test_dice_service import DT, MOTION, ROLL, ManualClock, label_reader, roll_sequence, write_frames
 from vision.evaluate import evaluate
 from vision.settle import SettleDetector, SettleParams, vote
-from vision.table_rolls import keep_roll
-from vision.types import DiceReading, DieReading
+from vision.table_rolls import keep_roll, labelled_dice
+from vision.types import DiceReading, DiceSpec, DieReading
 
-Kept = tuple[np.ndarray, DiceReading, dict[str, int]]
+Kept = tuple[np.ndarray, DiceReading, dict[str, int], DiceSpec]
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +68,8 @@ def test_a_confirmed_proposal_is_kept_on_the_ticking_thread(tmp_path: Path, conf
     service.confirm(ROLL)  # the players type the gray die in
     assert rolls == [{"type": "roll", "dice": ROLL}] and kept == []  # not on the UI's thread
     _tick(service, clock)
-    ((frame, reading, dice),) = kept
-    assert frame.shape == (120, 160, 3) and dice == ROLL
+    ((frame, reading, dice, spec),) = kept
+    assert frame.shape == (120, 160, 3) and dice == ROLL and spec == DiceSpec()
     assert reading is not None and {d.colour for d in reading.dice} == set(ROLL)
 
 
@@ -123,6 +123,56 @@ def test_kept_rolls_are_a_dataset_evaluate_reads_and_only_the_newest_stay(tmp_pa
     assert score.report()["dice"] == 18 and score.unsure == 3  # the reader's unsure gray, labelled by the players
     assert keep_roll(folder, frame, _reading(ROLL), ROLL, limit=0) is None
     assert keep_roll(folder, frame, DiceReading(), ROLL, limit=3) is None  # no die found: nothing to label
+
+
+def _die(x: int, colour: str, value: int | None) -> DieReading:
+    return DieReading(x, 40, 30, 30, colour, value, 0.9 if value else 0.3, value is None)
+
+
+@pytest.mark.parametrize(("read", "confirmed", "labels"), [
+    # as read: every die keeps its value
+    ([("red", 3), ("red", 5), ("blue", 2)], {"red": [5, 3], "blue": [2]}, [3, 5, 2]),
+    # one die corrected, or one unsure: the value left over is its
+    ([("red", 3), ("red", 6)], {"red": [3, 4]}, [3, 4]),
+    ([("red", 3), ("red", None)], {"red": [3, 4]}, [3, 4]),
+    # two dice read 3, the players say 3 and 5: which is which is not known, neither is labelled
+    ([("red", 3), ("red", 3), ("blue", 1)], {"red": [3, 5], "blue": [1]}, [None, None, 1]),
+    # two dice left and two values left that differ: which is which is not known
+    ([("red", 3), ("red", 6), ("red", 2)], {"red": [3, 4, 5]}, [3, None, None]),
+    # ... but two dice left for two like values: both take it
+    ([("red", 1), ("red", 6), ("red", None)], {"red": [1, 4, 4]}, [1, 4, 4]),
+    # a die the reader missed, or one too many: the colour's dice are not labelled
+    ([("red", 3)], {"red": [3, 5]}, [None]),
+    ([("red", 3), ("red", 5), ("white", 2)], {"red": [3], "white": [2]}, [None, None, 2]),
+    # a colour the players did not confirm, and the Macao form (one value a colour)
+    ([("gray", 2), ("violet", 4)], {"violet": 5}, [None, 5]),
+])
+def test_a_kept_roll_labels_only_the_dice_whose_value_is_certain(
+        read: list[tuple[str, int | None]], confirmed: dict, labels: list[int | None]) -> None:
+    reading = DiceReading(tuple(_die(40 * i, colour, value) for i, (colour, value) in enumerate(read)))
+    given = {die.x: value for die, value in labelled_dice(reading, confirmed)}
+    assert [given.get(die.x) for die in reading.dice] == labels
+
+
+def test_a_roll_of_repeated_colours_is_kept_with_its_certain_dice(tmp_path: Path) -> None:
+    frame = np.full((120, 400, 3), 90, np.uint8)
+    reading = DiceReading((_die(10, "red", 3), _die(60, "red", 3), _die(110, "white", None), _die(160, "blue", 6)))
+    image = keep_roll(tmp_path, frame, reading, {"red": [3, 5], "white": [2], "blue": [6], "black": []}, limit=5)
+    assert image is not None
+    label = json.loads((tmp_path / "labels" / f"{image.stem}.json").read_text(encoding="utf-8"))
+    assert [(d["colour"], d["value"], d["bbox_px"][0]) for d in label["dice"]] == [("white", 2, 110), ("blue", 6, 160)]
+
+
+def test_other_games_rolls_are_kept_apart_from_the_ones_adapt_refits_on(tmp_path: Path) -> None:
+    frame = np.full((120, 400, 3), 90, np.uint8)
+    calibration = tmp_path / "calibration.json"
+    keep_table_roll(calibration, 5, frame, _reading(ROLL), ROLL, DiceSpec())
+    grouped = DiceSpec(3, ("red", "white"), repeats=True)
+    reading = DiceReading((_die(10, "red", 3), _die(60, "red", 4), _die(110, "white", 2)))
+    keep_table_roll(calibration, 5, frame, reading, {"red": [4, 3], "white": [2]}, grouped)
+    assert [p.name for p in (tmp_path / "table-rolls" / "images").iterdir()] == ["roll-000001.jpg"]
+    label = json.loads((tmp_path / "table-rolls-any" / "labels" / "roll-000001.json").read_text(encoding="utf-8"))
+    assert [(d["colour"], d["value"]) for d in label["dice"]] == [("red", 3), ("red", 4), ("white", 2)]
 
 
 def test_settings_can_turn_keeping_rolls_off(tmp_path: Path, mock_factory: MockFactory) -> None:

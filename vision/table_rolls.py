@@ -5,39 +5,70 @@ Kept in the layout `python -m vision evaluate` reads (images/ and labels/ with J
 the table's own machine only, the newest `limit` rolls; `python -m vision adapt` refits the
 reader on them. A die the players corrected is labelled with the players' value: where the
 reader found the die at all, its place is known; a die it did not find is left out of the
-labels (so a frame with one is kept only for the dice found).
+labels (so a frame with one is kept only for the dice found). Where a colour repeats (Marco
+Polo II: a player's dice, kept in a folder of their own), the confirmed values of that colour are a list: a die read with
+one of them keeps it, and a corrected die takes the value left over only where that pairing
+is the only one possible; otherwise it is left out rather than labelled by a guess.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.types import DiceReading
+from vision.types import DiceReading, DieReading, ExpectMode
 
 _NAME = re.compile(r"roll-(\d{6})")
 # JPEG quality of the kept frames: the reader is never tuned on artefacts it does not see live.
 JPEG_QUALITY = 95
 
 
-def default_rolls_folder(calibration_path: Path) -> Path:
-    """Where the table's rolls are kept: beside the colour calibration."""
-    return calibration_path.with_name("table-rolls")
+def default_rolls_folder(calibration_path: Path, mode: ExpectMode = "macao") -> Path:
+    """Where the table's rolls are kept: beside the colour calibration, the six Macao dice's
+    (read in `macao` mode, the ones `vision adapt` refits on) apart from other games' dice."""
+    return calibration_path.with_name("table-rolls" if mode == "macao" else f"table-rolls-{mode}")
 
 
-def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: Mapping[str, int],
+# The values the players confirmed, by colour: one die's value, or the values of a colour's dice.
+Confirmed = Mapping[str, int | Sequence[int]]
+
+
+def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieReading, int]]:
+    """The dice of `reading` paired with their confirmed values, colour by colour, where the
+    reader found as many dice of the colour as the players confirmed (else a die read 3 may be
+    another one's misreading). A value read on no more dice than were confirmed with it is
+    theirs; the dice left (read otherwise, or unsure) take the values left only where those are
+    all one value (a single corrected die, say). Any other die is left out: two dice read 3
+    where the players confirmed a 3 and a 5 could be either way round."""
+    pairs: list[tuple[DieReading, int]] = []
+    for colour, given in confirmed.items():
+        values = Counter([int(given)] if isinstance(given, (int, np.integer)) else [int(v) for v in given])
+        dice = [d for d in reading.dice if d.colour == colour]
+        if len(dice) != values.total():
+            continue
+        read = Counter(d.value for d in dice if d.value is not None)
+        kept = {value for value, count in read.items() if count <= values[value]}
+        pairs.extend((die, int(die.value)) for die in dice if die.value in kept)
+        left = [die for die in dice if die.value not in kept]
+        remaining = list((values - Counter({value: read[value] for value in kept})).elements())
+        if left and len(set(remaining)) == 1:
+            pairs.extend((die, remaining[0]) for die in left)
+    return pairs
+
+
+def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: Confirmed,
               limit: int) -> Path | None:
-    """Store `frame` with the confirmed values of the dice `reading` found there (by colour), then
-    drop the oldest rolls beyond `limit`; the image written, or None when no die could be
+    """Store `frame` with the confirmed values of the dice `reading` found there (`labelled_dice`),
+    then drop the oldest rolls beyond `limit`; the image written, or None when no die could be
     labelled (or `limit` is 0). OSError when the folder cannot be written."""
-    dice = [{"bbox_px": [die.x, die.y, die.x + die.w, die.y + die.h], "value": int(confirmed[die.colour]),
-             "colour": die.colour}
-            for die in reading.dice if die.colour is not None and die.colour in confirmed]
+    dice = [{"bbox_px": [die.x, die.y, die.x + die.w, die.y + die.h], "value": value, "colour": die.colour}
+            for die, value in labelled_dice(reading, confirmed)]
     if limit <= 0 or not dice:
         return None
     images, labels = folder / "images", folder / "labels"
