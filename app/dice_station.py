@@ -89,8 +89,8 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
 
 def keep_table_roll(calibration_path: Path, limit: int, frame: np.ndarray, reading: DiceReading,
                     confirmed: Mapping[str, int | Sequence[int]], dice: DiceSpec) -> None:
-    """Keep a confirmed roll among the table's rolls of its kind of dice (`default_rolls_folder`):
-    the six Macao dice's are the ones `vision adapt` refits on."""
+    """Keep a confirmed roll among the table's rolls read in the same reader mode as it
+    (`default_rolls_folder`): `vision adapt` refits on those of the six-colour mode alone."""
     keep_roll(default_rolls_folder(calibration_path, dice.reader_mode), frame, reading, confirmed, limit)
 
 
