@@ -4,6 +4,7 @@ into the real session; an unsure die is asked about; without a camera the dice a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,11 @@ def test_a_sure_roll_of_every_players_dice_is_one_tap(table: Any, tmp_path: Path
         (name, 1, sorted(v for c, v in ROLL if c == colour)) for name, colour in PLAYERS]
     assert ui.app.session.state["players"][1]["rolls"] == [shown["Ben"]]
     assert link.status.state is RollState.CONFIRMED
+    clock.now += 0.1
+    link.station.service.tick(clock.now)  # the confirmed roll is kept on the ticking thread
+    kept = json.loads((tmp_path / "table-rolls-any" / "labels" / "roll-000001.json").read_text(encoding="utf-8"))
+    assert sorted((d["colour"], d["value"]) for d in kept["dice"]) == sorted(ROLL)
+    assert not (tmp_path / "table-rolls").exists()  # not among the Macao rolls `adapt` refits on
 
 
 def test_an_unsure_die_is_asked_for_before_the_dice_go_in(table: Any) -> None:
