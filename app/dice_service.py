@@ -26,6 +26,7 @@ import numpy as np
 
 from hardware.camera import Camera, CameraError, to_bgr_uint8
 from hardware.status_led import LightPattern, StatusLed
+from vision.table_rolls import Confirmed
 from vision.types import DiceReading, DiceSpec, DieReading, MotionState
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 Reader = Callable[[np.ndarray], DiceReading]
 # Keeps a confirmed proposal: its frame, the reading, the players' values by colour (one die's
 # value, or a list where the game's colours repeat) and the dice the game rolls.
-RollKeeper = Callable[[np.ndarray, DiceReading, Mapping[str, int | Sequence[int]], DiceSpec], object]
+RollKeeper = Callable[[np.ndarray, DiceReading, Confirmed, DiceSpec], object]
 Voter = Callable[[Sequence[DiceReading]], DiceReading]
 CameraFactory = Callable[[], Camera | None]
 
@@ -188,7 +189,7 @@ class DiceService:
         self._reader_busy = False  # read since the last rest; only the ticking thread touches it
         self._keep_roll = keep_roll
         self._proposal_frame: np.ndarray | None = None  # the frame read last for the proposal shown
-        self._roll_to_keep: tuple[np.ndarray, DiceReading, Mapping[str, int | Sequence[int]], DiceSpec] | None = None
+        self._roll_to_keep: tuple[np.ndarray, DiceReading, Confirmed, DiceSpec] | None = None
         self._new_settler = new_settler
         self._vote = vote
         self._timings = timings
@@ -276,10 +277,7 @@ class DiceService:
                 dice = {colour: int(pips) for colour, pips in values.items() if pips is not None}
             rolled = checked_dice(dice, self.dice)
             action = {"type": "roll", "dice": rolled}
-            proposal = self._status.reading if self._status.state is RollState.PROPOSED else None
-            if proposal is not None and self._proposal_frame is not None and self._keep_roll is not None:
-                self._roll_to_keep = (self._proposal_frame, proposal, rolled, self.dice)
-            self._proposal_frame = None
+            self._keep_if_proposed(rolled)
             if self._status.state is not RollState.CAMERA_UNAVAILABLE:  # that notice (and its retries) stay
                 self._settler = None
                 self._latest_frame = None  # as for cancel: the roll's frame is done with
@@ -307,16 +305,21 @@ class DiceService:
                 groups = {colour: [int(d.value) for d in dice if d.value is not None]
                           for colour, dice in reading.by_colour(self.dice).items()}
             checked = checked_groups(groups, self.dice)
-            proposal = self._status.reading if self._status.state is RollState.PROPOSED else None
-            if proposal is not None and self._proposal_frame is not None and self._keep_roll is not None:
-                self._roll_to_keep = (self._proposal_frame, proposal, checked, self.dice)
-            self._proposal_frame = None
+            self._keep_if_proposed(checked)
             if self._status.state is not RollState.CAMERA_UNAVAILABLE:
                 self._settler = None
                 self._latest_frame = None
                 self._enter(RollState.CONFIRMED, self._clock(), "Dice confirmed")
         self._flush()
         return checked
+
+    def _keep_if_proposed(self, confirmed: Confirmed) -> None:
+        """A confirmed camera proposal is handed to `keep_roll` on the next tick, with the frame it
+        was read from; dice typed in without one are not (caller holds the lock)."""
+        proposal = self._status.reading if self._status.state is RollState.PROPOSED else None
+        if proposal is not None and self._proposal_frame is not None and self._keep_roll is not None:
+            self._roll_to_keep = (self._proposal_frame, proposal, confirmed, self.dice)
+        self._proposal_frame = None
 
     def relock_exposure(self) -> None:
         """Ask the camera to adapt to new light and lock again (done on the next tick)."""

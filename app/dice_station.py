@@ -15,7 +15,7 @@ import functools
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, default_models_for
 from vision.reader import learned_models, read_dice, release_learned_models
 from vision.reference import EmptyTray, default_reference_path, load_reference, save_reference, shows_empty_tray
 from vision.settle import SettleDetector, SettleParams, vote
-from vision.table_rolls import default_rolls_folder, keep_roll
+from vision.table_rolls import Confirmed, default_rolls_folder, keep_roll
 from vision.types import DiceReading, DiceSpec
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
 
 
 def keep_table_roll(calibration_path: Path, limit: int, frame: np.ndarray, reading: DiceReading,
-                    confirmed: Mapping[str, int | Sequence[int]], dice: DiceSpec) -> None:
+                    confirmed: Confirmed, dice: DiceSpec) -> None:
     """Keep a confirmed roll among the table's rolls read in the same reader mode as it
     (`default_rolls_folder`): `vision adapt` refits on those of the six-colour mode alone."""
     keep_roll(default_rolls_folder(calibration_path, dice.reader_mode), frame, reading, confirmed, limit)

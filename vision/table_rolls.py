@@ -6,9 +6,10 @@ the table's own machine only, the newest `limit` rolls; `python -m vision adapt`
 reader on them. A die the players corrected is labelled with the players' value: where the
 reader found the die at all, its place is known; a die it did not find is left out of the
 labels (so a frame with one is kept only for the dice found). Where a colour repeats (Marco
-Polo II: a player's dice, kept in a folder of their own), the confirmed values of that colour are a list: a die read with
-one of them keeps it, and a corrected die takes the value left over only where that pairing
-is the only one possible; otherwise it is left out rather than labelled by a guess.
+Polo II: a player's dice, kept in a folder of their own), the confirmed values of that colour
+are a list: a die read with one of them keeps it, and a corrected die takes the value left
+over only where that pairing is the only one possible; otherwise it is left out rather than
+labelled by a guess.
 """
 
 from __future__ import annotations
