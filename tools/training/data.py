@@ -111,3 +111,19 @@ def load_spec(spec: str) -> list[LabelledImage]:
 
 def load_specs(specs: list[str]) -> list[LabelledImage]:
     return [record for spec in specs for record in load_spec(spec)]
+
+
+def load_weighted_specs(specs: list[str], default_copies: int) -> tuple[list[LabelledImage], list[int]]:
+    """`FOLDER[:even|odd][@N]` specs: the records, and per record how many times its dice are
+    drawn each epoch (N, else `default_copies`). Weighting a set up this way keeps each image
+    in memory once, unlike naming the folder twice."""
+    records: list[LabelledImage] = []
+    copies: list[int] = []
+    for spec in specs:
+        folder_spec, at, times = spec.partition("@")
+        if at and not (times.isdigit() and int(times) >= 1):
+            raise ValueError(f"{spec}: the part after '@' must be a whole number of copies, 1 or more")
+        these = load_spec(folder_spec)
+        records += these
+        copies += [int(times) if at else default_copies] * len(these)
+    return records, copies

@@ -27,7 +27,7 @@ from torch import nn
 from vision.learned_models import DiceDetector, crop_dice
 from vision.learned_params import load_learned_params
 from tools.training.augment import photometric
-from tools.training.data import LabelledImage, load_specs
+from tools.training.data import LabelledImage, load_specs, load_weighted_specs
 from tools.training.nets import DiceClassifier, ResidualDiceClassifier
 
 WINDOW_SIDES = 1.6  # crop width in die sides: the whole face at any turn, a little table
@@ -231,14 +231,10 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    records, repeats = [], []
-    for spec in args.train:
-        folder_spec, _, times = spec.partition("@")
-        if times and not times.isdigit():
-            parser.error(f"--train {spec}: the part after '@' must be a whole number of copies")
-        these = load_specs([folder_spec])
-        records += these
-        repeats += [int(times) if times else args.repeats] * len(these)
+    try:
+        records, repeats = load_weighted_specs(args.train, args.repeats)
+    except ValueError as exc:
+        parser.error(f"--train {exc}")
     images = [r.load() for r in records]
     tests = {spec: load_specs([spec]) for spec in args.test}
     test_sets = {spec: exact_crops(recs, [r.load() for r in recs], args.crop_px) for spec, recs in tests.items()}

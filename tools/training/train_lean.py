@@ -1,13 +1,14 @@
 """Train the leaning-die check (vision/lean.py) on outward crops of labelled dice.
 
     .venv/bin/python -m tools.training.train_lean \
-        --train /path/dice-rendered-dev:even /tmp/lrn/synth_lean --test /path/dice-rendered-dev:odd \
+        --train /path/dice-rendered-dev:even /tmp/lrn/synth_lean@2 --test /path/dice-rendered-dev:odd \
         --out /tmp/lean.onnx --epochs 12 --seed 1
 
 Each die is cut as the reader cuts it: where the detector puts it (the label's centre when the
 detector misses it), at the median side the detector gives the image's dice, turned outward
 (from the point below the camera when a drawn scene's label gives it, else the frame's centre).
-Cocked dice (JSON `value` null) are the positives, every other die a negative. Augmented:
+Cocked dice (JSON `value` null) are the positives, every other die a negative; `@N` after a
+--train folder draws its dice N times as often (its images held once). Augmented:
 shift, size, a small extra turn, mirror across the outward axis (never along it), light.
 Prints, per --test set, the cocked dice caught and the flat dice taken for cocked at the
 threshold, and writes the ONNX model with its JSON metadata.
@@ -28,7 +29,7 @@ from vision.lean import outward_crops
 from vision.learned_models import DiceDetector
 from vision.learned_params import load_learned_params
 from tools.training.augment import photometric
-from tools.training.data import LabelledImage, load_specs
+from tools.training.data import LabelledImage, load_specs, load_weighted_specs
 from tools.training.nets import LeanClassifier
 from tools.training.train_classifier import export_crop_net, predict, train_epoch
 
@@ -73,13 +74,15 @@ def reader_views(records: list[LabelledImage], images: list[np.ndarray], detecto
 
 
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], views: list[ReaderView],
-               rng: np.random.Generator, positive_copies: int, crop_px: int,
+               weights: list[int], rng: np.random.Generator, positive_copies: int, crop_px: int,
                shift_sides: float) -> tuple[np.ndarray, np.ndarray]:
+    """One epoch's augmented outward crops: each die `weight` times its image's weight (a cocked
+    die `positive_copies` times that), labels 1 = cocked."""
     crops, labels = [], []
-    for record, image, view in zip(records, images, views):
+    for record, image, view, weight in zip(records, images, views, weights):
         for die, centre in zip(record.dice, view.centres):
             cocked = die.value == 0
-            for _ in range(positive_copies if cocked else 1):
+            for _ in range(weight * (positive_copies if cocked else 1)):
                 angle, shift = rng.uniform(0, 2 * np.pi), rng.uniform(0, shift_sides) * view.side
                 at = centre + shift * np.array([np.cos(angle), np.sin(angle)])
                 side = view.side * float(np.exp(rng.uniform(-SIZE_JITTER, SIZE_JITTER)))
@@ -114,7 +117,8 @@ def report(name: str, probabilities: np.ndarray, labels: np.ndarray, threshold: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--train", nargs="+", required=True, help="FOLDER[:even|odd] ...")
+    parser.add_argument("--train", nargs="+", required=True,
+                        help="FOLDER[:even|odd][@N] ... (@N: its dice drawn N times an epoch, else once)")
     parser.add_argument("--test", nargs="*", default=[], help="FOLDER[:even|odd] ... (scored, never trained on)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--detector", type=Path, default=Path("vision/models/dicedet.onnx"),
@@ -133,7 +137,10 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    records = load_specs(args.train)
+    try:
+        records, weights = load_weighted_specs(args.train, 1)
+    except ValueError as exc:
+        parser.error(f"--train {exc}")
     images = [r.load() for r in records]
     views = reader_views(records, images, args.detector)
     print(f"{len(records)} images, {sum(d.value == 0 for r in records for d in r.dice)} cocked dice", flush=True)
@@ -146,13 +153,13 @@ def main() -> None:
     model = LeanClassifier(args.width, args.crop_px)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss()
-    first = make_epoch(records, images, views, rng, args.positive_copies, args.crop_px, args.shift)
+    first = make_epoch(records, images, views, weights, rng, args.positive_copies, args.crop_px, args.shift)
     steps_per_epoch = len(first[0]) // args.batch
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.epochs * steps_per_epoch)
     for epoch in range(args.epochs):
         started = time.time()
-        crops, labels = first if epoch == 0 else make_epoch(records, images, views, rng, args.positive_copies,
-                                                            args.crop_px, args.shift)
+        crops, labels = first if epoch == 0 else make_epoch(records, images, views, weights, rng,
+                                                            args.positive_copies, args.crop_px, args.shift)
         order = rng.permutation(len(crops))[: steps_per_epoch * args.batch]
         loss = train_epoch(model, crops, labels, order, args.batch, loss_fn, optimiser, schedule)
         print(f"epoch {epoch + 1}: {len(crops)} crops ({int(labels.sum())} cocked), "
