@@ -34,8 +34,12 @@ def _read(frame: object, models: LearnedModels, learned: LearnedParams) -> tuple
     return len(reading.dice), Counter(d.value for d in reading.dice if not d.unsure and d.value is not None)
 
 
-@pytest.mark.parametrize("seed", [1, 6, 11])
+@pytest.mark.parametrize("seed", [1, 6, 10])
 def test_a_die_whose_first_crop_reads_as_no_die_is_found_when_read_again(models: LearnedModels, seed: int) -> None:
+    """(Seed 11 showed it until the leaning check trained on every factor, 2026-12-06: its die
+    found again is still taken for leaning, and the 4 that the check before took for leaning
+    until the re-read moved its search for the point below the camera is now read surely
+    either way, so the sure count no longer rises there.)"""
     frame, labels = render_scene(seed, STEEP)
     truth = Counter(d.value for d in labels.dice)
     found_once, sure_once = _read(frame, models, NOT_AGAIN)
