@@ -76,8 +76,8 @@ def reader_views(records: list[LabelledImage], images: list[np.ndarray], detecto
 def make_epoch(records: list[LabelledImage], images: list[np.ndarray], views: list[ReaderView],
                weights: list[int], rng: np.random.Generator, positive_copies: int, crop_px: int,
                shift_sides: float) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch's augmented outward crops: each die `weight` times its image's weight (a cocked
-    die `positive_copies` times that), labels 1 = cocked."""
+    """One epoch's augmented outward crops and their labels (1 = cocked): each die cut as many
+    times as its image's weight, a cocked die `positive_copies` times as many."""
     crops, labels = [], []
     for record, image, view, weight in zip(records, images, views, weights):
         for die, centre in zip(record.dice, view.centres):
