@@ -197,9 +197,8 @@ def test_flat_dice_seen_by_a_tilted_camera_are_not_taken_for_leaning(shipped: Le
     trained on every factor (2026-12-06, reporting from 0.9) takes 4 of these 72 (seeds 4, 6, 8
     and 9), 9 of 240 over seeds 1-40 (the one before: 3), and the same 1 of 240 at 6 degrees; on
     the nine drawn Macao sets of cameras 0-10 degrees off straight down it reads about as many
-    dice right (97.62 -> 97.57 %)
-    (tools/training/README.md, "The leaning check trained on every factor, straight-down views
-    weighted twice")."""
+    dice right, 97.62 -> 97.57 % (tools/training/README.md, "The leaning check trained on every
+    factor, straight-down views weighted twice")."""
     marked = []
     for seed in range(1, 13):
         frame, _ = render_scene(seed, SceneOptions(**(CALM | {"tilt_deg": tilt_deg})))
