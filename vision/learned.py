@@ -134,7 +134,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     looked: dict[int, Maps] = {}
     look, looks = classified_look(detector, net, checked,
                                   maps_at_dice_scale(detector, checked, learned, frame_long_side, looked), learned,
-                                  frame_long_side, looked)
+                                  frame_long_side, looked, expect)
     heat, side_map, scale = look.maps
     if debug is not None:
         tried = ", ".join(f"{side}: {seen.worth:.1f}" for side, seen in looks)

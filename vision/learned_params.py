@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.params import DEFAULT_CONFIG_PATH, vision_table
+from vision.types import ExpectMode
 
 # What may run the models (vision.onnx_net): "auto" (onnxruntime if installed, else OpenCV's DNN),
 # onnxruntime, or OpenCV's DNN module.
@@ -35,9 +36,11 @@ class LearnedParams:
     detector_large_die: float  # ... and read there when its dice would measure at least this many px at the first look's scale ...
     detector_large_ratio: float  # ... and at least this many times as large as the first look measures them
     look_other_long_sides: str  # long sides of further looks the classifier judges ("320 800"; "": none) ...
+    macao_look_other_long_sides: str  # ... the same in macao mode
     look_candidates: int  # ... by this many of each look's strongest candidates ...
     look_margin: float  # ... taking one only when it reads this many dice' worth more than the first
     look_larger_below: float  # a larger look only where the first measures the dice under this many px
+    look_smaller_above: float  # a look smaller than all tried only where the smallest but the first measures them at least this
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
     die_min_probability: float  # P(die) needed to keep a candidate at all
     macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure
@@ -180,7 +183,8 @@ class LearnedParams:
         if values["detector_large_ratio"] < 1.0:
             raise ValueError("[vision.learned] key 'detector_large_ratio' is a factor of at least 1, "
                              f"got {values['detector_large_ratio']!r}")
-        other_long_sides(values["look_other_long_sides"])
+        other_long_sides(values["look_other_long_sides"], "look_other_long_sides")
+        other_long_sides(values["macao_look_other_long_sides"], "macao_look_other_long_sides")
         if values["look_candidates"] < 1:
             raise ValueError(f"[vision.learned] key 'look_candidates' must be at least 1, got {values['look_candidates']!r}")
         if values["detector_peak_window"] % 2 == 0:
@@ -200,14 +204,19 @@ def load_learned_params(override_path: Path | None = None) -> LearnedParams:
         raise ValueError(f"{override_path or DEFAULT_CONFIG_PATH}: {exc}") from exc
 
 
-def other_long_sides(text: str) -> tuple[int, ...]:
-    """The long sides of `look_other_long_sides` ("320 800"; "" none); ValueError if one is not a whole number of
-    pixels of at least 64."""
+def other_long_sides(text: str, key: str = "look_other_long_sides") -> tuple[int, ...]:
+    """The long sides of `look_other_long_sides` or another `key` of that form ("320 800"; "" none);
+    ValueError naming the key if one is not a whole number of pixels of at least 64."""
     try:
         sides = tuple(int(word) for word in text.split())
     except ValueError:
-        raise ValueError(f"[vision.learned] key 'look_other_long_sides' holds whole numbers of pixels "
+        raise ValueError(f"[vision.learned] key '{key}' holds whole numbers of pixels "
                          f"(\"320 800\", or \"\"), got {text!r}") from None
     if any(side < 64 for side in sides):
-        raise ValueError(f"[vision.learned] key 'look_other_long_sides': each long side is at least 64 px, got {text!r}")
+        raise ValueError(f"[vision.learned] key '{key}': each long side is at least 64 px, got {text!r}")
     return sides
+
+
+def look_long_sides(learned: LearnedParams, expect: ExpectMode) -> tuple[int, ...]:
+    """The long sides of the further looks the classifier judges when reading in `expect` mode."""
+    return other_long_sides(learned.macao_look_other_long_sides if expect == "macao" else learned.look_other_long_sides)

@@ -17,7 +17,8 @@ import numpy as np
 
 from vision.candidates import apart, crop_candidates, suppress_duplicates, typical_side
 from vision.learned_models import DiceDetector, DiceNet
-from vision.learned_params import LearnedParams, other_long_sides
+from vision.learned_params import LearnedParams, look_long_sides
+from vision.types import ExpectMode
 
 # The detector's maps: heat, side map (px at detector scale) and the frame-to-detector scale.
 Maps = tuple[np.ndarray, np.ndarray, float]
@@ -77,19 +78,21 @@ def upright_readings(net: DiceNet, crops: np.ndarray, keys: list[tuple[float, fl
 
 
 def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, first: Maps, learned: LearnedParams,
-                    frame_long_side: int | None = None,
-                    looked: dict[int, Maps] | None = None) -> tuple[Look, list[tuple[int, Look]]]:
+                    frame_long_side: int | None = None, looked: dict[int, Maps] | None = None,
+                    expect: ExpectMode = "any") -> tuple[Look, list[tuple[int, Look]]]:
     """The look at `frame` whose candidates read most like dice: `first` (the look picked by
-    the detector's own sizes), unless a look at one of `look_other_long_sides` reads at least
+    the detector's own sizes), unless a look at one of `look_long_sides` (for `expect`) reads at least
     `look_margin` dice' worth more. A larger look than the first is tried only where the first
-    measures the dice under `look_larger_below` px. Also each look tried, by its long side, for the debug
-    picture. Looks at the scale of `first`, or beyond the frame's own size, are not taken
-    again; `frame_long_side` as in DiceDetector.maps, `looked` as in `looked_at`."""
+    measures the dice under `look_larger_below` px; a look smaller than every one tried only where
+    the smallest tried after the first measures them at least `look_smaller_above` px (`_too_small_for`).
+    Also each look tried, by its long side, for the debug picture. Looks at the scale of `first`, or
+    beyond the frame's own size, are not taken again; `frame_long_side` as in DiceDetector.maps,
+    `looked` as in `looked_at`."""
     long_side = frame_long_side or max(frame.shape[:2])
     first_look = judged(detector, net, frame, first, learned)
     tried = [(round(first[2] * long_side), first_look)]
     best, best_worth = first_look, first_look.worth + learned.look_margin
-    for side in other_long_sides(learned.look_other_long_sides):
+    for side in look_long_sides(learned, expect):
         if best_worth >= learned.look_candidates:
             break  # each candidate is worth at most 1: no look can read more like dice
         scale = min(1.0, side / long_side)
@@ -97,8 +100,21 @@ def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, fir
             continue
         if scale > first[2] and first_look.typical_px >= learned.look_larger_below:
             continue  # dice that large at the first look are no better seen larger (and it costs most)
+        if _too_small_for(scale, tried, learned.look_smaller_above):
+            continue
         look = judged(detector, net, frame, looked_at(detector, frame, side, frame_long_side, looked), learned)
         tried.append((round(scale * long_side), look))
         if look.worth > best_worth:
             best, best_worth = look, look.worth
     return best, tried
+
+
+def _too_small_for(scale: float, tried: list[tuple[int, Look]], least_px: float) -> bool:
+    """Whether the dice would come out too small at a look at `scale`, smaller than every look
+    `tried`: the smallest of those after the first found candidates measuring under `least_px`
+    px, so that they would measure still less there, under the sizes the detector learned. The
+    first look is no judge of that: where dice are larger than it learned, it measures their pips."""
+    if any(scale >= look.maps[2] for _, look in tried):
+        return False
+    judges = [look for _, look in tried[1:] if look.candidates > 0]
+    return bool(judges) and min(judges, key=lambda look: look.maps[2]).typical_px < least_px

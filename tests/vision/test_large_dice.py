@@ -17,7 +17,7 @@ from tools.synth import SceneOptions, render_scene
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
 # One look only: neither the smaller look nor any other the classifier judges (vision.looks).
-ONE_LOOK = dataclasses.replace(LEARNED, detector_large_long_side=0, look_other_long_sides="")
+ONE_LOOK = dataclasses.replace(LEARNED, detector_large_long_side=0, look_other_long_sides="", macao_look_other_long_sides="")
 # White dice with black pips on light wood, seen by a 640x480 webcam tilted 20 degrees.
 WEBCAM = SceneOptions(width=640, height=480, table="light_wood", tint="neutral", dim=False, cubes=0, cards=0,
                       hard_light=False, blur_sigma=0.5, tilt_deg=20.0, aim_at_tray=True, webcam=True,

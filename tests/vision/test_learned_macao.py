@@ -28,10 +28,10 @@ LEARNED = load_learned_params()
 # The detector at its usual scale only (small dice are not looked for again at a larger one,
 # and the classifier judges no other look): the scenes of the tests of the second look, chosen
 # before those, show their faults there.
-ONE_SCALE = dataclasses.replace(LEARNED, detector_small_die=0.0, look_other_long_sides="")
+ONE_SCALE = dataclasses.replace(LEARNED, detector_small_die=0.0, look_other_long_sides="", macao_look_other_long_sides="")
 # The look the detector's own sizes pick, without the classifier judging others
 # (vision.looks): where a test's scenes show their faults only there.
-FIRST_LOOK = dataclasses.replace(LEARNED, look_other_long_sides="")
+FIRST_LOOK = dataclasses.replace(LEARNED, look_other_long_sides="", macao_look_other_long_sides="")
 NO_SECOND_LOOK = dataclasses.replace(ONE_SCALE, macao_look_beside_min_score=1.0)
 # Candidates read again only on their die body and at the typical side (not at points around them).
 BODY_ONLY = dataclasses.replace(LEARNED, macao_shift_most=0)
