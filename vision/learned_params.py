@@ -219,4 +219,6 @@ def other_long_sides(text: str, key: str = "look_other_long_sides") -> tuple[int
 
 def look_long_sides(learned: LearnedParams, expect: ExpectMode) -> tuple[int, ...]:
     """The long sides of the further looks the classifier judges when reading in `expect` mode."""
-    return other_long_sides(learned.macao_look_other_long_sides if expect == "macao" else learned.look_other_long_sides)
+    if expect == "macao":
+        return other_long_sides(learned.macao_look_other_long_sides, "macao_look_other_long_sides")
+    return other_long_sides(learned.look_other_long_sides)
