@@ -9,6 +9,7 @@ die's box enlarged by 25 %, ties going to the nearest centre.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,8 @@ class LabelledDie:
 
 # What became of one labelled die (or of a reading that matches none: EXTRA).
 RIGHT, MISSED, UNSURE, WRONG, COCKED_READ, EXTRA = "right", "missed", "unsure", "wrong", "cocked read", "extra"
+# `unsure_by_reason`'s name for a die read without a value and without a reason given.
+NO_REASON = "no reason given"
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class Score:
     right: int = 0  # confident and right value
     wrong_confident: int = 0
     unsure: int = 0
+    unsure_reasons: Counter[str] = field(default_factory=Counter)  # labelled dice left unsure, by the reason given
     extra: int = 0
     phantom: int = 0  # extra readings that lie on no labelled die at all (table art, cubes, ...)
     phantom_sure: int = 0  # of those, read with a value and not unsure
@@ -84,6 +88,7 @@ class Score:
             "accuracy_on_matched": self.right / max(self.matched, 1),
             "wrong_but_confident": self.wrong_confident / n,
             "unsure_rate": self.unsure / n,
+            "unsure_by_reason": {reason: count / n for reason, count in self.unsure_reasons.most_common()},
             "extra_per_image": self.extra / max(self.images, 1),
             "phantom_per_image": self.phantom / max(self.images, 1),
             "phantom_sure_per_image": self.phantom_sure / max(self.images, 1),
@@ -226,6 +231,7 @@ def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use
         score.confusion[die.value - 1, 6 if unsure or read is None else read - 1] += 1
         if unsure:
             score.unsure += 1
+            score.unsure_reasons[prediction.reason.value if prediction.reason is not None else NO_REASON] += 1
             continue
         score.right += prediction.value == die.value
         score.colour_value_right += outcome == RIGHT

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.evaluate import (COCKED_READ, EXTRA, MISSED, RIGHT, UNSURE, WRONG, LabelledDie, Score, judge,
+from vision.evaluate import (COCKED_READ, EXTRA, MISSED, NO_REASON, RIGHT, UNSURE, WRONG, LabelledDie, Score, judge,
                              score_image)
 from vision.types import DiceReading, DieReading, UnsureReason
 
@@ -51,6 +51,7 @@ def test_a_picture_with_every_outcome_is_counted_and_its_mistakes_listed() -> No
     assert (score.cocked_confident, score.extra, score.images_all_right) == (1, 1, 0)
     assert report["per_colour_accuracy"]["red"] == 1.0 and report["per_colour_accuracy"]["green"] == 0.0
     assert score.confusion[3, 4] == 1 and score.confusion[5, 6] == 1  # a 4 read 5; a 6 unsure
+    assert report["unsure_by_reason"] == {"glare": 1 / 5}
     assert [(m.kind, m.truth, m.read) for m in score.mistakes] == [
         (WRONG, "blue 4", "blue 5 at 0.82"),
         (WRONG, "green 2", "gray 2 at 0.95"),
@@ -61,6 +62,18 @@ def test_a_picture_with_every_outcome_is_counted_and_its_mistakes_listed() -> No
     ]
     assert score.mistakes[3].line() == "a.jpg  missed  truth gray 1  box 400 100 440 140"
     assert score.mistakes[5].box == (800, 100, 840, 140)
+
+
+def test_unsure_dice_are_counted_by_the_reason_given() -> None:
+    """The share of the labelled dice left unsure for each reason, commonest first: where a set's
+    dice are lost (cocked dice asked for are not among them: they have no value to read)."""
+    labels = [_label(x, 2, None) for x in (0, 100, 200, 300)] + [_label(400, None, None)]
+    reading = DiceReading(dice=(_read(0, None, None, 0.9, UnsureReason.LEANING), _read(100, None, None, 0.6),
+                                _read(200, None, None, 0.9, UnsureReason.LEANING), _read(300, 2, None),
+                                _read(400, None, None, 0.9, UnsureReason.LEANING)))
+    score = Score()
+    score_image(score, labels, reading, use_colour=False)
+    assert list(score.report()["unsure_by_reason"].items()) == [("leaning", 2 / 4), (NO_REASON, 1 / 4)]
 
 
 def test_a_picture_read_right_is_all_right_and_lists_nothing() -> None:
