@@ -74,7 +74,9 @@ def test_a_die_that_is_only_a_shoulder_of_its_neighbours_heat_is_found_on_the_se
 def test_a_touching_die_missed_at_first_is_found_and_named(models: LearnedModels, seed: int) -> None:
     frame, labels = render_scene(seed, SceneOptions(touching=True, cocked=False))
     before = read_with_model(frame, PARAMS, "macao", None, models, NO_SECOND_LOOK)
-    assert colours_right(before, labels) == 5  # one die missed, or stood in for by another candidate
+    # One die missed, or stood in for by another candidate (seed 164: and, with five dice for six
+    # colours, one more named wrongly since the band is measured to 0.5 sides, 2026-12-06).
+    assert colours_right(before, labels) < 6
     for learned in (ONE_SCALE, LEARNED):
         after = read_with_model(frame, PARAMS, "macao", None, models, learned)
         assert len(after.dice) == 6 and colours_right(after, labels) == 6
@@ -140,13 +142,17 @@ def test_small_dice_keep_their_hues_when_the_typical_side_is_guessed_large(model
 
 
 def test_a_die_left_without_a_colour_leaves_the_die_that_took_it_in_doubt(models: LearnedModels) -> None:
-    """The same scene as stored by the camera check (JPEG), read at the first look (the reader as
-    configured reads all six right here, above): the green and violet dice measure as the table
-    does, the violet one takes gray, and the gray die, left without a colour, is dropped. The
-    violet die could as well have been left out in its place, so it is not named with confidence."""
+    """The same scene as stored by the camera check (JPEG), read at the first look with the shade
+    band measured out to 0.55 sides (as until 2026-12-06; the reader as configured reads all six
+    right here, above, and at the first look as well): the green and violet dice measure as the
+    table does, the violet one takes gray, and the gray die, left without a colour, is dropped.
+    The violet die could as well have been left out in its place, so it is not named with
+    confidence."""
     frame, labels = render_scene(9907 * 100_003 + 141)
     assert colours_right(read_with_model(as_stored(frame), PARAMS, "macao", None, models, LEARNED), labels) == 6
-    reading = read_with_model(as_stored(frame), PARAMS, "macao", None, models, FIRST_LOOK)
+    assert colours_right(read_with_model(as_stored(frame), PARAMS, "macao", None, models, FIRST_LOOK), labels) == 6
+    wide_band = dataclasses.replace(FIRST_LOOK, colour_band_outer=0.55)
+    reading = read_with_model(as_stored(frame), PARAMS, "macao", None, models, wide_band)
     assert len(reading.dice) == 5 and mistakes_in(reading, labels) == []
     violet = next(d for d in labels.dice if d.colour == "violet")
     (named,) = [d for d in reading.dice if at_label(d, violet)]
@@ -485,7 +491,7 @@ def test_a_pale_die_on_a_dark_green_table_is_named_by_its_own_hue() -> None:
     crops = crop_dice(frame, np.array([centre], float), np.array([1.2 * side]), 48, 1.6)
     colour = body_colours(crops, 1.6, PARAMS, LEARNED)[0]
     assert colour.a > 0 and (colour.hue_deg < 60 or colour.hue_deg > 330), colour
-    wide = dataclasses.replace(LEARNED, colour_hue_radius=LEARNED.colour_band_outer)
+    wide = dataclasses.replace(LEARNED, colour_hue_radius=0.55, colour_band_outer=0.55)
     wide_colour = body_colours(crops, 1.6, PARAMS, wide)[0]
     assert wide_colour.a < 0, "the whole disc took the table's green: this scene no longer shows the fault"
 
