@@ -1,15 +1,29 @@
 """`python -m vision adapt`: refit what a Pi can refit in minutes on the table's own rolls.
 
 The table's confirmed rolls (vision.table_rolls) are split: every `HELD_OUT_EVERY`-th frame is
-held out, the rest teach. Refitted: the six dice's colours under this table's light (the colour
-calibration, measured as the camera check measures it, but over every die of every roll instead
-of one frame), and the probability a die's value needs to be stated sure in macao mode
-(`macao_value_min_probability`): the one that states the most teaching dice right while those
-stated wrongly stay within `max_wrong`. The networks are not retrained here (that takes a desktop:
-tools/training/README.md). Both are scored on the held-out frames before and after; the refit
-is written only when it reads them better, with a record of both scores and of what it was fitted
-for (the model files, the colour calibration it was judged against), so that the app applies it
-only while those still hold (`load_adaptation`).
+held out, the rest teach. A folder holds the rolls of one reader mode (`table-rolls/` macao's,
+`table-rolls-any/` any's), and the refit is for that mode alone; the mode is given (`expect`), as
+`read` and `evaluate` take it, not guessed from the folder's name or its labels (a copied folder
+keeps neither, and a roll of dice whose colours repeat may show each colour once).
+
+Refitted in macao mode: the six dice's colours under this table's light (the colour calibration,
+measured as the camera check measures it, but over every die of every roll instead of one frame),
+and the probability a die's value needs to be stated sure (`macao_value_min_probability`): the
+one that states the most teaching dice right while those stated wrongly stay within `max_wrong`.
+In any mode the same for its own threshold (`value_min_probability`) and nothing else: its
+colours are not refitted. A game whose dice repeat colours names them among its own colour set
+(the players' colours of that game, learnt one die each by the camera check, a file per set),
+which the rolls in `table-rolls-any/` do not record and which differs from game to game; the
+colours in their labels are the reader's own names (a die is kept only where those agree with
+the players' counts, never with a colour they corrected); and any mode is scored on values only
+(as `evaluate --expect any` scores it). So any mode is taught and judged reading values alone,
+with no colour calibration, and its refit holds whatever colours are calibrated later.
+
+The networks are not retrained here (that takes a desktop: tools/training/README.md). The refit
+is scored on the held-out frames before and after and written only when it reads them better,
+with a record of both scores and of what it was fitted for (the reader mode, the model files,
+the colour calibration it was judged against), so that the app applies it only while those
+still hold (`load_adaptation`).
 """
 
 from __future__ import annotations
@@ -35,17 +49,24 @@ from vision.learned_models import LearnedModels, model_path
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import read_dice
-from vision.types import DIE_COLOURS
+from vision.types import DIE_COLOURS, ExpectMode
 
 # Every this many-th roll (by name, oldest first) is held out to judge the refit.
 HELD_OUT_EVERY = 4
 # The record written beside the refit; the app applies a refit only through it.
 RECORD_NAME = "adaptation.json"
-RECORD_VERSION = 1
+# Version 2 names the reader mode; version 1 records were all written for macao mode.
+RECORD_VERSION = 2
 CALIBRATION_NAME = "calibration.json"
 SETTINGS_NAME = "adapted.toml"
 # The thresholds tried for the value's probability.
 _THRESHOLDS = np.round(np.arange(0.50, 0.991, 0.01), 2)
+# Each reader mode's sure threshold for a die's value (a LearnedParams field), the one refitted.
+THRESHOLD_FIELDS: dict[ExpectMode, str] = {"macao": "macao_value_min_probability", "any": "value_min_probability"}
+# The dice each reader mode reads, in the words of an AdaptError.
+_MODE_DICE: dict[str, str] = {"macao": "six dice of six colours", "any": "dice whose colours repeat"}
+# The calibration fingerprint of no file: what a refit read without colours was judged against.
+NO_CALIBRATION = "none"
 
 
 class AdaptError(ValueError):
@@ -56,9 +77,26 @@ class AdaptError(ValueError):
 class Refit:
     """What `fit` learnt from the teaching rolls."""
 
-    calibration: Calibration
-    value_min_probability: float
+    expect: ExpectMode  # the reader mode it is for
+    calibration: Calibration | None  # the six dice's colours (macao mode); None: colours not refitted
+    value_min_probability: float  # the mode's sure threshold (THRESHOLD_FIELDS)
     dice: int  # labelled dice it was learnt from
+
+    def learned(self, learned: LearnedParams) -> LearnedParams:
+        """`learned` with the refitted threshold of its mode."""
+        return with_threshold(learned, self.expect, self.value_min_probability)
+
+
+def with_threshold(learned: LearnedParams, expect: ExpectMode, threshold: float) -> LearnedParams:
+    """`learned` with `expect` mode's sure threshold set to `threshold`."""
+    if expect == "macao":
+        return dataclasses.replace(learned, macao_value_min_probability=threshold)
+    return dataclasses.replace(learned, value_min_probability=threshold)
+
+
+def threshold_of(learned: LearnedParams, expect: ExpectMode) -> float:
+    """`expect` mode's sure threshold in `learned`."""
+    return learned.macao_value_min_probability if expect == "macao" else learned.value_min_probability
 
 
 @dataclass(frozen=True)
@@ -90,11 +128,27 @@ def split(folder: Path) -> tuple[list[tuple[Path, Path]], list[tuple[Path, Path]
     return [p for p in pairs if p not in held], held
 
 
+def check_labels(pairs: list[tuple[Path, Path]], expect: ExpectMode) -> None:
+    """AdaptError naming the file when a label cannot be read, or, in macao mode, names a colour
+    twice (a roll of dice whose colours repeat, which is any mode's)."""
+    for _image, label_path in pairs:
+        try:
+            labels = load_labels(label_path, 1, 1)
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError) as exc:
+            raise AdaptError(f"{label_path}: not a label file the rolls are kept in ({exc})") from exc
+        named = Counter(d.colour for d in labels if d.colour is not None)
+        twice = sorted(colour for colour, count in named.items() if count > 1)
+        if expect == "macao" and twice:
+            raise AdaptError(f"{label_path}: {len(labels)} dice, {', '.join(twice)} more than once: not a roll of "
+                             "the six dice of macao mode (dice whose colours repeat are refitted with --expect any)")
+
+
 def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedModels, learned: LearnedParams,
-        max_wrong: float, min_dice: int) -> Refit:
-    """The colour calibration and value threshold the teaching rolls give; AdaptError when they
-    hold fewer than `min_dice` dice the reader found, or a colour not at all."""
-    lowest = dataclasses.replace(learned, macao_value_min_probability=float(_THRESHOLDS[0]))
+        max_wrong: float, min_dice: int, expect: ExpectMode = "macao") -> Refit:
+    """The sure threshold (and in macao mode the colour calibration) the teaching rolls give;
+    AdaptError when they hold fewer than `min_dice` dice the reader found, or (macao mode) a
+    colour not at all."""
+    lowest = with_threshold(learned, expect, float(_THRESHOLDS[0]))
     bodies: dict[str, list[tuple[float, float, float]]] = {c: [] for c in DIE_COLOURS}
     polarities: dict[str, Counter[str]] = {c: Counter() for c in DIE_COLOURS}
     stated: list[tuple[float, bool]] = []  # (P(value), value right) of each labelled die the reader stated
@@ -104,21 +158,10 @@ def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedMod
         if frame is None:
             continue
         labels = load_labels(label_path, frame.shape[1], frame.shape[0])
-        try:
-            view, place = cut_with_margin(check_frame(frame, params), params, None)
-        except FrameError:
-            continue
-        x0, y0 = place.offset if place is not None else (0, 0)
-        # The colours: every die seen plainly (no doubt that it is a die, flat, whole, no glare).
-        for face in find_faces(view, params, "macao", models, lowest, place=place):
-            label = _label_at(labels, face.box[0] + face.box[2] / 2 + x0, face.box[1] + face.box[3] / 2 + y0)
-            if face.reason or label is None or label.colour not in bodies:
-                continue
-            bodies[label.colour].append((face.colour.lightness, face.colour.a, face.colour.b))
-            if face.polarity:
-                polarities[label.colour][face.polarity] += 1
+        if expect == "macao":
+            _sightings(frame, labels, params, models, lowest, bodies, polarities)
         # The threshold: the whole reader, stating every value it is at least the lowest tried sure of.
-        reading = read_dice(frame, params, "macao", learned=lowest)
+        reading = read_dice(frame, params, expect, learned=lowest)
         for die in reading.dice:
             label = _label_at(labels, die.x + die.w / 2, die.y + die.h / 2)
             if label is None or label.value is None:
@@ -128,12 +171,33 @@ def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedMod
                 stated.append((die.confidence, die.value == label.value))  # colours are not its to fix
     if found < min_dice:
         raise AdaptError(f"only {found} dice found in {len(pairs)} teaching rolls; at least {min_dice} are needed")
+    threshold = _threshold(stated, found, max_wrong, threshold_of(learned, expect))
+    if expect != "macao":
+        return Refit(expect, None, threshold, found)
     unseen = [c for c in DIE_COLOURS if not bodies[c]]
     if unseen:
         raise AdaptError(f"no roll shows the {', '.join(unseen)} die clearly")
-    return Refit(Calibration(models={c: _model(c, bodies[c], polarities[c]) for c in DIE_COLOURS},
-                             measure=LEARNED_MEASURE),
-                 _threshold(stated, found, max_wrong, learned.macao_value_min_probability), found)
+    return Refit(expect, Calibration(models={c: _model(c, bodies[c], polarities[c]) for c in DIE_COLOURS},
+                                     measure=LEARNED_MEASURE), threshold, found)
+
+
+def _sightings(frame: np.ndarray, labels: list[LabelledDie], params: VisionParams, models: LearnedModels,
+               learned: LearnedParams, bodies: dict[str, list[tuple[float, float, float]]],
+               polarities: dict[str, Counter[str]]) -> None:
+    """Add the colour of every die of `frame` seen plainly (no doubt that it is a die, flat,
+    whole, no glare) to `bodies` and its pips' polarity to `polarities`, by its label's colour."""
+    try:
+        view, place = cut_with_margin(check_frame(frame, params), params, None)
+    except FrameError:
+        return
+    x0, y0 = place.offset if place is not None else (0, 0)
+    for face in find_faces(view, params, "macao", models, learned, place=place):
+        label = _label_at(labels, face.box[0] + face.box[2] / 2 + x0, face.box[1] + face.box[3] / 2 + y0)
+        if face.reason or label is None or label.colour not in bodies:
+            continue
+        bodies[label.colour].append((face.colour.lightness, face.colour.a, face.colour.b))
+        if face.polarity:
+            polarities[label.colour][face.polarity] += 1
 
 
 def _label_at(labels: list[LabelledDie], x: float, y: float) -> LabelledDie | None:
@@ -165,14 +229,19 @@ def _threshold(stated: list[tuple[float, bool]], found: int, max_wrong: float, c
 
 
 def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: LearnedParams,
-          calibration: Calibration | None, max_wrong: float, min_dice: int) -> Adaptation:
-    """Refit on the teaching rolls and score the held-out ones before (`calibration`, `learned`
-    as they are) and after; AdaptError when the folder holds too little."""
+          calibration: Calibration | None, max_wrong: float, min_dice: int, expect: ExpectMode = "macao") -> Adaptation:
+    """Refit `folder`'s rolls for the reader's `expect` mode on the teaching rolls and score the
+    held-out ones before (`calibration`, `learned` as they are) and after; AdaptError when the
+    folder holds too little or labels that are not its mode's. Any mode reads values alone:
+    `calibration` must be None there (ValueError otherwise)."""
+    if expect != "macao" and calibration is not None:
+        raise ValueError("any mode refits the values alone: it is judged with no colour calibration")
     teaching, held = split(folder)
     if not held:
         raise AdaptError(f"{folder}: {len(teaching)} rolls; at least {HELD_OUT_EVERY} are needed to hold one out")
-    refit = fit(teaching, params, models, learned, max_wrong, min_dice)
-    adapted = dataclasses.replace(learned, macao_value_min_probability=refit.value_min_probability)
+    check_labels(teaching + held, expect)
+    refit = fit(teaching, params, models, learned, max_wrong, min_dice, expect)
+    adapted = refit.learned(learned)
     with tempfile.TemporaryDirectory(prefix="held-out-") as scratch:
         held_folder = Path(scratch)
         for part in ("images", "labels"):
@@ -180,25 +249,29 @@ def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: Le
         for image_path, label_path in held:
             os.symlink(image_path.resolve(), held_folder / "images" / image_path.name)
             os.symlink(label_path.resolve(), held_folder / "labels" / label_path.name)
-        before = evaluate(held_folder, lambda f: read_dice(f, params, "macao", calibration, learned=learned))
-        after = evaluate(held_folder, lambda f: read_dice(f, params, "macao", refit.calibration, learned=adapted))
+        colours = expect == "macao"
+        before = evaluate(held_folder, lambda f: read_dice(f, params, expect, calibration, learned=learned), colours)
+        after = evaluate(held_folder, lambda f: read_dice(f, params, expect, refit.calibration, learned=adapted),
+                         colours)
     return Adaptation(refit, before, after, len(teaching), len(held))
 
 
 def adapted_settings(refit: Refit) -> str:
     """The refitted threshold as a config file to lay over config.toml (`--config`, or the
     app's own config.toml)."""
-    return ("# Written by `python -m vision adapt` from the table's own rolls.\n"
+    return (f"# Written by `python -m vision adapt --expect {refit.expect}` from the table's own rolls.\n"
             "[vision.learned]\n"
-            f"macao_value_min_probability = {refit.value_min_probability:.2f}\n")
+            f"{THRESHOLD_FIELDS[refit.expect]} = {refit.value_min_probability:.2f}\n")
 
 
 @dataclass(frozen=True)
 class AdaptedReader:
-    """A refit as the app applies it: the colours and the sure threshold, and the held-out
-    scores that earned it its place (dice read right and stated wrongly, before and after)."""
+    """A refit as the app applies it: its reader mode, the colours (macao mode; None: the
+    colours in use stay) and the sure threshold, and the held-out scores that earned it its
+    place (dice read right and stated wrongly, before and after)."""
 
-    calibration: Calibration
+    expect: ExpectMode
+    calibration: Calibration | None
     value_min_probability: float
     rolls: int  # the rolls it was taught and judged on
     held_out_dice: int
@@ -208,8 +281,8 @@ class AdaptedReader:
     wrong_after: int
 
     def learned(self, learned: LearnedParams) -> LearnedParams:
-        """The learned reader's thresholds with the refitted one."""
-        return dataclasses.replace(learned, macao_value_min_probability=self.value_min_probability)
+        """The learned reader's thresholds with the refitted one of its mode."""
+        return with_threshold(learned, self.expect, self.value_min_probability)
 
     def share(self, dice: int) -> float:
         return dice / max(self.held_out_dice, 1)
@@ -227,22 +300,27 @@ def models_fingerprint(learned: LearnedParams) -> str:
 
 def calibration_fingerprint(path: Path) -> str:
     """What identifies the colour calibration a refit was judged against: its file's bytes, or
-    "none" when there is no file."""
+    NO_CALIBRATION when there is no file."""
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     except FileNotFoundError:
-        return "none"
+        return NO_CALIBRATION
 
 
 def write_adaptation(out: Path, result: Adaptation, models: str, judged_against: str) -> None:
-    """Write the refit (calibration.json, adapted.toml) and, last, its record: a run cut short
-    leaves no record, or one whose calibration does not match it, and the app then keeps what it
-    had. OSError when the folder cannot be written."""
+    """Write the refit (calibration.json in macao mode, adapted.toml) and, last, its record: a
+    run cut short leaves no record, or one whose calibration does not match it, and the app then
+    keeps what it had. `judged_against` is NO_CALIBRATION for any mode (read without colours).
+    OSError when the folder cannot be written."""
     out.mkdir(parents=True, exist_ok=True)
-    save_calibration(result.refit.calibration, out / CALIBRATION_NAME)
+    if result.refit.calibration is not None:
+        save_calibration(result.refit.calibration, out / CALIBRATION_NAME)
+    else:  # an earlier refit's colours are not this one's
+        (out / CALIBRATION_NAME).unlink(missing_ok=True)
     _write_atomically(out / SETTINGS_NAME, adapted_settings(result.refit))
     record = {
         "version": RECORD_VERSION,
+        "mode": result.refit.expect,
         "value_min_probability": result.refit.value_min_probability,
         "rolls": result.taught + result.held_out,
         "held_out_dice": result.before.dice,
@@ -263,12 +341,14 @@ def _write_atomically(path: Path, text: str) -> None:
     temporary.replace(path)
 
 
-def load_adaptation(folder: Path, models: str, judged_against: str) -> AdaptedReader | None:
-    """The refit written in `folder`, when it was fitted for these `models` and judged against
-    the calibration now in use (`judged_against`, as `calibration_fingerprint` gives it) and
-    read the held-out rolls better; None when the folder holds none. AdaptError says what is
-    wrong with one that cannot be applied (damaged, cut short, made for other models, outdated
-    by a new calibration, or not better)."""
+def load_adaptation(folder: Path, models: str, judged_against: str,
+                    expect: ExpectMode = "macao") -> AdaptedReader | None:
+    """The refit written in `folder`, when it was made for the reader's `expect` mode and these
+    `models`, judged against the calibration now in use (`judged_against`, as
+    `calibration_fingerprint` gives it; NO_CALIBRATION for any mode) and read the held-out rolls
+    better; None when the folder holds none. AdaptError says what is wrong with one that cannot
+    be applied (damaged, cut short, made for the other mode or other models, outdated by a new
+    calibration, or not better)."""
     record_path = folder / RECORD_NAME
     if not record_path.exists():
         return None
@@ -276,8 +356,14 @@ def load_adaptation(folder: Path, models: str, judged_against: str) -> AdaptedRe
         record = json.loads(record_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AdaptError(f"{record_path}: unreadable ({exc})") from exc
-    if not isinstance(record, dict) or record.get("version") != RECORD_VERSION:
-        raise AdaptError(f"{record_path}: not an adaptation record of version {RECORD_VERSION}")
+    if not isinstance(record, dict) or type(record.get("version")) is not int or record["version"] not in (1, RECORD_VERSION):
+        raise AdaptError(f"{record_path}: not an adaptation record of version 1 or {RECORD_VERSION}")
+    made_for = "macao" if record["version"] == 1 else record.get("mode")
+    if made_for not in THRESHOLD_FIELDS:
+        raise AdaptError(f"{record_path}: names no reader mode (macao or any), but {made_for!r}")
+    if made_for != expect:
+        raise AdaptError(f"{record_path}: made for the reader's {made_for} mode, not for its {expect} mode "
+                         f"(the {_MODE_DICE[made_for]}, not the {_MODE_DICE[expect]})")
     counts = ("rolls", "held_out_dice", "right_before", "right_after", "wrong_before", "wrong_after")
     if not all(isinstance(record.get(key), int) and not isinstance(record.get(key), bool) and record[key] >= 0
                for key in counts):
@@ -294,11 +380,13 @@ def load_adaptation(folder: Path, models: str, judged_against: str) -> AdaptedRe
     calibration_path = folder / CALIBRATION_NAME
     if calibration_fingerprint(calibration_path) != record.get("calibration"):
         raise AdaptError(f"{calibration_path}: missing or not the one the record names (a run cut short?)")
-    try:
-        calibration = load_calibration(calibration_path)
-    except CalibrationError as exc:
-        raise AdaptError(str(exc)) from exc
-    return AdaptedReader(calibration, float(threshold), *(int(record[key]) for key in counts))
+    calibration = None
+    if expect == "macao":  # any mode's refit has no colours
+        try:
+            calibration = load_calibration(calibration_path)
+        except CalibrationError as exc:
+            raise AdaptError(str(exc)) from exc
+    return AdaptedReader(expect, calibration, float(threshold), *(int(record[key]) for key in counts))
 
 
 def forget_adaptation(folder: Path) -> None:

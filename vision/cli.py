@@ -18,12 +18,15 @@ import numpy as np
 from vision.adapt import (
     CALIBRATION_NAME,
     HELD_OUT_EVERY,
+    NO_CALIBRATION,
     RECORD_NAME,
     SETTINGS_NAME,
+    THRESHOLD_FIELDS,
     AdaptError,
     adapt,
     calibration_fingerprint,
     models_fingerprint,
+    threshold_of,
     write_adaptation,
 )
 from vision.baseline import read_baseline
@@ -179,37 +182,48 @@ def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
     if not (folder / "images").is_dir() or not (folder / "labels").is_dir():
         print(f"{folder}: not a dataset folder (needs images/ and labels/)", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.expect != "macao" and args.calibration:
+        print("--calibration is the six dice's colours: --expect any refits the values alone, read without "
+              "colours", file=sys.stderr)
+        return EXIT_BAD_INPUT
     chosen = learned_models(learned)
     if isinstance(chosen, str):
         print(f"adapt refits the learned reader, which cannot run: {chosen}", file=sys.stderr)
         return EXIT_FAILED
     cv2.setNumThreads(1)
+    calibration = _calibration_for(args, params) if args.expect == "macao" else None
     try:
-        result = adapt(folder, params, chosen[0], chosen[1], _calibration_for(args, params), args.max_wrong,
-                       args.min_dice)
+        result = adapt(folder, params, chosen[0], chosen[1], calibration, args.max_wrong, args.min_dice, args.expect)
     except AdaptError as exc:
         print(f"adapt: {exc}", file=sys.stderr)
         return EXIT_FAILED
     print(f"taught on {result.taught} rolls ({result.refit.dice} dice), judged on {result.held_out} held out "
-          f"(every {HELD_OUT_EVERY}th); macao_value_min_probability {learned.macao_value_min_probability:.2f} -> "
-          f"{result.refit.value_min_probability:.2f}, colours refitted")
+          f"(every {HELD_OUT_EVERY}th) in {args.expect} mode; {THRESHOLD_FIELDS[args.expect]} "
+          f"{threshold_of(learned, args.expect):.2f} -> "
+          f"{result.refit.value_min_probability:.2f}, "
+          + ("colours refitted" if result.refit.calibration is not None else "colours not refitted (values only)"))
+    right = "colour and value right" if args.expect == "macao" else "value right"
     for name, score in (("before", result.before), ("after", result.after)):
         n = max(score.dice, 1)
-        print(f"{name:6s}: colour and value right {score.colour_value_right / n:.2%}, stated wrongly "
-              f"{score.wrong_confident / n:.2%}, unsure {score.unsure / n:.2%}, all six right "
+        print(f"{name:6s}: {right} {score.colour_value_right / n:.2%}, stated wrongly "
+              f"{score.wrong_confident / n:.2%}, unsure {score.unsure / n:.2%}, all dice right "
               f"{score.images_all_right / max(score.images, 1):.1%} ({score.dice} dice)")
     if not result.better:
         print("the refit reads the held-out rolls no better: nothing written")
         return EXIT_OK
     out = Path(args.out) if args.out else folder / "adapted"
-    judged_against = Path(args.calibration) if args.calibration else default_calibration_path(params)
+    judged_against = (calibration_fingerprint(Path(args.calibration) if args.calibration
+                                              else default_calibration_path(params))
+                      if args.expect == "macao" else NO_CALIBRATION)
     try:
-        write_adaptation(out, result, models_fingerprint(chosen[1]), calibration_fingerprint(judged_against))
+        write_adaptation(out, result, models_fingerprint(chosen[1]), judged_against)
     except OSError as exc:
         print(f"adapt: the refit could not be written to {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    print(f"written: {out / CALIBRATION_NAME} (the colours), {out / SETTINGS_NAME} (lay over the config with "
-          f"--config) and {out / RECORD_NAME} (the scores; the app applies the refit from table-rolls/adapted)")
+    colours = f"{out / CALIBRATION_NAME} (the colours), " if result.refit.calibration is not None else ""
+    print(f"written: {colours}{out / SETTINGS_NAME} (lay over the config with --config) and {out / RECORD_NAME} "
+          f"(the scores; the app applies the refit from {'table-rolls' if args.expect == 'macao' else 'table-rolls-any'}"
+          "/adapted)")
     return EXIT_OK
 
 
@@ -257,11 +271,15 @@ def build_parser() -> argparse.ArgumentParser:
                          "as the app does after the camera check")
     ev.add_argument("--mistakes", action="store_true",
                     help="also list each die not read right (missed, unsure, wrong) and each die read where none lies")
-    ad = sub.add_parser("adapt", help="refit colours and the sure threshold on the table's own rolls, "
-                        "judged on a held-out part")
-    ad.add_argument("dataset", metavar="DATASET", help="the table's rolls (table-rolls/ beside the calibration)")
+    ad = sub.add_parser("adapt", help="refit the sure threshold (and in macao mode the colours) on the table's "
+                        "own rolls, judged on a held-out part")
+    ad.add_argument("dataset", metavar="DATASET", help="the table's rolls (beside the calibration: table-rolls/ "
+                    "for macao mode, table-rolls-any/ for any)")
+    ad.add_argument("--expect", choices=("macao", "any"), default="macao",
+                    help="the reader mode the rolls were read in, and the refit is for (macao)")
     ad.add_argument("--out", metavar="DIR", help="where to write the refit (default: DATASET/adapted)")
-    ad.add_argument("--calibration", metavar="PATH", help="the calibration in use (default: from config)")
+    ad.add_argument("--calibration", metavar="PATH", help="the six dice's calibration in use (macao mode; "
+                    "default: from config)")
     ad.add_argument("--max-wrong", type=float, default=0.003, help="share of dice stated wrongly allowed (0.003)")
     ad.add_argument("--min-dice", type=int, default=60, help="fewest dice to refit on (60)")
     bench = sub.add_parser("bench", help="reading time per frame size, single thread")
