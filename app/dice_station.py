@@ -5,8 +5,9 @@ Clock.schedule_once (they arrive on the ticker thread or gpiozero's), binds
 the space bar and its on-screen button to `station.service.roll` (and a long
 press to `reread`), then `start()`s it and `stop()`s it on exit. The camera
 check calibrates the dice colours through `calibrate_now` and `keep_calibration`;
-the reader uses a kept calibration from the next roll on. The reader's refit on the table's own
-rolls (app.reader_adaptation) is applied at start and by `use_adaptation`.
+the reader uses a kept calibration from the next roll on. The reader's refits on the table's own
+rolls (app.reader_adaptation), one per reader mode, are read at start and by `use_adaptation`;
+the one of the game's dice (`use_dice`) is applied.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from vision.reader import learned_models, read_dice, release_learned_models
 from vision.reference import EmptyTray, default_reference_path, load_reference, save_reference, shows_empty_tray
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.table_rolls import Confirmed, default_rolls_folder, keep_roll
-from vision.types import DiceReading, DiceSpec
+from vision.types import DiceReading, DiceSpec, ExpectMode
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
 def keep_table_roll(calibration_path: Path, limit: int, frame: np.ndarray, reading: DiceReading,
                     confirmed: Confirmed, dice: DiceSpec) -> None:
     """Keep a confirmed roll among the table's rolls read in the same reader mode as it
-    (`default_rolls_folder`): `vision adapt` refits on those of the six-colour mode alone."""
+    (`default_rolls_folder`): `vision adapt` refits each mode on its own rolls."""
     keep_roll(default_rolls_folder(calibration_path, dice.reader_mode), frame, reading, confirmed, limit)
 
 
@@ -213,13 +214,25 @@ class DiceStation:
     led: StatusLed | None = None
     problems: list[str] = field(default_factory=list)
     cameras: list[SharedCamera] = field(default_factory=list)  # the camera last made (at most one)
-    adaptation: ReaderAdaptation | None = None  # the reader's refit on the table's own rolls
-    table_calibration: Calibration | None = None  # the camera check's, which a refit's colours replace
+    # The reader's refit on the table's own rolls, one per reader mode (each mode's rolls are its own).
+    adaptations: dict[ExpectMode, ReaderAdaptation] = field(default_factory=dict)
+    table_calibration: Calibration | None = None  # the camera check's, which a macao refit's colours replace
+
+    @property
+    def mode(self) -> ExpectMode:
+        """The reader mode of the game's dice."""
+        return self.reader.dice.reader_mode
+
+    @property
+    def adaptation(self) -> ReaderAdaptation | None:
+        """The refit of the game's dice' reader mode (what Settings shows and acts on)."""
+        return self.adaptations.get(self.mode)
 
     def use_dice(self, dice: DiceSpec) -> None:
-        """Read and accept the dice of the game now on the table."""
+        """Read and accept the dice of the game now on the table, with its reader mode's refit."""
         self.service.dice = dice
         self.reader.dice = dice
+        self._apply_adaptation()
 
     def take_frame(self) -> np.ndarray:
         """A full-size frame from the running camera; CameraError when none is open."""
@@ -257,45 +270,61 @@ class DiceStation:
         return self.calibration_path
 
     def _keep_colour_set(self, calibration: Calibration) -> Path:
-        """As keep_calibration, for the colours of a game whose dice repeat them (a file of their own)."""
+        """As keep_calibration, for the colours of a game whose dice repeat them (a file of their
+        own). The any-mode refit was judged without colours: it stays in use."""
         path = colour_set_path(self.reader.params, calibration.colours)
         save_calibration(calibration, path)
         self.reader.colour_sets[calibration.colours] = load_calibration(path)
         return path
 
-    def use_adaptation(self) -> str:
-        """Read the refit on the table's rolls from disk again and read with it from the next
-        frame on, or, when it cannot be applied, with the shipped models and the table's
-        calibration; why it is not applied, or ""."""
-        if self.adaptation is None:
+    def use_adaptation(self, mode: ExpectMode | None = None) -> str:
+        """Read the refit of the reader's `mode` (None: every mode's) from disk again and read
+        the game's dice with their mode's from the next frame on, or, when it cannot be applied,
+        with the shipped models and the table's calibration; why `mode`'s (or, for None, the
+        game's mode's) is not applied, or ""."""
+        for expect, adaptation in self.adaptations.items():
+            if mode is None or expect == mode:
+                adaptation.load()
+        self._apply_adaptation()
+        asked = self.adaptations.get(mode if mode is not None else self.mode)
+        return "" if asked is None else asked.problem
+
+    def _apply_adaptation(self) -> None:
+        """Read with the refit of the game's dice' mode (as loaded), else as shipped."""
+        adaptation = self.adaptation
+        if adaptation is None:
             self.reader.calibration = self.table_calibration
-            return ""
-        self.adaptation.load()
-        self.reader.learned, self.reader.calibration = self.adaptation.reading_with(self.table_calibration)
-        return self.adaptation.problem
+            return
+        self.reader.learned, self.reader.calibration = adaptation.reading_with(self.table_calibration)
 
-    def learn_from_rolls(self) -> Adaptation:
-        """Refit the reader on the kept rolls (minutes: off the UI thread), written when better;
-        `use_adaptation` applies it. AdaptError or OSError say why not."""
-        if self.adaptation is None:
+    def learn_from_rolls(self, mode: ExpectMode | None = None) -> Adaptation:
+        """Refit the reader on the rolls kept of `mode` (None: the game's dice' mode; minutes:
+        off the UI thread), written when better; `use_adaptation` applies it. AdaptError or
+        OSError say why not."""
+        adaptation = self.adaptations.get(mode if mode is not None else self.mode)
+        if adaptation is None:
             raise OSError("the reader's adaptation has no place on this station")
-        return self.adaptation.learn(self.table_calibration)
+        return adaptation.learn(self.table_calibration)
 
-    def forget_adaptation(self) -> None:
-        """Back to the shipped models; OSError when the refit cannot be deleted."""
-        if self.adaptation is not None:
-            self.adaptation.forget()
-        self.use_adaptation()
+    def forget_adaptation(self, mode: ExpectMode | None = None) -> None:
+        """Back to the shipped models for `mode`'s dice (None: the game's dice' mode); OSError
+        when the refit cannot be deleted."""
+        adaptation = self.adaptations.get(mode if mode is not None else self.mode)
+        if adaptation is not None:
+            adaptation.forget()
+        self._apply_adaptation()
 
     def _drop_outdated_adaptation(self) -> None:
-        """A new calibration replaces the refit's colours: the refit, judged against the old
-        one, goes (a new run can make another)."""
-        if self.adaptation is not None and self.adaptation.in_use is not None:
+        """A new calibration of the six dice replaces the macao refit's colours: that refit,
+        judged against the old one, goes (a new run can make another). The any-mode refit was
+        judged without colours and stays."""
+        adaptation = self.adaptations.get("macao")
+        if adaptation is not None and adaptation.in_use is not None:
             try:
-                self.adaptation.forget()
+                adaptation.forget()
             except OSError as exc:
                 log.warning("outdated adaptation not deleted: %s", exc)
-        self.use_adaptation()
+        self.use_adaptation("macao")
 
     def start(self) -> None:
         self.ticker.start()
@@ -345,8 +374,9 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
 
     reader = TableReader(vision_params, learned_params, calibration,
                          default_reference_path(default_calibration_path(vision_params)))
-    adaptation = ReaderAdaptation(default_rolls_folder(default_calibration_path(vision_params)),
-                                  default_calibration_path(vision_params), vision_params, learned_params)
+    adaptations: dict[ExpectMode, ReaderAdaptation] = {
+        expect: ReaderAdaptation(default_calibration_path(vision_params), vision_params, learned_params, expect)
+        for expect in ("macao", "any")}
     service = DiceService(
         make_camera=open_camera,
         reader=reader,
@@ -366,17 +396,19 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
     ticker = TickThread(tick, config["camera"]["tick_interval_s"], clock)
     station = DiceStation(service=service, ticker=ticker, reader=reader,
                           calibration_path=default_calibration_path(vision_params), button=button, led=led,
-                          problems=problems, cameras=cameras, adaptation=adaptation, table_calibration=calibration)
+                          problems=problems, cameras=cameras, adaptations=adaptations, table_calibration=calibration)
     _start_adaptation(station, note)
     return station
 
 
 def _start_adaptation(station: DiceStation, note: Callable[[str], None]) -> None:
-    """Read with the table's refit from the first roll on; one that cannot be applied is said once."""
-    problem = station.use_adaptation()
-    if problem:
-        note(PlayerNotice(Message("The reader's refit on this table's rolls is not used ({problem}); "
-                                  "reading with the shipped models", {"problem": problem})))
+    """Read with the table's refits from the first roll on; each that cannot be applied is said
+    once (its problem names its file, and so its mode's rolls)."""
+    station.use_adaptation()
+    for adaptation in station.adaptations.values():
+        if adaptation.problem:
+            note(PlayerNotice(Message("The reader's refit on this table's rolls is not used ({problem}); "
+                                      "reading with the shipped models", {"problem": adaptation.problem})))
 
 
 def _open_led(config: Config, pin_factory: Factory | None,

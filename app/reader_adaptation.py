@@ -1,11 +1,13 @@
 """The reader refitted on the table's own rolls, as the running app applies, makes and drops it.
 
-`python -m vision adapt` (or Settings' "Learn from our rolls now") writes a refit of the dice
-colours and the sure threshold beside the kept rolls, with a record of its held-out scores and
-of the models and colour calibration it was judged with (vision.adapt). The station applies it
-at start and after each run, only while that record holds; a damaged, cut-short or outdated one
-leaves the shipped models and the table's own calibration in use, and says why. Nothing here
-leaves the machine.
+`python -m vision adapt` (or Settings' "Learn from our rolls now") writes a refit beside the kept
+rolls of one reader mode, with a record of its held-out scores and of the mode, models and colour
+calibration it was judged with (vision.adapt): for the six dice (`macao` mode, `table-rolls/`)
+their colours and sure threshold, for dice whose colours repeat (`any` mode, `table-rolls-any/`)
+the sure threshold alone. The station keeps one ReaderAdaptation per mode and applies the one of
+the game's dice, at start and after each run, only while its record holds; a damaged, cut-short,
+outdated or other mode's one leaves the shipped models and the table's own calibration in use,
+and says why. Nothing here leaves the machine.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import logging
 from pathlib import Path
 
 from vision.adapt import (
+    NO_CALIBRATION,
     RECORD_NAME,
     AdaptedReader,
     Adaptation,
@@ -29,6 +32,8 @@ from vision.calibrate import Calibration
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import learned_models
+from vision.table_rolls import default_rolls_folder
+from vision.types import ExpectMode
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +46,17 @@ MIN_DICE = 60
 
 
 class ReaderAdaptation:
-    """The table's refit, if any, beside the shipped thresholds and the table's own calibration.
+    """The table's refit for one reader mode (`expect`), if any, beside the shipped thresholds
+    and the table's own calibration of the six dice.
 
     `in_use` is the refit the reader reads with (None: the shipped models), `problem` why a
     refit on disk is not used ("" when there is none or it is used)."""
 
-    def __init__(self, rolls_folder: Path, calibration_path: Path, params: VisionParams,
-                 shipped: LearnedParams, min_dice: int = MIN_DICE) -> None:
-        self.folder = rolls_folder / ADAPTED_FOLDER
-        self.rolls_folder = rolls_folder
+    def __init__(self, calibration_path: Path, params: VisionParams, shipped: LearnedParams,
+                 expect: ExpectMode = "macao", min_dice: int = MIN_DICE) -> None:
+        self.expect = expect
+        self.rolls_folder = default_rolls_folder(calibration_path, expect)
+        self.folder = self.rolls_folder / ADAPTED_FOLDER
         self.calibration_path = calibration_path
         self.params = params
         self.shipped = shipped
@@ -70,32 +77,42 @@ class ReaderAdaptation:
             log.warning("the reader's adaptation to this table is not used: %s", self.problem)
             return
         try:
-            self.in_use = load_adaptation(self.folder, models, calibration_fingerprint(self.calibration_path))
+            self.in_use = load_adaptation(self.folder, models, self.judged_against, self.expect)
         except AdaptError as exc:
             self.problem = str(exc)
             log.warning("the reader's adaptation to this table is not used: %s", exc)
 
+    @property
+    def judged_against(self) -> str:
+        """The colour calibration a refit of this mode is judged against: the six dice's file
+        (macao mode), or none (any mode reads values alone: a new calibration of any colours
+        leaves its refit as good as it was)."""
+        return calibration_fingerprint(self.calibration_path) if self.expect == "macao" else NO_CALIBRATION
+
     def reading_with(self, table_calibration: Calibration | None) -> tuple[LearnedParams, Calibration | None]:
-        """The thresholds and colours the reader uses: the refit's when one is in use, else the
-        shipped thresholds and the table's calibration."""
+        """The thresholds and the six dice's colours the reader uses: the refit's when one is in
+        use (an any-mode refit keeps the table's colours), else the shipped thresholds and the
+        table's calibration."""
         if self.in_use is None:
             return self.shipped, table_calibration
-        return self.in_use.learned(self.shipped), self.in_use.calibration
+        colours = self.in_use.calibration if self.in_use.calibration is not None else table_calibration
+        return self.in_use.learned(self.shipped), colours
 
     def learn(self, table_calibration: Calibration | None) -> Adaptation:
         """Refit on the kept rolls and write the refit when it reads the held-out rolls better
-        (minutes on a Pi: call it off the UI thread; `load` then applies it). AdaptError when
-        the rolls are too few or the learned reader cannot run; OSError when it cannot write."""
+        (minutes on a Pi: call it off the UI thread; `load` then applies it). The six dice's
+        `table_calibration` is what macao mode is judged against (any mode reads values alone).
+        AdaptError when the rolls are too few or the learned reader cannot run; OSError when it
+        cannot write."""
         chosen = learned_models(self.shipped)
         if isinstance(chosen, str):
             raise AdaptError(f"only the learned reader can learn, and it cannot run: {chosen}")
         if not (self.rolls_folder / "images").is_dir():
             raise AdaptError(f"{self.rolls_folder}: no rolls kept yet")
-        result = adapt(self.rolls_folder, self.params, chosen[0], chosen[1], table_calibration, MAX_WRONG,
-                       self.min_dice)
+        result = adapt(self.rolls_folder, self.params, chosen[0], chosen[1],
+                       table_calibration if self.expect == "macao" else None, MAX_WRONG, self.min_dice, self.expect)
         if result.better:
-            write_adaptation(self.folder, result, models_fingerprint(self.shipped),
-                             calibration_fingerprint(self.calibration_path))
+            write_adaptation(self.folder, result, models_fingerprint(self.shipped), self.judged_against)
         return result
 
     def forget(self) -> None:

@@ -37,6 +37,6 @@ def keep_rolls(data: Path) -> Path:
 def learn(data: Path) -> None:
     """The refit of data/table-rolls written beside them, as the app's Settings would; it must
     read the held-out rolls better."""
-    result = ReaderAdaptation(data / "table-rolls", data / "calibration.json", load_vision_params(),
-                              load_learned_params(), min_dice=MIN_DICE).learn(None)
+    result = ReaderAdaptation(data / "calibration.json", load_vision_params(), load_learned_params(),
+                              min_dice=MIN_DICE).learn(None)
     assert result.better, (result.before, result.after)

@@ -151,13 +151,13 @@ def test_a_new_calibration_outdates_the_refit(learnt_table: Path, mock_factory: 
 def test_a_refit_judged_against_another_calibration_is_not_used(learnt_table: Path) -> None:
     data = learnt_table
     (data / "calibration.json").write_text("{}", encoding="utf-8")  # calibrated (badly) since
-    adaptation = ReaderAdaptation(data / "table-rolls", data / "calibration.json", PARAMS, LEARNED)
+    adaptation = ReaderAdaptation(data / "calibration.json", PARAMS, LEARNED)
     adaptation.load()
     assert adaptation.in_use is None and "calibrated again since" in adaptation.problem
 
 
 def test_learning_needs_kept_rolls(tmp_path: Path) -> None:
-    adaptation = ReaderAdaptation(tmp_path / "table-rolls", tmp_path / "calibration.json", PARAMS, LEARNED)
+    adaptation = ReaderAdaptation(tmp_path / "calibration.json", PARAMS, LEARNED)
     with pytest.raises(AdaptError, match="no rolls kept yet"):
         adaptation.learn(None)
     adaptation.load()

@@ -2,6 +2,11 @@
 table's own rolls and its held-out figures), "Learn from our rolls now" and "Back to the shipped
 models".
 
+The reader has a refit per kind of dice (its reader mode: the six dice of six colours, or dice
+whose colours repeat), each learnt from the rolls of that kind alone. The row is about the dice
+of the game in play, the ones a player has in hand and wants read better, and says which they
+are; a run (and its outcome line) stays with the kind it started on when the game changes.
+
 Learning takes minutes on a Pi, so it runs on a worker thread (the game goes on meanwhile) and
 its outcome comes back to the UI thread; a run that has not finished after LEARN_PATIENCE_S is
 said to hang, in words, and the reader keeps what it had. The rolls never leave the machine.
@@ -24,6 +29,7 @@ from app.ui import theme
 from app.ui.i18n import N_, _, translator
 from app.ui.widgets import BigButton, TextLabel
 from vision.adapt import Adaptation, AdaptError
+from vision.types import ExpectMode
 
 LOG = logging.getLogger(__name__)
 
@@ -31,14 +37,19 @@ LOG = logging.getLogger(__name__)
 LEARN_PATIENCE_S = 20 * 60
 # How often a running learn is looked at.
 CHECK_EVERY_S = 5.0
+# What each reader mode's dice are, in the row's words: its line starts with them.
+DICE_OF_MODE: dict[ExpectMode, str] = {"macao": N_("Dice of six colours: {status}"),
+                                       "any": N_("Dice whose colours repeat: {status}")}
 
 
 @dataclass(frozen=True)
 class LearnRun:
-    """One run of "Learn from our rolls now": when it started, and its worker thread."""
+    """One run of "Learn from our rolls now": when it started, its worker thread, and the
+    reader mode whose rolls it learns from."""
 
     started: float
     thread: threading.Thread
+    mode: ExpectMode
 
 
 def percent(right: int, dice: int) -> str:
@@ -55,6 +66,7 @@ class ReaderLearning:
         self.clock = clock
         self.run: LearnRun | None = None
         self.said: Message | None = None  # the last run's outcome, or a fault of the buttons
+        self.said_of: ExpectMode = "macao"  # ... about the dice of this reader mode
         self.failed = False
 
     def reset(self) -> None:
@@ -69,8 +81,14 @@ class ReaderLearning:
         return None if link is None else link.station
 
     # -- what the row shows ------------------------------------------------------------------
+    @property
+    def mode(self) -> ExpectMode:
+        """The reader mode of the game's dice (the six dice' when no station runs)."""
+        station = self.station
+        return "macao" if station is None else station.mode
+
     def in_use(self) -> Message:
-        """What the reader reads with now."""
+        """What the reader reads the game's dice with now."""
         station = self.station
         adaptation = None if station is None else station.adaptation
         if adaptation is None:
@@ -90,13 +108,21 @@ class ReaderLearning:
         if self.run is not None:
             minutes = int((self.clock() - self.run.started) // 60)
             if minutes * 60 >= LEARN_PATIENCE_S:
-                return translator.message(Message(
+                return self._of(self.run.mode, Message(
                     N_("Learning has run for {minutes} minutes without finishing; the reader keeps what it "
                        "had. Restarting the app stops it."), {"minutes": minutes})), True
-            return _("Learning from our rolls ... the game can go on meanwhile"), False
+            learning = Message(N_("Learning from our rolls ... the game can go on meanwhile"))
+            return self._of(self.run.mode, learning), False
         if self.said is not None:
-            return translator.message(self.said), self.failed
-        return translator.message(self.in_use()), False
+            return self._of(self.said_of, self.said), self.failed
+        if self.station is None:  # no dice are read at all
+            return translator.message(self.in_use()), False
+        return self._of(self.mode, self.in_use()), False
+
+    @staticmethod
+    def _of(mode: ExpectMode, said: Message) -> str:
+        """`said` after the words for the dice of `mode`, in the table's language."""
+        return translator.message(Message(DICE_OF_MODE[mode], {"status": said}))
 
     # -- the buttons -------------------------------------------------------------------------
     def with_buttons(self, row: BoxLayout, on_change: Callable[[], None]) -> BoxLayout:
@@ -121,26 +147,29 @@ class ReaderLearning:
         station = self.station
         if self.run is not None or station is None:
             return
-        thread = threading.Thread(target=self._learn, args=(station, on_change), name="reader-learning", daemon=True)
-        self.run, self.said, self.failed = LearnRun(self.clock(), thread), None, False
+        mode = station.mode
+        thread = threading.Thread(target=self._learn, args=(station, mode, on_change), name="reader-learning",
+                                  daemon=True)
+        self.run, self.said, self.failed = LearnRun(self.clock(), thread, mode), None, False
         thread.start()
         Clock.schedule_interval(lambda _dt: self._check(on_change), CHECK_EVERY_S)
         on_change()
 
-    def _learn(self, station: Any, on_change: Callable[[], None]) -> None:
-        """Worker thread: refit and write; the outcome goes to the UI thread."""
+    def _learn(self, station: Any, mode: ExpectMode, on_change: Callable[[], None]) -> None:
+        """Worker thread: refit `mode`'s and write; the outcome goes to the UI thread."""
         try:
-            outcome: Adaptation | Exception = station.learn_from_rolls()
+            outcome: Adaptation | Exception = station.learn_from_rolls(mode)
         except (AdaptError, OSError) as exc:
             outcome = exc
         except Exception as exc:  # a fault of ours must not leave the row learning for ever
             LOG.exception("learning from the table's rolls failed")
             outcome = exc
-        Clock.schedule_once(lambda _dt: self.finished(outcome, on_change))
+        Clock.schedule_once(lambda _dt: self.finished(outcome, mode, on_change))
 
-    def finished(self, outcome: Adaptation | Exception, on_change: Callable[[], None]) -> None:
-        """UI thread: say how the run ended; a better refit is read with from the next roll."""
-        self.run = None
+    def finished(self, outcome: Adaptation | Exception, mode: ExpectMode, on_change: Callable[[], None]) -> None:
+        """UI thread: say how the run on `mode`'s rolls ended; a better refit is read with from
+        that kind of dice' next roll."""
+        self.run, self.said_of = None, mode
         self.failed = isinstance(outcome, Exception)
         if isinstance(outcome, (AdaptError, OSError)):
             self.said = Message(N_("Nothing learnt: {reason}"), {"reason": str(outcome)})
@@ -153,7 +182,7 @@ class ReaderLearning:
                        "dice": outcome.before.dice}
             current = self.station
             if outcome.better and current is not None:
-                problem = current.use_adaptation()  # the station now running (a Settings change may have rebuilt it)
+                problem = current.use_adaptation(mode)  # the station now running (a Settings change may have rebuilt it)
                 self.failed = bool(problem)
                 self.said = (Message(N_("Learnt: held-out dice read right {before} -> {after} (of {dice}); "
                                         "in use from the next roll"), figures) if not problem else
@@ -180,8 +209,9 @@ class ReaderLearning:
         station = self.station
         if station is None:
             return
+        self.said_of = station.mode
         try:
-            station.forget_adaptation()
+            station.forget_adaptation(station.mode)
             self.said, self.failed = Message(N_("Back to the shipped models from the next roll")), False
         except OSError as exc:
             self.said, self.failed = Message(N_("The refit could not be deleted ({reason})"),

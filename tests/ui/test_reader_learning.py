@@ -112,7 +112,7 @@ def test_a_hung_run_is_told_in_words_and_the_screen_stays_usable(tmp_path: Path,
     with settings_on(tmp_path, mock_factory) as (ui, link):
         release = threading.Event()
 
-        def hangs() -> None:
+        def hangs(_mode: str) -> None:
             release.wait(60)
             raise OSError("the card was pulled")
 
