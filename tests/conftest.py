@@ -49,3 +49,24 @@ def learnt_table(learnt_table_once: Path, tmp_path: Path) -> Path:
     data = tmp_path / "data"
     shutil.copytree(learnt_table_once, data)
     return data
+
+
+@pytest.fixture(scope="session")
+def learnt_tables_once(learnt_table_once: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`learnt_table_once` with the same table's Marco Polo II rolls kept beside (table-rolls-any/)
+    and the any-mode refit learnt from them (tests/learnt_table.py): some 5 s more."""
+    from tests.learnt_table import keep_any_rolls, learn_any
+
+    data = tmp_path_factory.mktemp("learnt-tables") / "data"
+    shutil.copytree(learnt_table_once, data)
+    keep_any_rolls(data)
+    learn_any(data)
+    return data
+
+
+@pytest.fixture
+def learnt_tables(learnt_tables_once: Path, tmp_path: Path) -> Path:
+    """A copy of `learnt_tables_once` for one test to change (tmp_path/data)."""
+    data = tmp_path / "data"
+    shutil.copytree(learnt_tables_once, data)
+    return data

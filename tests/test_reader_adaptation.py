@@ -1,12 +1,15 @@
 """The app applies the reader's refit on the table's own rolls: kept rolls -> adapt -> the station
 reads with the refitted colours and threshold, at once and from the next start; a damaged,
 cut-short or outdated refit leaves the shipped models in use with a notice that says what and
-where; Settings can go back to the shipped models."""
+where; Settings can go back to the shipped models. Each reader mode has its own: the station
+reads Marco Polo II's dice with the any-mode refit and Macao's with the macao one, and a refit
+lying in the other mode's place is refused."""
 
 from __future__ import annotations
 
 import json
 import logging
+import shutil
 from pathlib import Path
 
 import cv2
@@ -19,21 +22,35 @@ from app.dice_station import DiceStation, build_dice_station
 from app.reader_adaptation import ADAPTED_FOLDER, ReaderAdaptation
 from vision.adapt import RECORD_NAME, AdaptError
 from vision.calibrate import Calibration
-from vision.colour import default_models
+from vision.colour import default_models, default_models_for
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
-from tests.learnt_table import LAST_HELD_OUT, THROWS, TRUTH_OF_LAST
-from vision.types import DiceReading
+from tests.learnt_table import (
+    ANY_COLOURS,
+    ANY_DICE,
+    LAST_HELD_OUT,
+    THROWS,
+    TOO_STRICT,
+    TRUTH_OF_LAST,
+    any_roll,
+    too_strict,
+)
+from vision.types import DiceReading, DiceSpec
+
+# Marco Polo II's dice on the learnt table (tests/learnt_table.py), as the game asks for them.
+MARCO_POLO_DICE = DiceSpec(len(ANY_DICE), ANY_COLOURS, repeats=True)
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
 
 
-def _station(data: Path, mock_factory: MockFactory, reports: list[str] | None = None) -> DiceStation:
+def _station(data: Path, mock_factory: MockFactory, reports: list[str] | None = None,
+             learned: str = "") -> DiceStation:
+    """A station (no camera) on `data`; `learned`: lines of [vision.learned] laid over the config."""
     override = data / "config.toml"
-    override.write_text(f'[camera]\nsource = "none"\n[vision]\ncalibration_path = "{data / "calibration.json"}"\n',
-                        encoding="utf-8")
+    override.write_text(f'[camera]\nsource = "none"\n[vision]\ncalibration_path = "{data / "calibration.json"}"\n'
+                        + (f"[vision.learned]\n{learned}\n" if learned else ""), encoding="utf-8")
     config = load_config(override, env={}, home=Path("/nonexistent"))
     return build_dice_station(config, on_status=lambda _status: None, on_roll=lambda _roll: None,
                               report=(reports if reports is not None else []).append, clock=lambda: 100.0,
@@ -162,3 +179,100 @@ def test_learning_needs_kept_rolls(tmp_path: Path) -> None:
         adaptation.learn(None)
     adaptation.load()
     assert adaptation.in_use is None and adaptation.problem == ""
+
+
+# The any-mode refit was learnt from a too strict shipped threshold (tests/learnt_table.py).
+STRICT = f"value_min_probability = {TOO_STRICT}"
+
+
+def _sure_count(reading: DiceReading) -> int:
+    return sum(not d.unsure for d in reading.dice)
+
+
+def test_each_games_dice_are_read_with_their_own_modes_refit(learnt_tables: Path, mock_factory: MockFactory) -> None:
+    data = learnt_tables
+    roll = cv2.imread(str(data / "table-rolls-any" / "images" / LAST_HELD_OUT))
+    assert roll is not None
+    shipped = read_dice(roll, PARAMS, "any", learned=too_strict(LEARNED))
+    reports: list[str] = []
+    station = _station(data, mock_factory, reports, STRICT)
+    try:
+        macao, any_mode = station.adaptations["macao"].in_use, station.adaptations["any"].in_use
+        assert macao is not None and any_mode is not None and reports == []
+        assert any_mode.calibration is None and any_mode.value_min_probability < TOO_STRICT
+        # Macao (the six dice, as at start): the macao refit's colours and threshold, any's untouched.
+        assert station.adaptation is station.adaptations["macao"]
+        assert station.reader.calibration == macao.calibration
+        assert station.reader.learned.macao_value_min_probability == macao.value_min_probability
+        assert station.reader.learned.value_min_probability == TOO_STRICT
+        # Marco Polo II: the any-mode refit's threshold, the shipped one of macao mode.
+        station.use_dice(MARCO_POLO_DICE)
+        assert station.adaptation is station.adaptations["any"]
+        assert station.reader.learned.value_min_probability == any_mode.value_min_probability
+        assert station.reader.learned.macao_value_min_probability == LEARNED.macao_value_min_probability
+        assert station.reader.calibration is None  # the table's own (none yet): a Macao refit's colours are not any's
+        adapted = station.reader(roll)
+        assert _sure_count(adapted) == len(ANY_DICE) > _sure_count(shipped)
+        read: dict[str, list[int]] = {}
+        for die in adapted.dice:
+            read.setdefault(str(die.colour), []).append(int(die.value or 0))
+        assert {c: sorted(v) for c, v in read.items()} == {c: sorted(v) for c, v in any_roll(THROWS - 1)[1].items()}
+        station.use_dice(DiceSpec())  # and back to Macao
+        assert station.reader.calibration == macao.calibration
+        assert station.reader.learned.value_min_probability == TOO_STRICT
+    finally:
+        station.stop()
+
+
+@pytest.mark.parametrize(("made_for", "used_for"), [("macao", "any"), ("any", "macao")])
+def test_a_refit_for_one_mode_is_refused_by_the_other(made_for: str, used_for: str, learnt_tables: Path,
+                                                      mock_factory: MockFactory) -> None:
+    data = learnt_tables
+    folders = {"macao": data / "table-rolls" / ADAPTED_FOLDER, "any": data / "table-rolls-any" / ADAPTED_FOLDER}
+    shutil.rmtree(folders[used_for])
+    shutil.copytree(folders[made_for], folders[used_for])  # one game's refit where the other's belongs
+    reports: list[str] = []
+    station = _station(data, mock_factory, reports, STRICT)
+    try:
+        (notice,) = reports
+        assert (f"{folders[used_for] / RECORD_NAME}: made for the reader's {made_for} mode, not for its {used_for} "
+                "mode" in notice and "reading with the shipped models" in notice)
+        station.use_dice(MARCO_POLO_DICE if used_for == "any" else DiceSpec())
+        assert station.adaptation is not None and station.adaptation.in_use is None
+        assert f"made for the reader's {made_for} mode" in station.adaptation.problem
+        assert station.adaptations[made_for].in_use is not None  # in its own place it is still used
+        assert station.reader.learned == too_strict(LEARNED) and station.reader.calibration is None
+    finally:
+        station.stop()
+
+
+def test_a_new_calibration_of_either_kind_of_dice_leaves_the_any_mode_refit(learnt_tables: Path,
+                                                                            mock_factory: MockFactory) -> None:
+    data = learnt_tables
+    station = _station(data, mock_factory, learned=STRICT)
+    try:
+        station.keep_calibration(Calibration(default_models(PARAMS), "learned"))
+        station.use_dice(MARCO_POLO_DICE)
+        station.keep_calibration(Calibration(default_models_for(ANY_COLOURS, PARAMS), "learned", ANY_COLOURS))
+        refit = station.adaptations["any"].in_use
+        assert refit is not None and station.reader.learned.value_min_probability == refit.value_min_probability
+        assert (data / "table-rolls-any" / ADAPTED_FOLDER / RECORD_NAME).exists()
+        assert not (data / "table-rolls" / ADAPTED_FOLDER / RECORD_NAME).exists()  # the macao one was outdated
+    finally:
+        station.stop()
+
+
+def test_going_back_to_the_shipped_models_forgets_only_the_games_modes_refit(learnt_tables: Path,
+                                                                            mock_factory: MockFactory) -> None:
+    data = learnt_tables
+    station = _station(data, mock_factory, learned=STRICT)
+    try:
+        station.use_dice(MARCO_POLO_DICE)
+        station.forget_adaptation()
+        assert station.reader.learned == too_strict(LEARNED)
+        assert not (data / "table-rolls-any" / ADAPTED_FOLDER / RECORD_NAME).exists()
+        assert station.adaptations["macao"].in_use is not None
+        station.use_dice(DiceSpec())
+        assert station.reader.calibration == station.adaptations["macao"].in_use.calibration
+    finally:
+        station.stop()

@@ -1,6 +1,7 @@
 """Settings' dice-reader row: it says what the reader reads with, "Learn from our rolls now" runs
 the refit on a worker thread with the table's real kept rolls (the screen stays usable, a hung
-or failing run is told in words) and "Back to the shipped models" drops the refit."""
+or failing run is told in words) and "Back to the shipped models" drops the refit; each for the
+kind of dice of the game in play, which the row names."""
 
 from __future__ import annotations
 
@@ -14,31 +15,33 @@ from gpiozero.pins.mock import MockFactory
 from app.ui.dice_link import DiceLink
 from app.ui.i18n import translator
 from app.ui.reader_learning import LEARN_PATIENCE_S, ReaderLearning
-from tests.learnt_table import MIN_DICE, keep_rolls
+from tests.learnt_table import ANY_COLOURS, MIN_DICE, TOO_STRICT, keep_any_rolls, keep_rolls
 from tests.ui.harness import UiHarness, make_context
 from tests.ui.test_camera_check import FixedClock
 from vision.adapt import RECORD_NAME
 
 
-def _link(data: Path, mock_factory: MockFactory) -> DiceLink:
-    """A dice station (no camera) whose calibration, kept rolls and refit lie in `data`."""
+def _link(data: Path, mock_factory: MockFactory, learned: str = "") -> DiceLink:
+    """A dice station (no camera) whose calibration, kept rolls and refits lie in `data`;
+    `learned`: lines of [vision.learned] laid over the config."""
     from app.config import load_config
     from app.dice_station import build_dice_station
 
     override = data / "config.toml"
-    override.write_text(f'[camera]\nsource = "none"\n[vision]\ncalibration_path = "{data / "calibration.json"}"\n',
-                        encoding="utf-8")
+    override.write_text(f'[camera]\nsource = "none"\n[vision]\ncalibration_path = "{data / "calibration.json"}"\n'
+                        + (f"[vision.learned]\n{learned}\n" if learned else ""), encoding="utf-8")
     config = load_config(override, env={}, home=Path("/nonexistent"))
     link = DiceLink()
     link.attach(lambda **callbacks: build_dice_station(config, clock=FixedClock(), pin_factory=mock_factory,
                                                        **callbacks), start=False)
-    link.station.adaptation.min_dice = MIN_DICE  # twelve rolls: fewer dice than the app asks for
+    for adaptation in link.station.adaptations.values():
+        adaptation.min_dice = MIN_DICE  # twelve rolls: fewer dice than the app asks for
     return link
 
 
 @contextmanager
-def settings_on(data: Path, mock_factory: MockFactory) -> Iterator[tuple[UiHarness, DiceLink]]:
-    link = _link(data, mock_factory)
+def settings_on(data: Path, mock_factory: MockFactory, learned: str = "") -> Iterator[tuple[UiHarness, DiceLink]]:
+    link = _link(data, mock_factory, learned)
     ui = UiHarness(make_context(data, dice=link))
     try:
         ui.app.go("settings")
@@ -71,12 +74,13 @@ def _said(ui: UiHarness, words: str) -> bool:
 def test_learning_from_the_kept_rolls_puts_the_refit_in_use(tmp_path: Path, mock_factory: MockFactory) -> None:
     keep_rolls(tmp_path)
     with settings_on(tmp_path, mock_factory) as (ui, link):
-        assert _said(ui, "Shipped models") and ui.button("Back to the shipped models").disabled
+        assert _said(ui, "Dice of six colours: Shipped models") and ui.button("Back to the shipped models").disabled
         ui.tap_text("Learn from our rolls now")
         assert _said(ui, "Learning from our rolls ... the game can go on meanwhile")
         assert ui.button("Learn from our rolls now").disabled
         _finish(ui)
-        assert _said(ui, "Learnt: held-out dice read right 88.9 % -> 100.0 % (of 18); in use from the next roll")
+        assert _said(ui, "Dice of six colours: Learnt: held-out dice read right 88.9 % -> 100.0 % (of 18); in use "
+                         "from the next roll")
         refit = link.station.adaptation.in_use
         assert refit is not None and link.station.reader.calibration == refit.calibration
         ui.app.go("start")
@@ -134,3 +138,41 @@ def test_a_hung_run_is_told_in_words_and_the_screen_stays_usable(tmp_path: Path,
         ui.app.go("settings")
         ui.idle()
         assert _said(ui, "Nothing learnt: the card was pulled")
+
+
+def test_in_a_game_whose_colours_repeat_the_row_learns_and_forgets_its_dice_alone(
+        tmp_path: Path, mock_factory: MockFactory) -> None:
+    keep_rolls(tmp_path)  # Macao's rolls too, which this run must leave alone
+    keep_any_rolls(tmp_path)
+    with settings_on(tmp_path, mock_factory, f"value_min_probability = {TOO_STRICT}") as (ui, link):
+        ui.app.session.new_game("marcopolo2", {"format": "marcopolo2-score/1", "players": [
+            {"name": "Ann", "colour": "red"}, {"name": "Ben", "colour": "blue"}, {"name": "Cy", "colour": "yellow"}]})
+        ui.app.go("game")  # the game tells the station its dice
+        ui.idle()
+        assert link.station.reader.dice.colours == ANY_COLOURS and link.station.mode == "any"
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Dice whose colours repeat: Shipped models")
+        ui.tap_text("Learn from our rolls now")
+        assert _said(ui, "Dice whose colours repeat: Learning from our rolls ... the game can go on meanwhile")
+        _finish(ui)
+        assert _said(ui, "Dice whose colours repeat: Learnt: held-out dice read right 62.5 % -> 100.0 % (of 24); "
+                         "in use from the next roll")
+        refit = link.station.adaptations["any"].in_use
+        assert refit is not None and link.station.reader.learned.value_min_probability == refit.value_min_probability
+        assert link.station.adaptations["macao"].in_use is None
+        assert not (tmp_path / "table-rolls" / "adapted").exists()  # Macao's rolls taught nothing
+        translator.set_language("de")
+        ui.app.go("start")
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Würfel mit sich wiederholenden Farben: An 12 Würfen angepasst: zurückgehaltene Würfel "
+                         "richtig gelesen 62,5 % -> 100,0 %")
+        translator.set_language("en")
+        ui.app.refresh()
+        ui.idle()
+        ui.tap_text("Back to the shipped models")
+        assert _said(ui, "Dice whose colours repeat: Back to the shipped models from the next roll")
+        assert link.station.adaptations["any"].in_use is None
+        assert link.station.reader.learned.value_min_probability == TOO_STRICT
+        assert not (tmp_path / "table-rolls-any" / "adapted" / RECORD_NAME).exists()

@@ -1,14 +1,31 @@
 """`python -m vision adapt`: the table's own rolls refit the colours and the sure threshold,
-judged on a held-out quarter, and written only when that quarter reads no worse."""
+judged on a held-out quarter, and written only when that quarter reads no worse; in any mode
+(the rolls of dice whose colours repeat) its own threshold alone, and each mode's refit is
+refused by the other."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from vision.adapt import HELD_OUT_EVERY, AdaptError, _threshold, adapt, split
+from tests.learnt_table import ANY_COLOURS, TOO_STRICT, keep_any_rolls, too_strict
+from vision.adapt import (
+    HELD_OUT_EVERY,
+    NO_CALIBRATION,
+    RECORD_NAME,
+    AdaptError,
+    _threshold,
+    adapt,
+    load_adaptation,
+    models_fingerprint,
+    split,
+    write_adaptation,
+)
+from vision.calibrate import Calibration
 from vision.cli import main
+from vision.colour import LEARNED_MEASURE, default_models_for
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import learned_models, read_dice
@@ -73,3 +90,98 @@ def test_the_command_writes_the_refit_only_when_it_reads_better(table_rolls: Pat
     assert main(["adapt", str(tmp_path / "nowhere")]) == 2
     assert main(["adapt", str(table_rolls), "--min-dice", "1000"]) == 1
     assert "at least 1000" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def any_rolls(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Twelve throws of Marco Polo II's dice, kept as the app keeps them (tests/learnt_table.py)."""
+    return keep_any_rolls(tmp_path_factory.mktemp("table"))
+
+
+def test_any_mode_refits_its_own_threshold_on_the_values_alone(any_rolls: Path) -> None:
+    models = learned_models(too_strict(LEARNED))
+    assert not isinstance(models, str), models
+    result = adapt(any_rolls, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=30, expect="any")
+    assert (result.taught, result.held_out) == (9, 3) and result.refit.dice >= 60
+    assert result.refit.expect == "any" and result.refit.calibration is None  # its colours are not refitted
+    assert result.refit.value_min_probability == 0.92
+    assert result.before.dice == result.after.dice == 24 and not result.before.colour_labelled  # values scored
+    assert (result.before.right, result.before.unsure, result.before.wrong_confident) == (15, 9, 0)
+    assert (result.after.right, result.after.wrong_confident) == (24, 0) and result.better
+    adapted = result.refit.learned(models[1])
+    assert adapted.value_min_probability == 0.92 and adapted.macao_value_min_probability == LEARNED.macao_value_min_probability
+    # With the shipped threshold every held-out die is read right already: nothing to gain.
+    shipped = learned_models(LEARNED)
+    assert not isinstance(shipped, str)
+    as_shipped = adapt(any_rolls, PARAMS, shipped[0], shipped[1], None, max_wrong=0.003, min_dice=30, expect="any")
+    assert (as_shipped.before.right, as_shipped.after.right) == (24, 24) and not as_shipped.better
+
+
+def test_the_command_writes_an_any_mode_refit_without_colours(any_rolls: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    strict = tmp_path / "strict.toml"
+    strict.write_text(f"[vision.learned]\nvalue_min_probability = {TOO_STRICT}\n", encoding="utf-8")
+    out = tmp_path / "adapted"
+    (out).mkdir()
+    (out / "calibration.json").write_text("{}", encoding="utf-8")  # an earlier macao refit's colours
+    assert main(["--config", str(strict), "adapt", str(any_rolls), "--expect", "any", "--out", str(out),
+                 "--min-dice", "30"]) == 0
+    printed = capsys.readouterr().out
+    assert "in any mode; value_min_probability 0.99 -> 0.92, colours not refitted" in printed
+    assert "before: value right 62.50%" in printed and "after : value right 100.00%" in printed
+    assert "table-rolls-any/adapted" in printed
+    assert (out / "adapted.toml").read_text(encoding="utf-8").endswith(
+        "[vision.learned]\nvalue_min_probability = 0.92\n")
+    assert not (out / "calibration.json").exists()
+    record = json.loads((out / RECORD_NAME).read_text(encoding="utf-8"))
+    assert (record["mode"], record["judged_against"], record["calibration"]) == ("any", NO_CALIBRATION, NO_CALIBRATION)
+    refit = load_adaptation(out, models_fingerprint(LEARNED), NO_CALIBRATION, "any")
+    assert refit is not None and refit.calibration is None and refit.value_min_probability == 0.92
+    with pytest.raises(AdaptError, match="made for the reader's any mode, not for its macao mode"):
+        load_adaptation(out, models_fingerprint(LEARNED), NO_CALIBRATION, "macao")
+
+
+def test_a_macao_refit_is_refused_in_any_mode(table_rolls: Path, tmp_path: Path) -> None:
+    models = learned_models(LEARNED)
+    assert not isinstance(models, str)
+    result = adapt(table_rolls, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=30)
+    write_adaptation(tmp_path, result, models_fingerprint(LEARNED), NO_CALIBRATION)  # better or not: a record
+    record = json.loads((tmp_path / RECORD_NAME).read_text(encoding="utf-8"))
+    assert record["mode"] == "macao"
+    with pytest.raises(AdaptError, match="made for the reader's macao mode, not for its any mode "
+                                         r"\(the six dice of six colours, not the dice whose colours repeat\)"):
+        load_adaptation(tmp_path, models_fingerprint(LEARNED), NO_CALIBRATION, "any")
+    # A record of version 1, from before the modes, was made for macao mode.
+    del record["mode"]
+    (tmp_path / RECORD_NAME).write_text(json.dumps({**record, "version": 1}), encoding="utf-8")
+    with pytest.raises(AdaptError, match="made for the reader's macao mode, not for its any mode"):
+        load_adaptation(tmp_path, models_fingerprint(LEARNED), NO_CALIBRATION, "any")
+    (tmp_path / RECORD_NAME).write_text(json.dumps({**record, "version": 2, "mode": "six"}), encoding="utf-8")
+    with pytest.raises(AdaptError, match="names no reader mode \\(macao or any\\), but 'six'"):
+        load_adaptation(tmp_path, models_fingerprint(LEARNED), NO_CALIBRATION, "macao")
+
+
+def test_rolls_of_another_mode_or_damaged_labels_are_refused_with_the_file_named(
+        any_rolls: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    models = learned_models(LEARNED)
+    assert not isinstance(models, str)
+    with pytest.raises(AdaptError, match=r"roll-000001.json: 8 dice, .*more than once: not a roll of the six dice "
+                                         r"of macao mode \(dice whose colours repeat are refitted with --expect any\)"):
+        adapt(any_rolls, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=30)
+    colours = Calibration(default_models_for(ANY_COLOURS, PARAMS), LEARNED_MEASURE, ANY_COLOURS)
+    with pytest.raises(ValueError, match="any mode refits the values alone"):
+        adapt(any_rolls, PARAMS, models[0], models[1], colours, max_wrong=0.003, min_dice=30, expect="any")
+    damaged = tmp_path / "damaged"
+    for part in ("images", "labels"):
+        (damaged / part).mkdir(parents=True)
+        for path in sorted((any_rolls / part).iterdir())[:4]:
+            (damaged / part / path.name).write_bytes(path.read_bytes())
+    (damaged / "labels" / "roll-000003.json").write_text('{"dice": [{"value": 3}]}', encoding="utf-8")
+    with pytest.raises(AdaptError, match="roll-000003.json: not a label file the rolls are kept in"):
+        adapt(damaged, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=1, expect="any")
+    assert main(["adapt", str(damaged), "--expect", "any"]) == 1
+    assert "roll-000003.json: not a label file" in capsys.readouterr().err
+    assert main(["adapt", str(any_rolls), "--expect", "any", "--calibration", str(tmp_path / "c.json")]) == 2
+    assert "--expect any refits the values alone" in capsys.readouterr().err
+    assert main(["adapt", str(any_rolls), "--min-dice", "30"]) == 1
+    assert "not a roll of the six dice of macao mode" in capsys.readouterr().err
