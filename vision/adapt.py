@@ -3,8 +3,8 @@
 The table's confirmed rolls (vision.table_rolls) are split: every `HELD_OUT_EVERY`-th frame is
 held out, the rest teach. A folder holds the rolls of one reader mode (`table-rolls/` macao's,
 `table-rolls-any/` any's), and the refit is for that mode alone; the mode is given (`expect`), as
-`read` and `evaluate` take it, not guessed from the folder's name or its labels (a copied folder
-keeps neither, and a roll of dice whose colours repeat may show each colour once).
+`read` and `evaluate` take it, not guessed from the folder's name (a copied folder may be named
+anything) or its labels (a roll of dice whose colours repeat may show each colour once).
 
 Refitted in macao mode: the six dice's colours under this table's light (the colour calibration,
 measured as the camera check measures it, but over every die of every roll instead of one frame),
