@@ -109,12 +109,15 @@ def tray_difference(picture: np.ndarray, empty_tray: EmptyTray, offset: tuple[in
     now, empty = (cv2.cvtColor(np.ascontiguousarray(image[:height, :width]), cv2.COLOR_BGR2Lab).astype(np.float32)
                   for image in (now_small, empty_small))
     empty = _aligned(now, empty, params)
-    # The light: each channel's median matched (lightness by gain, colour by offset), over a
-    # sparse grid of pixels (the median of all costs more than the rest together).
+    # The light: lightness by a gain, colour by an offset, each the median over a sparse grid of
+    # pixels of the pixel-by-pixel ratio or difference (the median of all costs more than the rest
+    # together). Pixel by pixel, the dice and their shadows are a minority of outliers; the ratio
+    # of the two pictures' medians instead jumps between the light and dark stripes of a grained
+    # or patterned table as the dice cover some of them, or as the part compared shrinks to the
+    # tray's corners, and a third of the picture then seems changed.
     grid_now, grid_empty = now[::4, ::4].reshape(-1, 3), empty[::4, ::4].reshape(-1, 3)
-    medians_now, medians_empty = np.median(grid_now, axis=0), np.median(grid_empty, axis=0)
-    empty[..., 0] *= float(medians_now[0] + 1.0) / float(medians_empty[0] + 1.0)
-    empty[..., 1:] += (medians_now[1:] - medians_empty[1:]).astype(np.float32)
+    empty[..., 0] *= float(np.median((grid_now[:, 0] + 1.0) / (grid_empty[:, 0] + 1.0)))
+    empty[..., 1:] += np.median(grid_now[:, 1:] - grid_empty[:, 1:], axis=0).astype(np.float32)
     now = cv2.GaussianBlur(now, (0, 0), params.reference_blur_px)
     empty = cv2.GaussianBlur(empty, (0, 0), params.reference_blur_px)
     # A pixel differs by how far it lies outside the range the empty tray shows within one pixel
