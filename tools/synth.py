@@ -729,6 +729,12 @@ def _build_world(seed: int, options: SceneOptions) -> _World:
         # the table point straight below the lens, in frame px (far outside the frame at a steep tilt):
         # a flat die shows side faces on its side away from it, which the leaning check must not mistake
         "below_camera_px": [round(float(v), 1) for v in cam.project(np.array([*cam.ground, 0.0]))],
+        # the camera's horizontal field of view, as [vision] camera_fov_deg would give it for this camera:
+        "camera_fov_deg": round(math.degrees(2 * math.atan(w / 2 / cam.f)), 2),
+        # the tray floor's corners in frame px (the area the dice roll in where no tray is drawn):
+        # what a player taps in the camera check, so a judge can read as the app does after it
+        "tray_corners_px": [[round(float(v), 1) for v in corner] for corner in cam.project(np.array(
+            [[inner[0], inner[1], 0.0], [inner[2], inner[1], 0.0], [inner[2], inner[3], 0.0], [inner[0], inner[3], 0.0]]))],
         "colour_spread": round(spread, 3),
         "foreign_dice": options.foreign_dice,
         "translucent_dice": options.foreign_dice and options.translucent_dice,

@@ -40,12 +40,12 @@ from vision.calibrate import (
     save_calibration,
 )
 from vision.debug import DebugSink
-from vision.evaluate import evaluate
+from vision.evaluate import CameraCheck, evaluate
 from vision.image_file import ImageFileError, read_image
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
 from vision.reader import learned_models, read_dice
-from vision.types import DieReading
+from vision.types import DiceReading, DieReading
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -139,16 +139,24 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
         if args.references and not (folder / "references").is_dir():
             print(f"{folder}: --references needs a references/ folder of empty-tray pictures", file=sys.stderr)
             return EXIT_BAD_INPUT
-        beside = (lambda frame, empty: read_dice(frame, params, expect=args.expect, calibration=calibration,
-                                                 learned=learned, reference=empty)) if args.references else None
+
+        def beside(frame: np.ndarray, empty: np.ndarray, check: CameraCheck | None) -> DiceReading:
+            checked = params
+            if check is not None:
+                checked = params.with_tray_corners(check.corners, frame.shape[1], frame.shape[0])
+                if check.field_of_view_deg is not None:
+                    checked = dataclasses.replace(checked, camera_fov_deg=check.field_of_view_deg)
+            return read_dice(frame, checked, expect=args.expect, calibration=calibration, learned=learned,
+                             reference=empty)
+
         try:
             score = evaluate(
                 folder,
                 lambda frame: read_dice(frame, params, expect=args.expect, calibration=calibration, learned=learned),
                 score_colour=args.expect == "macao",
-                read_beside_empty_tray=beside,
+                read_beside_empty_tray=beside if args.references else None,
             )
-        except FileNotFoundError as err:
+        except (FileNotFoundError, ValueError) as err:
             print(err, file=sys.stderr)
             return EXIT_BAD_INPUT
     report = score.report()

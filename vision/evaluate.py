@@ -71,6 +71,7 @@ class Score:
     phantom_sure: int = 0  # of those, read with a value and not unsure
     cocked_confident: int = 0
     images_all_right: int = 0
+    read_in_tray_corners: int = 0  # images read beside the empty tray inside their labelled tray corners
     colour_labelled: bool = False
     colour_value_right: int = 0
     per_colour: dict[str, list[int]] = field(default_factory=lambda: {c: [0, 0] for c in DIE_COLOURS})
@@ -93,6 +94,7 @@ class Score:
             "phantom_per_image": self.phantom / max(self.images, 1),
             "phantom_sure_per_image": self.phantom_sure / max(self.images, 1),
             "all_correct_images": self.images_all_right / max(self.images, 1),
+            "read_in_tray_corners": self.read_in_tray_corners,
             "cocked_dice": self.cocked,
             "cocked_read_confidently": self.cocked_confident,
             "median_ms": float(np.median(self.ms)) if self.ms else 0.0,
@@ -252,13 +254,15 @@ def evaluate(
     folder: Path,
     read: Callable[[np.ndarray], DiceReading],
     score_colour: bool = True,
-    read_beside_empty_tray: Callable[[np.ndarray, np.ndarray], DiceReading] | None = None,
+    read_beside_empty_tray: Callable[[np.ndarray, np.ndarray, CameraCheck | None], DiceReading] | None = None,
 ) -> Score:
     """Read every labelled image of `folder` with `read` and score it.
 
     Colours are scored when `score_colour` is set and the labels name them. With
-    `read_beside_empty_tray`, each image is read with its empty-tray picture (references/, the
-    image's name), as the app reads after the camera check; a missing one is an error.
+    `read_beside_empty_tray`, each image is read as the app reads after the camera check: with
+    its empty-tray picture (references/, the image's name; a missing one is an error) and, where
+    its label gives them, the tray's four corners the player would tap and the camera's field of
+    view (`camera_check_of`; else None).
     """
     score = Score()
     for image_path, label_path in iter_dataset(folder):
@@ -271,9 +275,45 @@ def evaluate(
         if read_beside_empty_tray is None:
             reading = read(frame)
         else:
-            reading = read_beside_empty_tray(frame, empty_tray_of(folder, image_path))
+            check = camera_check_of(label_path, frame.shape[1], frame.shape[0])
+            score.read_in_tray_corners += check is not None
+            reading = read_beside_empty_tray(frame, empty_tray_of(folder, image_path), check)
         score_image(score, dice, reading, use_colour, image_path.name)
     return score
+
+
+@dataclass(frozen=True)
+class CameraCheck:
+    """What the app's camera check knows beside the empty tray: the tray's four tapped corners
+    (4 x 2 frame px) and the camera's field of view across ([vision] camera_fov_deg; None: the
+    configured one)."""
+
+    corners: np.ndarray
+    field_of_view_deg: float | None
+
+
+def camera_check_of(label_path: Path, width: int, height: int) -> CameraCheck | None:
+    """The camera check a drawn scene's label gives (`scene.tray_corners_px`, `scene.camera_fov_deg`);
+    None for labels without corners (photos). ValueError names the file when the corners are not
+    four points inside the frame or the field of view is no angle."""
+    if label_path.suffix != ".json":
+        return None
+    scene = json.loads(label_path.read_text(encoding="utf-8")).get("scene", {})
+    corners = scene.get("tray_corners_px")
+    if corners is None:
+        return None
+    try:
+        points = np.array(corners, float)
+    except (TypeError, ValueError):
+        points = np.zeros(0)
+    if points.shape != (4, 2) or not np.all((points >= 0) & (points <= (width, height))):
+        raise ValueError(f"{label_path}: scene.tray_corners_px must be four [x, y] points inside the "
+                         f"{width}x{height} picture, got {corners!r}")
+    field_of_view = scene.get("camera_fov_deg")
+    if field_of_view is not None and not (isinstance(field_of_view, (int, float)) and 0 < field_of_view < 180):
+        raise ValueError(f"{label_path}: scene.camera_fov_deg must be an angle in degrees (0-180), "
+                         f"got {field_of_view!r}")
+    return CameraCheck(points, None if field_of_view is None else float(field_of_view))
 
 
 def empty_tray_of(folder: Path, image_path: Path) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,6 +167,13 @@ class VisionParams:
         left, top, width, height = tray
         return dataclasses.replace(self, tray_left=left, tray_top=top, tray_width=width, tray_height=height,
                                    tray_corners="")
+
+    def with_tray_corners(self, corners: Sequence[Sequence[float]], width: int, height: int) -> VisionParams:
+        """The same thresholds with a tray region of four corners given in pixels of a `width` x
+        `height` frame (as the camera check's four taps); ValueError when they make no region."""
+        text = " ".join(f"{float(x) / width:.6f} {float(y) / height:.6f}" for x, y in corners)
+        parse_tray_corners(text)
+        return dataclasses.replace(self, tray_corners=text)
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> VisionParams:

@@ -143,6 +143,44 @@ def test_label_says_where_the_camera_stands_over_the_table() -> None:
         assert np.corrcoef(reach, sides)[0, 1] < -0.5
 
 
+def test_label_gives_the_tray_corners_a_player_would_tap() -> None:
+    """The four corners of the tray floor (of the rolling area where no tray is drawn), as the
+    camera check's taps give them: every die lies inside, a tilted camera sees the far side
+    shorter than the near one, and with the label's field of view they give the point below
+    the camera (as the leaning check reads it from them)."""
+    from vision.params import WHOLE_FRAME, load_vision_params
+    from vision.perspective import point_below_camera
+
+    for tilt, tray in ((0.0, True), (30.0, False)):
+        for seed in range(3):
+            _, labels = render_scene(seed, SceneOptions(width=800, height=450, die_px=40, tilt_deg=tilt, tray=tray))
+            corners = np.array(labels.conditions["tray_corners_px"])
+            assert corners.shape == (4, 2) and np.all((corners >= 0) & (corners <= (800, 450)))
+            params = load_vision_params().with_tray(WHOLE_FRAME).with_tray_corners(corners, 800, 450)
+            outline = np.array(params.tray_quad) * (800, 450)
+            for die in labels.dice:
+                assert cv2.pointPolygonTest(outline.astype(np.float32), die.center, False) > 0
+            lengths = np.hypot(*(corners - np.roll(corners, -1, axis=0)).T)
+            far_near = min(lengths[0] / lengths[2], lengths[2] / lengths[0])  # opposite sides
+            other = min(lengths[1] / lengths[3], lengths[3] / lengths[1])
+            if tilt == 0.0:
+                assert far_near > 0.97 and other > 0.97
+            else:
+                assert min(far_near, other) < 0.9
+            # with the camera's field of view the label gives, the corners tell each die which way the
+            # camera stands (the leaning check's "outward"; straight down, the lens's centre is drawn up
+            # to 3 % off the picture's, which the reader takes as its centre)
+            below = np.array(labels.conditions["below_camera_px"])
+            told = np.array(point_below_camera(corners, 800, 450, labels.conditions["camera_fov_deg"]))
+            if tilt == 0.0:
+                assert np.hypot(*(told - below)) < 0.04 * 800
+                continue
+            for die in labels.dice:
+                to_truth, to_told = below - die.center, told - die.center
+                cosine = to_truth @ to_told / (np.linalg.norm(to_truth) * np.linalg.norm(to_told))
+                assert np.degrees(np.arccos(min(cosine, 1.0))) < 5.0
+
+
 def test_dataset_in_rendered_dev_format(tmp_path: Path) -> None:
     paths = write_dataset(tmp_path, 2, seed=4, options=SMALL)
     assert len(paths) == 2

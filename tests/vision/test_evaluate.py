@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision.evaluate import (COCKED_READ, EXTRA, MISSED, NO_REASON, RIGHT, UNSURE, WRONG, LabelledDie, Score, judge,
@@ -148,3 +149,42 @@ def test_the_command_line_reads_beside_each_scene_s_empty_tray(tmp_path: Path,
     shutil.rmtree(dataset / "references")
     assert vision_main(["evaluate", str(dataset), "--references"]) == 2
     assert "needs a references/ folder" in capsys.readouterr().err
+
+
+def test_beside_the_empty_tray_the_labelled_tray_corners_are_read_within(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """After the camera check the app reads inside the tray's four tapped corners; `--references`
+    does the same where a drawn scene's label gives them. Corners drawn round only part of the
+    tray leave the dice outside unread; corners that make no region are refused in words."""
+    from vision.cli import main as vision_main
+
+    dataset = tmp_path / "set"
+    assert vision_main(["synth", str(dataset), "--count", "1", "--seed", "5", "--empty-trays"]) == 0
+    label_path = next((dataset / "labels").iterdir())
+    capsys.readouterr()
+    assert vision_main(["evaluate", str(dataset), "--references", "--json"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert whole["read_in_tray_corners"] == 1 and whole["colour_and_value_right"] > 0.8
+    label = json.loads(label_path.read_text())
+    xs = sorted(d["center_px"][0] for d in label["dice"])
+    split = (xs[2] + xs[3]) / 2  # three dice left of this line, three right of it
+    corners = np.array(label["scene"]["tray_corners_px"])
+    corners[:, 0] = np.minimum(corners[:, 0], split)
+    label["scene"]["tray_corners_px"] = corners.tolist()
+    label_path.write_text(json.dumps(label))
+    assert vision_main(["evaluate", str(dataset), "--references", "--expect", "any", "--json"]) == 0
+    left_half = json.loads(capsys.readouterr().out)  # any mode: three dice are a whole roll there
+    assert left_half["recall"] == pytest.approx(0.5) and left_half["value_accuracy"] == pytest.approx(0.5)
+    label["scene"]["tray_corners_px"] = [[10, 10], [20, 20], [30, 30], [40, 40]]
+    label_path.write_text(json.dumps(label))
+    assert vision_main(["evaluate", str(dataset), "--references"]) == 2
+    assert "no convex quadrilateral" in capsys.readouterr().err
+    label["scene"]["tray_corners_px"] = corners.tolist()
+    label["scene"]["camera_fov_deg"] = "wide"
+    label_path.write_text(json.dumps(label))
+    assert vision_main(["evaluate", str(dataset), "--references"]) == 2
+    assert f"{label_path}: scene.camera_fov_deg must be an angle" in capsys.readouterr().err
+    label["scene"]["tray_corners_px"] = [[10, 10], [5000, 20]]
+    label_path.write_text(json.dumps(label))
+    assert vision_main(["evaluate", str(dataset), "--references"]) == 2
+    assert f"{label_path}: scene.tray_corners_px must be four [x, y] points" in capsys.readouterr().err
