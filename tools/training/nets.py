@@ -128,3 +128,30 @@ class DiceHeatmapNet(nn.Module):
         coarse = self.down8(fine)
         merged = self.merge(fine + self.up(self.lateral(coarse)))
         return torch.cat([torch.sigmoid(self.heat(merged)), self.size(merged)], dim=1)
+
+
+def _dilated(cin: int, cout: int, dilation: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, dilation, dilation, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class SidedHeatmapNet(DiceHeatmapNet):
+    """DiceHeatmapNet whose side map comes from a branch that sees about 160 px around each
+    cell (dilated convolutions on the coarse features) instead of the heat's 60: a die's
+    side is judged against its surroundings, not only from its own middle. The heat path is
+    the base net's, so a trained detector can keep its peaks and learn only this branch."""
+
+    def __init__(self, width: int = 16) -> None:
+        super().__init__(width)
+        del self.size  # the side comes from the branch below
+        w = width
+        self.side_context = nn.Sequential(_dilated(3 * w, 2 * w, 2), _dilated(2 * w, 2 * w, 4))
+        self.side_merge = _conv(2 * w, 2 * w)
+        self.side_out = nn.Conv2d(2 * w, 1, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        fine = self.down4(x)
+        coarse = self.down8(fine)
+        merged = self.merge(fine + self.up(self.lateral(coarse)))
+        side = self.side_out(self.side_merge(merged + self.up(self.side_context(coarse))))
+        return torch.cat([torch.sigmoid(self.heat(merged)), side], dim=1)

@@ -35,10 +35,11 @@ DIE_PX_RANGE = (10.0, 48.0)
 BATCH = 16
 
 
-def make_patch(record: LabelledImage, image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def make_patch(record: LabelledImage, image: np.ndarray, rng: np.random.Generator,
+               die_px_range: tuple[float, float] = DIE_PX_RANGE) -> tuple[np.ndarray, np.ndarray]:
     """An augmented patch and its target (3 x PATCH/4 x PATCH/4: heat, log side, size mask)."""
     typical = float(np.median([d.side for d in record.dice]))
-    target_px = float(np.exp(rng.uniform(*np.log(DIE_PX_RANGE))))
+    target_px = float(np.exp(rng.uniform(*np.log(die_px_range))))
     scale = target_px / typical
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     pad_y, pad_x = max(0, PATCH - small.shape[0]), max(0, PATCH - small.shape[1])
