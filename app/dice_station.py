@@ -51,7 +51,7 @@ from vision.reader import learned_models, read_dice, release_learned_models
 from vision.reference import EmptyTray, default_reference_path, load_reference, save_reference, shows_empty_tray
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.table_rolls import Confirmed, default_rolls_folder, keep_roll
-from vision.types import DiceReading, DiceSpec, ExpectMode
+from vision.types import ANY_DICE_MODE, SIX_COLOURS_MODE, DiceReading, DiceSpec, ExpectMode
 
 log = logging.getLogger(__name__)
 
@@ -216,7 +216,7 @@ class DiceStation:
     cameras: list[SharedCamera] = field(default_factory=list)  # the camera last made (at most one)
     # The reader's refit on the table's own rolls, one per reader mode (each mode's rolls are its own).
     adaptations: dict[ExpectMode, ReaderAdaptation] = field(default_factory=dict)
-    table_calibration: Calibration | None = None  # the camera check's, which a macao refit's colours replace
+    table_calibration: Calibration | None = None  # the camera check's, which the six dice's refit's colours replace
 
     @property
     def mode(self) -> ExpectMode:
@@ -315,16 +315,16 @@ class DiceStation:
         self._apply_adaptation()
 
     def _drop_outdated_adaptation(self) -> None:
-        """A new calibration of the six dice replaces the macao refit's colours: that refit,
+        """A new calibration of the six dice replaces their refit's colours: that refit,
         judged against the old one, goes (a new run can make another). The any-mode refit was
         judged without colours and stays."""
-        adaptation = self.adaptations.get("macao")
+        adaptation = self.adaptations.get(SIX_COLOURS_MODE)
         if adaptation is not None and adaptation.in_use is not None:
             try:
                 adaptation.forget()
             except OSError as exc:
                 log.warning("outdated adaptation not deleted: %s", exc)
-        self.use_adaptation("macao")
+        self.use_adaptation(SIX_COLOURS_MODE)
 
     def start(self) -> None:
         self.ticker.start()
@@ -376,7 +376,7 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
                          default_reference_path(default_calibration_path(vision_params)))
     adaptations: dict[ExpectMode, ReaderAdaptation] = {
         expect: ReaderAdaptation(default_calibration_path(vision_params), vision_params, learned_params, expect)
-        for expect in ("macao", "any")}
+        for expect in (SIX_COLOURS_MODE, ANY_DICE_MODE)}
     service = DiceService(
         make_camera=open_camera,
         reader=reader,

@@ -2,7 +2,7 @@
 
 `python -m vision adapt` (or Settings' "Learn from our rolls now") writes a refit beside the kept
 rolls of one reader mode, with a record of its held-out scores and of the mode, models and colour
-calibration it was judged with (vision.adapt): for the six dice (`macao` mode, `table-rolls/`)
+calibration it was judged with (vision.adapt): for the six dice (the six-colour mode, `table-rolls/`)
 their colours and sure threshold, for dice whose colours repeat (`any` mode, `table-rolls-any/`)
 the sure threshold alone. The station keeps one ReaderAdaptation per mode and applies the one of
 the game's dice, at start and after each run, only while its record holds; a damaged, cut-short,
@@ -33,7 +33,7 @@ from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import learned_models
 from vision.table_rolls import default_rolls_folder
-from vision.types import ExpectMode
+from vision.types import SIX_COLOURS_MODE, ExpectMode
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class ReaderAdaptation:
     refit on disk is not used ("" when there is none or it is used)."""
 
     def __init__(self, calibration_path: Path, params: VisionParams, shipped: LearnedParams,
-                 expect: ExpectMode = "macao", min_dice: int = MIN_DICE) -> None:
+                 expect: ExpectMode = SIX_COLOURS_MODE, min_dice: int = MIN_DICE) -> None:
         self.expect = expect
         self.rolls_folder = default_rolls_folder(calibration_path, expect)
         self.folder = self.rolls_folder / ADAPTED_FOLDER
@@ -85,9 +85,9 @@ class ReaderAdaptation:
     @property
     def judged_against(self) -> str:
         """The colour calibration a refit of this mode is judged against: the six dice's file
-        (macao mode), or none (any mode reads values alone: a new calibration of any colours
+        (the six-colour mode), or none (any mode reads values alone: a new calibration of any colours
         leaves its refit as good as it was)."""
-        return calibration_fingerprint(self.calibration_path) if self.expect == "macao" else NO_CALIBRATION
+        return calibration_fingerprint(self.calibration_path) if self.expect == SIX_COLOURS_MODE else NO_CALIBRATION
 
     def reading_with(self, table_calibration: Calibration | None) -> tuple[LearnedParams, Calibration | None]:
         """The thresholds and the six dice's colours the reader uses: the refit's when one is in
@@ -101,7 +101,7 @@ class ReaderAdaptation:
     def learn(self, table_calibration: Calibration | None) -> Adaptation:
         """Refit on the kept rolls and write the refit when it reads the held-out rolls better
         (minutes on a Pi: call it off the UI thread; `load` then applies it). The six dice's
-        `table_calibration` is what macao mode is judged against (any mode reads values alone).
+        `table_calibration` is what the six-colour mode is judged against (any mode reads values alone).
         AdaptError when the rolls are too few or the learned reader cannot run; OSError when it
         cannot write."""
         chosen = learned_models(self.shipped)
@@ -110,7 +110,7 @@ class ReaderAdaptation:
         if not (self.rolls_folder / "images").is_dir():
             raise AdaptError(f"{self.rolls_folder}: no rolls kept yet")
         result = adapt(self.rolls_folder, self.params, chosen[0], chosen[1],
-                       table_calibration if self.expect == "macao" else None, MAX_WRONG, self.min_dice, self.expect)
+                       table_calibration if self.expect == SIX_COLOURS_MODE else None, MAX_WRONG, self.min_dice, self.expect)
         if result.better:
             write_adaptation(self.folder, result, models_fingerprint(self.shipped), self.judged_against)
         return result

@@ -143,7 +143,7 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
         def beside(frame: np.ndarray, empty: np.ndarray, check: CameraCheck | None) -> DiceReading:
             checked = params
             if check is not None:
-                checked = params.with_tray_corners(check.corners, frame.shape[1], frame.shape[0])
+                checked = params.with_tray_corners(check.corners.tolist(), frame.shape[1], frame.shape[0])
                 if check.field_of_view_deg is not None:
                     checked = dataclasses.replace(checked, camera_fov_deg=check.field_of_view_deg)
             return read_dice(frame, checked, expect=args.expect, calibration=calibration, learned=learned,

@@ -65,7 +65,8 @@ class RegionPlace:
     # inside them count. None: the rectangle `counted` is the region.
     corners: np.ndarray | None = None
     # The point straight below the camera (frame pixels), where the region's corners tell it
-    # (vision.perspective); None: the whole frame's centre.
+    # (vision.perspective); None: the whole frame's centre, or unknown for corners that do not
+    # tell it (`view_centre`).
     below_camera: tuple[float, float] | None = None
 
     def counts(self, x: float, y: float) -> bool:
@@ -78,8 +79,12 @@ class RegionPlace:
         return left <= x < left + width and top <= y < top + height
 
     @property
-    def view_centre(self) -> tuple[float, float]:
-        """The point below the camera (by default the whole frame's centre) in the region's pixels."""
+    def view_centre(self) -> tuple[float, float] | None:
+        """The point below the camera (by default the whole frame's centre) in the region's pixels;
+        None where four corners were given but do not tell it (the reader then guesses it from
+        the dice, as without corners)."""
+        if self.below_camera is None and self.corners is not None:
+            return None
         x, y = (self.frame_size[0] / 2.0, self.frame_size[1] / 2.0) if self.below_camera is None else self.below_camera
         return x - self.offset[0], y - self.offset[1]
 

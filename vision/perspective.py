@@ -20,8 +20,9 @@ import numpy as np
 # Vanishing points nearer the picture's centre than this many focal lengths are taken as real
 # when the focal length is measured from them (farther ones: the sides are nearly parallel).
 _FINITE_WITHIN_FOCALS = 50.0
-# A focal length measured from the corners is trusted only within this factor of the assumed one
-# (a slip of a tap, or a tray that is not quite rectangular, moves it wildly).
+# A focal length measured from the corners and the one the field of view gives agree within this
+# factor, or the point below the camera is not taken from the corners (a slip of a tap, a tray
+# that is not quite rectangular, or a field of view not the camera's).
 _FOCAL_TRUST = 2.0
 
 
@@ -32,18 +33,27 @@ def focal_length_px(width: int, field_of_view_deg: float) -> float:
 
 
 def point_below_camera(corners: np.ndarray, width: int, height: int,
-                       field_of_view_deg: float) -> tuple[float, float]:
+                       field_of_view_deg: float) -> tuple[float, float] | None:
     """The point straight below the camera (frame px; it may lie outside the picture) from the
     tray's four corners (4 x 2 px, in order round the tray) in a `width` x `height` picture
     whose principal point is its centre. The focal length comes from the corners when the
     slant shows it (the tray's sides meet at right angles), else from `field_of_view_deg`.
-    A tray seen square on gives the picture's centre."""
+    A tray seen square on gives the picture's centre.
+
+    None when the corners and the field of view disagree: the corners measure a focal length
+    more than _FOCAL_TRUST times off the one the field of view gives (a camera other than the
+    configured one, or a tap far off the corner). Either may be wrong, and a point from the
+    wrong one turns "outward" sideways for many dice; the caller then places the camera as it
+    would without corners."""
     centre = np.array([width / 2.0, height / 2.0])
     assumed = focal_length_px(width, field_of_view_deg)
     points = np.hstack([np.asarray(corners, float) - centre, np.ones((4, 1))])
     sides = [np.cross(points[i], points[(i + 1) % 4]) for i in range(4)]
     vanishing = [np.cross(sides[0], sides[2]), np.cross(sides[1], sides[3])]  # opposite sides meet there
-    focal = _measured_focal(vanishing, assumed) or assumed
+    measured = _measured_focal(vanishing, assumed)
+    if measured is not None and not assumed / _FOCAL_TRUST <= measured <= assumed * _FOCAL_TRUST:
+        return None
+    focal = measured or assumed
     inverse = np.diag([1.0 / focal, 1.0 / focal, 1.0])
     normal = np.cross(inverse @ vanishing[0], inverse @ vanishing[1])
     if abs(normal[2]) < 1e-9 * np.linalg.norm(normal):  # camera looking level: below it is infinitely far
@@ -53,14 +63,12 @@ def point_below_camera(corners: np.ndarray, width: int, height: int,
 
 def _measured_focal(vanishing: list[np.ndarray], assumed: float) -> float | None:
     """The focal length that makes the tray's sides meet at a right angle, when both vanishing
-    points are finite and it is plausible; None otherwise."""
+    points are finite (within _FINITE_WITHIN_FOCALS of the `assumed` focal length) and one
+    exists; None otherwise."""
     if any(abs(v[2]) < 1e-12 for v in vanishing):
         return None
     first, second = (v[:2] / v[2] for v in vanishing)
     if max(np.linalg.norm(first), np.linalg.norm(second)) > _FINITE_WITHIN_FOCALS * assumed:
         return None
     squared = -float(first @ second)
-    if squared <= 0.0:
-        return None
-    focal = math.sqrt(squared)
-    return focal if assumed / _FOCAL_TRUST <= focal <= assumed * _FOCAL_TRUST else None
+    return math.sqrt(squared) if squared > 0.0 else None

@@ -5,7 +5,8 @@ reader finds the tray empty. Compared with it, a die the detector has never seen
 still shows up as a change (`proposals`), and a pattern printed on the tray or board, which is
 in the reference too, never does (`differs_at`). The comparison runs on a small copy of both
 pictures: a small camera shift is undone (phase correlation) and a change of light evened out
-(each Lab channel matched on its median, which the few dice hardly move); when the pictures
+(each Lab channel matched by the median of its pixel-by-pixel ratio or difference, which the
+few dice hardly move); when the pictures
 still differ over much of the tray (camera moved, lamp switched), the reference is not used.
 """
 

@@ -13,6 +13,10 @@ from typing import Literal
 DIE_COLOURS: tuple[str, ...] = ("red", "blue", "green", "black", "gray", "violet")
 
 ExpectMode = Literal["macao", "any"]
+# The reader's modes by the dice they read, for code that must not name a game: the six dice of
+# six colours, each once (named jointly), and dice whose colours repeat (each named alone).
+SIX_COLOURS_MODE: ExpectMode = "macao"
+ANY_DICE_MODE: ExpectMode = "any"
 
 
 class UnsureReason(str, Enum):

@@ -29,7 +29,7 @@ from app.ui import theme
 from app.ui.i18n import N_, _, translator
 from app.ui.widgets import BigButton, TextLabel
 from vision.adapt import Adaptation, AdaptError
-from vision.types import ExpectMode
+from vision.types import ANY_DICE_MODE, SIX_COLOURS_MODE, ExpectMode
 
 LOG = logging.getLogger(__name__)
 
@@ -38,8 +38,8 @@ LEARN_PATIENCE_S = 20 * 60
 # How often a running learn is looked at.
 CHECK_EVERY_S = 5.0
 # What each reader mode's dice are, in the row's words: its line starts with them.
-DICE_OF_MODE: dict[ExpectMode, str] = {"macao": N_("Dice of six colours: {status}"),
-                                       "any": N_("Dice whose colours repeat: {status}")}
+DICE_OF_MODE: dict[ExpectMode, str] = {SIX_COLOURS_MODE: N_("Dice of six colours: {status}"),
+                                       ANY_DICE_MODE: N_("Dice whose colours repeat: {status}")}
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class ReaderLearning:
         self.clock = clock
         self.run: LearnRun | None = None
         self.said: Message | None = None  # the last run's outcome, or a fault of the buttons
-        self.said_of: ExpectMode = "macao"  # ... about the dice of this reader mode
+        self.said_of: ExpectMode = SIX_COLOURS_MODE  # ... about the dice of this reader mode
         self.failed = False
 
     def reset(self) -> None:
@@ -85,7 +85,7 @@ class ReaderLearning:
     def mode(self) -> ExpectMode:
         """The reader mode of the game's dice (the six dice' when no station runs)."""
         station = self.station
-        return "macao" if station is None else station.mode
+        return SIX_COLOURS_MODE if station is None else station.mode
 
     def in_use(self) -> Message:
         """What the reader reads the game's dice with now."""
