@@ -41,6 +41,8 @@ class LearnedParams:
     look_margin: float  # ... taking one only when it reads this many dice' worth more than the first
     look_larger_below: float  # a larger look only where the first measures the dice under this many px
     look_smaller_above: float  # a look smaller than all tried only where the smallest but the first measures them at least this
+    straighten_min_tilt_deg: float  # with tray corners, a camera leaning this far or more is read straightened
+    straighten_leaves_deg: float  # ... turned to lean this much still (side faces seen as in training)
     detector_peak_window: int  # odd: a peak is the maximum of this many heatmap cells across
     die_min_probability: float  # P(die) needed to keep a candidate at all
     macao_doubtful_min_probability: float  # macao mode, fewer than six sure dice: candidates this likely join, unsure
@@ -185,6 +187,9 @@ class LearnedParams:
                              f"got {values['detector_large_ratio']!r}")
         other_long_sides(values["look_other_long_sides"], "look_other_long_sides")
         other_long_sides(values["macao_look_other_long_sides"], "macao_look_other_long_sides")
+        for name in ("straighten_min_tilt_deg", "straighten_leaves_deg"):
+            if values[name] > 90.0:
+                raise ValueError(f"[vision.learned] key '{name}' is an angle: 0 to 90, got {values[name]!r}")
         if values["look_candidates"] < 1:
             raise ValueError(f"[vision.learned] key 'look_candidates' must be at least 1, got {values['look_candidates']!r}")
         if values["detector_peak_window"] % 2 == 0:

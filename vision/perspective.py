@@ -36,6 +36,16 @@ def point_below_camera(corners: np.ndarray, width: int, height: int,
                        field_of_view_deg: float) -> tuple[float, float] | None:
     """The point straight below the camera (frame px; it may lie outside the picture) from the
     tray's four corners (4 x 2 px, in order round the tray) in a `width` x `height` picture
+    whose principal point is its centre (`camera_over_tray`). None when the corners and the
+    field of view disagree: the caller then places the camera as it would without corners."""
+    camera = camera_over_tray(corners, width, height, field_of_view_deg)
+    return None if camera is None else camera[1]
+
+
+def camera_over_tray(corners: np.ndarray, width: int, height: int,
+                     field_of_view_deg: float) -> tuple[float, tuple[float, float]] | None:
+    """The camera's focal length (px) and the point straight below it (frame px) from the
+    tray's four corners (4 x 2 px, in order round the tray) in a `width` x `height` picture
     whose principal point is its centre. The focal length comes from the corners when the
     slant shows it (the tray's sides meet at right angles), else from `field_of_view_deg`.
     A tray seen square on gives the picture's centre.
@@ -43,8 +53,7 @@ def point_below_camera(corners: np.ndarray, width: int, height: int,
     None when the corners and the field of view disagree: the corners measure a focal length
     more than _FOCAL_TRUST times off the one the field of view gives (a camera other than the
     configured one, or a tap far off the corner). Either may be wrong, and a point from the
-    wrong one turns "outward" sideways for many dice; the caller then places the camera as it
-    would without corners."""
+    wrong one turns "outward" sideways for many dice."""
     centre = np.array([width / 2.0, height / 2.0])
     assumed = focal_length_px(width, field_of_view_deg)
     points = np.hstack([np.asarray(corners, float) - centre, np.ones((4, 1))])
@@ -57,8 +66,8 @@ def point_below_camera(corners: np.ndarray, width: int, height: int,
     inverse = np.diag([1.0 / focal, 1.0 / focal, 1.0])
     normal = np.cross(inverse @ vanishing[0], inverse @ vanishing[1])
     if abs(normal[2]) < 1e-9 * np.linalg.norm(normal):  # camera looking level: below it is infinitely far
-        return float(centre[0]), float(centre[1])
-    return float(centre[0] + focal * normal[0] / normal[2]), float(centre[1] + focal * normal[1] / normal[2])
+        return focal, (float(centre[0]), float(centre[1]))
+    return focal, (float(centre[0] + focal * normal[0] / normal[2]), float(centre[1] + focal * normal[1] / normal[2]))
 
 
 def _measured_focal(vanishing: list[np.ndarray], assumed: float) -> float | None:

@@ -34,6 +34,7 @@ from vision.params import VisionParams
 from vision.perspective import point_below_camera
 from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, tray_difference
 from vision.segment import Candidate, find_candidates, foreground_mask, squareness
+from vision.straighten import Straightened, straightened, straightened_empty_tray
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
 
@@ -168,10 +169,19 @@ def _read_learned(
         view, place = cut_with_margin(checked, params, region)
     except FrameError as exc:
         return DiceReading(message=str(exc), ms=_ms(started))
-    tray, reference_note = _difference(view, checked, place, reference, params)
-    if place is None:
+    straight = _straightened(checked, place, params, learned)
+    if straight is not None:
+        tray, reference_note = _straightened_difference(straight, checked, reference, params)
+        if debug is not None:
+            debug.add(f"the tray straightened (camera leaning {straight.tilt_deg:.0f} degrees)", straight.picture)
+        reading = read_with_model(straight.picture, params, expect, calibration, models, learned, debug, straight.place,
+                                  tray)
+        reading = dataclasses.replace(reading, dice=tuple(straight.to_frame(d) for d in reading.dice))
+    elif place is None:
+        tray, reference_note = _difference(view, checked, place, reference, params)
         reading = read_with_model(checked, params, expect, calibration, models, learned, debug, tray=tray)
     else:
+        tray, reference_note = _difference(view, checked, place, reference, params)
         x0, y0 = place.offset
         reading = read_with_model(view, params, expect, calibration, models, learned, debug, place, tray)
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
@@ -186,6 +196,30 @@ def _read_learned(
         debug.add("read (learned)", picture)
     return dataclasses.replace(reading, ms=_ms(started),
                                message="; ".join(filter(None, [reading.message, reference_note])))
+
+
+def _straightened(checked: np.ndarray, place: RegionPlace | None, params: VisionParams,
+                  learned: LearnedParams) -> Straightened | None:
+    """The tray straightened onto the table (vision.straighten) where four corners place a camera
+    leaning at least `straighten_min_tilt_deg`; None where the view is read as it is."""
+    if place is None or place.corners is None or place.below_camera is None:
+        return None
+    margin = round(params.tray_margin * max(checked.shape[:2]))
+    return straightened(checked, place.corners + place.offset, params.camera_fov_deg, learned.straighten_min_tilt_deg,
+                        learned.straighten_leaves_deg, margin)
+
+
+def _straightened_difference(straight: Straightened, checked: np.ndarray, reference: np.ndarray | EmptyTray | None,
+                             params: VisionParams) -> tuple[TrayDifference | None, str]:
+    """As `_difference`, for the straightened view: the empty tray straightened the same way."""
+    if reference is None:
+        return None, ""
+    try:
+        empty = straightened_empty_tray(straight, reference if isinstance(reference, EmptyTray)
+                                        else check_frame(reference, params), (checked.shape[1], checked.shape[0]), params)
+        return tray_difference(straight.picture, empty, (0, 0), params), ""
+    except (FrameError, ReferenceUnusable) as exc:
+        return None, f"empty-tray reference not used: {exc}"
 
 
 def _difference(view: np.ndarray, checked: np.ndarray, place: RegionPlace | None,
