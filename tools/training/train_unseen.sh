@@ -11,7 +11,8 @@
 #    one torch thread each, niced).
 # 4. Scores the shipped models and the new ones on every set with `python -m vision evaluate`,
 #    the drawn sets both alone (as `vision read` on a photo) and beside their empty trays (as
-#    the app reads after its camera check).
+#    the app reads after its camera check: inside the tray corners, with the camera's field of
+#    view, which labels drawn since 2026-12-06 evening give; older sets are read without them).
 # Run from the repository's root. Steps whose output exists are skipped, so it can be re-run.
 set -euo pipefail
 work=${1:?usage: train_unseen.sh WORK_DIR [PYTHON_WITH_TORCH]}
