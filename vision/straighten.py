@@ -53,7 +53,7 @@ class Straightened:
 
     def empty_tray(self, empty: EmptyTray) -> EmptyTray:
         """The empty-tray picture straightened as the view is (its small copy warped at its own
-        scale); ReferenceUnusable when it was taken by a camera of another frame size."""
+        scale); `straightened_empty_tray` checks first that it is of the same frame size."""
         width, height = self.place.frame_size
         step = empty.step
         to_small = np.diag([1.0 / step, 1.0 / step, 1.0])
