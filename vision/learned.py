@@ -31,8 +31,8 @@ from vision.learned_params import LearnedParams
 from vision.looks import Maps, classified_look, looked_at, upright_readings
 from vision.params import VisionParams
 from vision.reference import TrayDifference
-from vision.rereads import (at_typical_side, read_doubted_on_body, reread_candidates, second_look, split_seams,
-                            turned_where)
+from vision.rereads import (at_typical_side, beside_the_dice, read_doubted_on_body, reread_candidates, second_look,
+                            split_seams, turned_where)
 from vision.second_opinion import review_doubtful
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 from vision.unsure import (COLOUR_UNCLEAR, DOUBTFUL_VALUE, GLARE_AT_CENTRE, LEANING, MAYBE_NOT_A_DIE, PARTLY_OUTSIDE,
@@ -118,7 +118,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     when fewer than six are sure dice, the detector looks again beside those found (pictured
     for `debug`, if given), the other candidates are read again, and a die found on the seam
     of two touching dice is split. A die whose value is not plainly sure after all that is read
-    again on its body (`read_doubted_on_body`); in any mode every candidate left out that may yet
+    again on its body (`read_doubted_on_body`); in any mode, beside the empty tray, the detector
+    looks beside the dice found too (`beside_the_dice`; a side face found so is left out,
+    `side_face_of`), every candidate left out that may yet
     be a die is read again like macao mode's others (`any_reread_min_probability`), and a doubted
     die beside a sure one is that die's side face (`off_the_sure_dice`). Dice are found at the scale they need: the
     detector's own sizes pick a first look (`maps_at_dice_scale`), the classifier judges it
@@ -159,8 +161,17 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     upright = upright_readings(net, crops, [(c.cx, c.cy, float(side)) for c, side in zip(found, sides)], look,
                                learned.classifier_batch)
     sure_count = int(np.sum(1.0 - upright[:, 0] >= learned.die_min_probability))
+    beside: list[DieCandidate] = []
     if expect == "macao" and sure_count < len(DIE_COLOURS):
         beside = second_look(checked, detector, (heat, side_map, scale), found, typical, learned, debug)
+    elif expect == "any" and tray is not None and learned.any_look_beside_min_score < 1.0:
+        # No count of dice tells that one is missing, but the empty tray tells where something
+        # lies: a die touching another, whose heat is only a shoulder of the other's, is looked
+        # for there (below: only where the picture differs from the empty tray). Read alone,
+        # each weak peak on the table would cost a crop and a read.
+        beside = beside_the_dice(detector, (heat, side_map, scale), found, typical, learned)
+    first_count = len(found)  # candidates from here on were found beside the first ones
+    if beside:
         if place is not None:
             beside = [c for c in beside if place.counts(c.cx, c.cy)]
         if tray is not None:
@@ -174,8 +185,22 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     detected_at = [(c.cx, c.cy) for c in found]  # before any is read again elsewhere (debug picture)
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
     sure = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
+    if expect == "any" and len(found) > first_count:
+        # A candidate found beside a die nearer it than a touching die can lie is that die again;
+        # one on the line from it towards the point below the camera (the picture's centre where
+        # no tray corners place the camera) is its side face. Neither displaces the die, nor is
+        # read again.
+        firsts = [found[i] for i in sure if i < first_count]
+        below = (checked.shape[1] / 2.0, checked.shape[0] / 2.0) if place is None or place.view_centre is None \
+            else place.view_centre
+        beside_a_die = {i for i in range(first_count, len(found)) if (
+            not clear_of(found[i], firsts, learned.macao_clearance * typical)
+            or side_face_of(found[i], firsts, below, typical, learned))}
+        sure = [i for i in sure if i not in beside_a_die]
+    else:
+        beside_a_die = set()
     kept = apart(sure, found, learned.one_die_within * typical)
-    seen_twice = set(sure) - set(kept)
+    seen_twice = (set(sure) - set(kept)) | beside_a_die
     if expect == "macao":  # exactly six dice on the table: the six likeliest
         kept = kept[: len(DIE_COLOURS)]
     # Only a die read upright with less than the sure probability is read turned as well: the
@@ -286,6 +311,23 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
         faces.append(DieFace(box, value, confidence, reason, pips_polarity, np.zeros((0, 2)), colour, True))
     return faces
+
+
+def side_face_of(candidate: DieCandidate, dice: Sequence[DieCandidate], below_camera: tuple[float, float],
+                 side: float, learned: LearnedParams) -> bool:
+    """Whether `candidate` lies where a camera above `below_camera` sees a side face of one of
+    `dice` (top faces `side` px wide): within `any_side_face_within` sides of it, and within
+    `any_side_face_degrees` of the line from it towards the point below the camera."""
+    within, cosine = learned.any_side_face_within, np.cos(np.radians(learned.any_side_face_degrees))
+    for die in dice:
+        step = np.array([candidate.cx - die.cx, candidate.cy - die.cy])
+        towards = np.array([below_camera[0] - die.cx, below_camera[1] - die.cy])
+        distance, reach = float(np.hypot(*step)), float(np.hypot(*towards))
+        if distance > within * side or distance == 0.0 or reach == 0.0:
+            continue
+        if float(np.dot(step, towards)) / (distance * reach) >= cosine:
+            return True
+    return False
 
 
 def off_the_sure_dice(found: list[DieCandidate], sides: np.ndarray, probabilities: np.ndarray, kept: list[int],

@@ -211,8 +211,10 @@ class DiceDetector:
         return sorted(found, key=lambda c: -c.score)
 
     def look_beside(self, heat: np.ndarray, sides: np.ndarray, scale: float, found: list[DieCandidate],
-                    params: LearnedParams, typical: float | None = None) -> list[DieCandidate]:
-        """Weaker candidates once the heat of the dice already `found` is taken away.
+                    params: LearnedParams, typical: float | None = None,
+                    min_score: float | None = None) -> list[DieCandidate]:
+        """Weaker candidates, at least `min_score` (default `macao_look_beside_min_score`), once
+        the heat of the dice already `found` is taken away.
 
         Two touching dice often make one ridge of heat whose top is one die: the other is
         only a shoulder of it, not a peak of its own. A found die's own heat falls off alike
@@ -231,7 +233,8 @@ class DiceDetector:
             rest = _without_own_heat(rest, c.cy / cell - 0.5, c.cx / cell - 0.5,
                                      params.macao_look_beside_own_radius * side / cell,
                                      params.macao_look_beside_core_radius * side / cell)
-        return self.peaks(rest, sides, scale, params.macao_look_beside_min_score, params.detector_peak_window)
+        least = params.macao_look_beside_min_score if min_score is None else min_score
+        return self.peaks(rest, sides, scale, least, params.detector_peak_window)
 
 
 def _without_own_heat(heat: np.ndarray, row: float, col: float, radius: float, core: float) -> np.ndarray:

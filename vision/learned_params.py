@@ -49,6 +49,9 @@ class LearnedParams:
     macao_look_beside_min_score: float  # macao mode, fewer than six dice: heatmap peaks this high count once ...
     macao_look_beside_own_radius: float  # ... after each found die's own (alike in every direction) heat within this many die sides is taken away
     macao_look_beside_core_radius: float  # ... and all heat within this many die sides of it
+    any_look_beside_min_score: float  # any mode, beside the empty tray: the same look beside the dice found, from this score (1: never)
+    any_side_face_within: float  # ... a candidate it finds within this many die sides of a die ...
+    any_side_face_degrees: float  # ... and this many degrees of the line from it towards the point below the camera is its side face
     body_seed_radius: float  # die sides: the colour around a weak candidate's centre is taken this near it ...
     body_colour_tolerance: float  # ... the die body is the connected region within this Lab distance of it ...
     body_pip_close: float  # ... its pips closed over (die sides) ...
@@ -159,11 +162,15 @@ class LearnedParams:
         if values["glare_lightness"] > 255.0:
             raise ValueError("[vision.learned] key 'glare_lightness' is a grey level: 0 to 255, "
                              f"got {values['glare_lightness']!r}")
+        if values["any_side_face_degrees"] > 90.0:
+            raise ValueError("[vision.learned] key 'any_side_face_degrees' is an angle from the line towards the "
+                             f"point below the camera: 0 to 90, got {values['any_side_face_degrees']!r}")
         if values["side_spread"] < 1.0:
             raise ValueError(f"[vision.learned] key 'side_spread' is a factor of at least 1, got {values['side_spread']!r}")
-        if values["macao_look_beside_min_score"] > 1.0:
-            raise ValueError("[vision.learned] key 'macao_look_beside_min_score' is a heatmap score: 0 to 1 "
-                             f"(1: never look again), got {values['macao_look_beside_min_score']!r}")
+        for name in ("macao_look_beside_min_score", "any_look_beside_min_score"):
+            if values[name] > 1.0:
+                raise ValueError(f"[vision.learned] key '{name}' is a heatmap score: 0 to 1 "
+                                 f"(1: never look again), got {values[name]!r}")
         if values["macao_look_beside_core_radius"] > values["macao_look_beside_own_radius"]:
             raise ValueError("[vision.learned] key 'macao_look_beside_core_radius' must not exceed "
                              f"'macao_look_beside_own_radius', got {values['macao_look_beside_core_radius']!r} "

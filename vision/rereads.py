@@ -39,6 +39,17 @@ def second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarra
     return suppress_duplicates(found + moved, learned.duplicate_distance)[len(found):]
 
 
+def beside_the_dice(detector: DiceDetector, maps: tuple[np.ndarray, np.ndarray, float], found: list[DieCandidate],
+                    typical: float, learned: LearnedParams) -> list[DieCandidate]:
+    """Any mode: new candidates beside those found, the peaks `second_look` finds (from
+    `any_look_beside_min_score`), left at their peaks: moving each onto its die's body costs
+    most, and those the classifier finds likely enough are moved when read again."""
+    heat, side_map, scale = maps
+    return suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned, typical,
+                                                            learned.any_look_beside_min_score),
+                               learned.duplicate_distance)[len(found):]
+
+
 def turned_where(net: DiceNet, crops: np.ndarray, upright: np.ndarray, rows: list[int],
                  learned: LearnedParams) -> np.ndarray:
     """`upright` (the crops read once), with the given rows read turned as well."""
