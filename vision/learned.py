@@ -167,9 +167,10 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     elif expect == "any" and tray is not None and learned.any_look_beside_min_score < 1.0:
         # No count of dice tells that one is missing, but the empty tray tells where something
         # lies: a die touching another, whose heat is only a shoulder of the other's, is looked
-        # for there (below: only where the picture differs from the empty tray). Read alone,
-        # each weak peak on the table would cost a crop and a read.
-        beside = beside_the_dice(detector, (heat, side_map, scale), found, typical, learned)
+        # for there, where the picture differs from the empty tray. Read alone, each weak peak
+        # on the table would cost a crop and a read.
+        beside = beside_the_dice(checked, detector, (heat, side_map, scale), found, typical, learned,
+                                 lambda c: tray.differs_at(c, params), debug)
     first_count = len(found)  # candidates from here on were found beside the first ones
     if beside:
         if place is not None:

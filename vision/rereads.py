@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -39,15 +39,22 @@ def second_look(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarra
     return suppress_duplicates(found + moved, learned.duplicate_distance)[len(found):]
 
 
-def beside_the_dice(detector: DiceDetector, maps: tuple[np.ndarray, np.ndarray, float], found: list[DieCandidate],
-                    typical: float, learned: LearnedParams) -> list[DieCandidate]:
+def beside_the_dice(frame: np.ndarray, detector: DiceDetector, maps: tuple[np.ndarray, np.ndarray, float],
+                    found: list[DieCandidate], typical: float, learned: LearnedParams,
+                    where: Callable[[DieCandidate], bool], debug: DebugSink | None) -> list[DieCandidate]:
     """Any mode: new candidates beside those found, the peaks `second_look` finds (from
-    `any_look_beside_min_score`), left at their peaks: moving each onto its die's body costs
-    most, and those the classifier finds likely enough are moved when read again."""
+    `any_look_beside_min_score`) that lie `where` something may be (the picture differs from
+    the empty tray), left at their peaks: moving each onto its die's body costs most, and those
+    the classifier finds likely enough are moved when read again."""
     heat, side_map, scale = maps
-    return suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned, typical,
-                                                            learned.any_look_beside_min_score),
-                               learned.duplicate_distance)[len(found):]
+    beside = [c for c in suppress_duplicates(found + detector.look_beside(heat, side_map, scale, found, learned,
+                                                                          typical, learned.any_look_beside_min_score),
+                                             learned.duplicate_distance)[len(found):] if where(c)]
+    if debug is not None:
+        debug.add("look beside the dice (gray: first candidates; orange: new ones where the empty tray differs)",
+                  draw_second_look(frame, [(c.cx, c.cy, c.side) for c in found],
+                                   [(c.cx, c.cy, c.cx, c.cy, typical) for c in beside]))
+    return beside
 
 
 def turned_where(net: DiceNet, crops: np.ndarray, upright: np.ndarray, rows: list[int],
