@@ -186,14 +186,15 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     detected_at = [(c.cx, c.cy) for c in found]  # before any is read again elsewhere (debug picture)
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
     sure = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]
+    # Where a tilted camera sees a die's side face: between its top face and the point below the
+    # camera (the picture's centre where no tray corners place it). Any mode asks it of the
+    # candidates it gives a second chance beside the empty tray (found beside a die, read again).
+    below = (checked.shape[1] / 2.0, checked.shape[0] / 2.0) if place is None or place.view_centre is None \
+        else place.view_centre
     if expect == "any" and len(found) > first_count:
         # A candidate found beside a die nearer it than a touching die can lie is that die again;
-        # one on the line from it towards the point below the camera (the picture's centre where
-        # no tray corners place the camera) is its side face. Neither displaces the die, nor is
-        # read again.
+        # one where the die's side face lies is that. Neither displaces the die, nor is read again.
         firsts = [found[i] for i in sure if i < first_count]
-        below = (checked.shape[1] / 2.0, checked.shape[0] / 2.0) if place is None or place.view_centre is None \
-            else place.view_centre
         beside_a_die = {i for i in range(first_count, len(found)) if (
             not clear_of(found[i], firsts, learned.macao_clearance * typical)
             or side_face_of(found[i], firsts, below, typical, learned))}
@@ -232,7 +233,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         promoted = reread_candidates(checked, net, found, sides, crops, probabilities, again, typical, learned,
                                      [found[i] for i in kept])
         for i in sorted(promoted, key=lambda i: float(probabilities[i][0])):
-            if clear_of(found[i], [found[k] for k in kept], learned.macao_clearance * typical):
+            dice = [found[k] for k in kept]
+            if clear_of(found[i], dice, learned.macao_clearance * typical) and (
+                    tray is None or not side_face_of(found[i], dice, below, typical, learned)):
                 kept.append(i)
     if expect == "macao":
         # Fewer than six sure dice: the other candidates are read again (any of them may be a die
