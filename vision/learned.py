@@ -368,8 +368,9 @@ def glare_at_centre(crops: np.ndarray, values: Sequence[int], window_sides: floa
     The classifier reads such dice as surely when it is wrong as when it is right (drawn scenes
     with glare: P 0.74-0.95 for its mistakes, 0.71-0.96 for the rest), so its probability cannot
     flag them; the bright patch can. A white pip alone is far smaller than a patch worth
-    flagging, and a pip seen through a washed-out face leaves a hole in it. A white die's face is
-    as light at its centre as the lamp, and as light all round it: no glare there is told apart."""
+    flagging, and a pip seen through a washed-out face leaves a hole in it. The lamp's mirror
+    image clips the camera; a light face in the shade is light but not clipped. A white die's face
+    lit so is as light all round its centre: no glare there is told apart."""
     if learned.glare_min_area <= 0 or len(crops) == 0:
         return [False] * len(crops)
     size = crops.shape[1]
@@ -383,12 +384,17 @@ def glare_at_centre(crops: np.ndarray, values: Sequence[int], window_sides: floa
             glared.append(False)
             continue
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        if np.median(grey[face]) >= learned.glare_lightness:
+        face_grey = float(np.median(grey[face]))
+        if face_grey >= learned.glare_lightness:
             glared.append(False)  # a white face is that light all over: its centre mirrors no lamp
             continue
         bright = (grey >= learned.glare_lightness).astype(np.uint8)
         if bright[centre].mean() < learned.glare_centre_cover:
             glared.append(False)  # a middle pip, or its absence, shows at the centre
+            continue
+        if (np.mean(grey[centre] >= learned.glare_clipped_lightness) < learned.glare_clipped_share
+                and float(np.mean(grey[centre])) - face_grey < learned.glare_above_face):
+            glared.append(False)  # light, but not the lamp's mirror image: that clips, or outshines the face
             continue
         _, patches, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
         reaching = np.unique(patches[centre & (patches > 0)])

@@ -110,6 +110,9 @@ class LearnedParams:
     glare_lightness: float  # grey level (0-255) from which a face's pixels count as mirrored lamp light ...
     glare_centre_radius: float  # ... filling the disc this many die sides around the centre ...
     glare_centre_cover: float  # ... to at least this share (0-1), a pip there showing through it or not ...
+    glare_clipped_lightness: float  # ... with pixels of at least this grey level (0-255), where the camera clips ...
+    glare_clipped_share: float  # ... filling at least this share (0-1) of that disc, or lighter on average ...
+    glare_above_face: float  # ... by this many grey levels than the face's median ...
     glare_min_area: float  # ... in a patch of this many squared die sides leave a 2-5 unsure (0: no check)
 
     @classmethod
@@ -159,9 +162,12 @@ class LearnedParams:
         if values["glare_centre_cover"] > 1.0:
             raise ValueError("[vision.learned] key 'glare_centre_cover' is a share of the centre: 0 to 1, "
                              f"got {values['glare_centre_cover']!r}")
-        if values["glare_lightness"] > 255.0:
-            raise ValueError("[vision.learned] key 'glare_lightness' is a grey level: 0 to 255, "
-                             f"got {values['glare_lightness']!r}")
+        for name in ("glare_lightness", "glare_clipped_lightness"):
+            if values[name] > 255.0:
+                raise ValueError(f"[vision.learned] key '{name}' is a grey level: 0 to 255, got {values[name]!r}")
+        if values["glare_clipped_share"] > 1.0:
+            raise ValueError("[vision.learned] key 'glare_clipped_share' is a share of the centre: 0 to 1, "
+                             f"got {values['glare_clipped_share']!r}")
         if values["any_side_face_degrees"] > 90.0:
             raise ValueError("[vision.learned] key 'any_side_face_degrees' is an angle from the line towards the "
                              f"point below the camera: 0 to 90, got {values['any_side_face_degrees']!r}")

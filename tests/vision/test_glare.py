@@ -80,7 +80,7 @@ def test_a_washed_out_face_whose_middle_pip_shows_through_is_not_glare() -> None
     cv2.circle(crop, (round(centre), round(centre)), round(0.25 * DIE_PX), (245, 245, 245), -1, cv2.LINE_AA)
     cv2.circle(crop, (round(centre), round(centre)), round(0.1 * DIE_PX), (190, 190, 190), -1, cv2.LINE_AA)
     assert glare_at_centre(crop[None], [5], WINDOW_SIDES, LEARNED) == [False]
-    uncovered = dataclasses.replace(LEARNED, glare_centre_cover=0.0)
+    uncovered = dataclasses.replace(LEARNED, glare_centre_cover=0.0, glare_clipped_share=0.0)  # the cover alone
     assert glare_at_centre(crop[None], [5], WINDOW_SIDES, uncovered) == [True]
 
 
@@ -103,8 +103,46 @@ def test_a_white_face_is_not_glare(pips: list[tuple[float, float]], value: int) 
     assert glare_at_centre(lit[None], [value], WINDOW_SIDES, LEARNED) == [True]
 
 
+def lit_at_centre(face_bgr: tuple[int, int, int], centre_grey: int, pips: list[tuple[float, float]]) -> np.ndarray:
+    """A face of `face_bgr` with dark pips, lit to `centre_grey` in a disc 0.2 die sides around its
+    centre (a patch of 0.13 squared sides)."""
+    crop = face_crop([])
+    centre, half = CROP_PX / 2.0, DIE_PX / 2.0
+    cv2.rectangle(crop, (round(centre - half), round(centre - half)), (round(centre + half), round(centre + half)),
+                  face_bgr, -1)
+    for dx, dy in pips:
+        cv2.circle(crop, (round(centre + dx * DIE_PX), round(centre + dy * DIE_PX)), round(0.1 * DIE_PX),
+                   (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.circle(crop, (round(centre), round(centre)), round(0.2 * DIE_PX), (centre_grey,) * 3, -1, cv2.LINE_AA)
+    return crop
+
+
+@pytest.mark.parametrize(("pips", "value"), [(CORNERS, 2), (FOUR, 4)])
+def test_a_light_face_lighter_at_its_centre_is_glare_only_where_the_camera_clips(
+        pips: list[tuple[float, float]], value: int) -> None:
+    """A white die in the shade (the drawn webcam sets: faces of median 200-230, centres 230-245,
+    never clipped) is lighter at its centre than around it; the lamp's mirror image clips."""
+    shaded = lit_at_centre((214, 216, 218), 238, pips)
+    assert glare_at_centre(shaded[None], [value], WINDOW_SIDES, LEARNED) == [False]
+    clipped = lit_at_centre((214, 216, 218), 255, pips)
+    assert glare_at_centre(clipped[None], [value], WINDOW_SIDES, LEARNED) == [True]
+    anything_light = dataclasses.replace(LEARNED, glare_clipped_share=0.0)
+    assert glare_at_centre(shaded[None], [value], WINDOW_SIDES, anything_light) == [True]
+
+
+def test_glare_that_does_not_clip_counts_where_it_outshines_a_dark_face() -> None:
+    """A glossy die in dim light mirrors the lamp without clipping the camera, far lighter than its face."""
+    dim = lit_at_centre((150, 40, 110), 238, FOUR)
+    assert glare_at_centre(dim[None], [4], WINDOW_SIDES, LEARNED) == [True]
+    clipped_only = dataclasses.replace(LEARNED, glare_above_face=255.0)
+    assert glare_at_centre(dim[None], [4], WINDOW_SIDES, clipped_only) == [False]
+
+
 @pytest.mark.parametrize(("key", "value", "words"), [("glare_centre_cover", 1.5, "share of the centre"),
                                                      ("glare_lightness", 300.0, "grey level"),
+                                                     ("glare_clipped_lightness", 300.0, "grey level"),
+                                                     ("glare_clipped_share", 1.5, "share of the centre"),
+                                                     ("glare_above_face", -1.0, "must not be negative"),
                                                      ("glare_min_area", -0.1, "must not be negative")])
 def test_glare_settings_out_of_range_are_named(key: str, value: float, words: str) -> None:
     with pytest.raises(ValueError, match=words):
