@@ -124,7 +124,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     be a die is read again like macao mode's others (`any_reread_min_probability`), and a doubted
     die beside a sure one is that die's side face (`off_the_sure_dice`). Dice are found at the scale they need: the
     detector's own sizes pick a first look (`maps_at_dice_scale`), the classifier judges it
-    against others (`classified_look`). Dice the leaning check takes for cocked are marked so,
+    against others (`classified_look`; beside the empty tray, also the look at the size its
+    patches of change measure). Dice the leaning check takes for cocked are marked so,
     and dice the picture's edge may cut. `place`: where `checked`, a tray region (with a margin
     around it), lies in the whole frame, and which of its dice count (default: it is the whole
     frame).
@@ -136,7 +137,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     looked: dict[int, Maps] = {}
     look, looks = classified_look(detector, net, checked,
                                   maps_at_dice_scale(detector, checked, learned, frame_long_side, looked), learned,
-                                  frame_long_side, looked, expect)
+                                  frame_long_side, looked, expect, None if tray is None else tray.die_side(params))
     heat, side_map, scale = look.maps
     if debug is not None:
         tried = ", ".join(f"{side}: {seen.worth:.1f}" for side, seen in looks)

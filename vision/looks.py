@@ -79,7 +79,7 @@ def upright_readings(net: DiceNet, crops: np.ndarray, keys: list[tuple[float, fl
 
 def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, first: Maps, learned: LearnedParams,
                     frame_long_side: int | None = None, looked: dict[int, Maps] | None = None,
-                    expect: ExpectMode = "any") -> tuple[Look, list[tuple[int, Look]]]:
+                    expect: ExpectMode = "any", measured_side: float | None = None) -> tuple[Look, list[tuple[int, Look]]]:
     """The look at `frame` whose candidates read most like dice: `first` (the look picked by
     the detector's own sizes), unless a look at one of `look_long_sides` (for `expect`) reads at least
     `look_margin` dice' worth more. A larger look than the first is tried only where the first
@@ -87,24 +87,36 @@ def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, fir
     the smallest tried after the first measures them at least `look_smaller_above` px (`_too_small_for`).
     Also each look tried, by its long side, for the debug picture. Looks at the scale of `first`, or
     beyond the frame's own size, are not taken again; `frame_long_side` as in DiceDetector.maps,
-    `looked` as in `looked_at`."""
+    `looked` as in `looked_at`.
+
+    `measured_side`: the dice's side in frame px as something other than the detector measures
+    it (the patches where the picture differs from the empty tray). Where that is under
+    `detector_small_die` px at the first look, the look that makes it `detector_die_target` px is
+    judged last, whatever the first look measures: on a busy board small dice are a few px at the
+    first look, whose candidates are then the print's, of any size. The patches can measure pips
+    instead (a die the colour of the table differs only there), and a look where its pips are
+    dice-sized reads them as 1s: it must read `look_margin` more than the best look before it."""
     long_side = frame_long_side or max(frame.shape[:2])
     first_look = judged(detector, net, frame, first, learned)
     tried = [(round(first[2] * long_side), first_look)]
     best, best_worth = first_look, first_look.worth + learned.look_margin
-    for side in look_long_sides(learned, expect):
+    closer = (round(long_side * min(1.0, learned.detector_die_target / measured_side))
+              if measured_side and measured_side * first[2] < learned.detector_small_die else None)
+    for side in list(look_long_sides(learned, expect)) + ([closer] if closer else []):
         if best_worth >= learned.look_candidates:
             break  # each candidate is worth at most 1: no look can read more like dice
         scale = min(1.0, side / long_side)
         if any(abs(scale - look.maps[2]) < 1e-6 for _, look in tried):
             continue
-        if scale > first[2] and first_look.typical_px >= learned.look_larger_below:
+        if side != closer and scale > first[2] and first_look.typical_px >= learned.look_larger_below:
             continue  # dice that large at the first look are no better seen larger (and it costs most)
-        if _too_small_for(scale, tried, learned.look_smaller_above):
+        if side != closer and _too_small_for(scale, tried, learned.look_smaller_above):
             continue
         look = judged(detector, net, frame, looked_at(detector, frame, side, frame_long_side, looked), learned)
         tried.append((round(scale * long_side), look))
-        if look.worth > best_worth:
+        # The first look's worth counts with the margin already; the closer look needs it over any.
+        bar = best_worth + (learned.look_margin if side == closer and best is not first_look else 0.0)
+        if look.worth > bar:
             best, best_worth = look, look.worth
     return best, tried
 

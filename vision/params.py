@@ -52,6 +52,8 @@ class VisionParams:
     reference_min_side_px: float  # px: smaller patches of change are no die
     reference_min_fill: float  # a patch must fill this share of its shorter extent squared
     reference_max_aspect: float  # longer extent over shorter beyond this: no single die
+    reference_patch_sides: float  # a die's patch of change is this many of its top face's sides across ...
+    reference_size_min_patches: int  # ... and at least this many such patches measure the dice (0: never)
     min_frame_side: int
     blank_frame_std: float
     blank_check_samples: int
@@ -203,6 +205,9 @@ class VisionParams:
                     "reference_min_fill"):
             if values[key] > 1.0:
                 raise ValueError(f"[vision] key '{key}' is a share (0-1), got {values[key]!r}")
+        if values["reference_patch_sides"] < 1.0:
+            raise ValueError("[vision] key 'reference_patch_sides' is a die's patch of change in top-face sides, "
+                             f"at least 1, got {values['reference_patch_sides']!r}")
         if values["reference_long_side"] < 32:
             raise ValueError(f"[vision] key 'reference_long_side' must be at least 32 (px), "
                              f"got {values['reference_long_side']!r}")

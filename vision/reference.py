@@ -55,23 +55,60 @@ class TrayDifference:
                   params: VisionParams) -> list[DieCandidate]:
         """Die-sized patches of change that no candidate in `found` lies on, as candidates (side:
         the patch's shorter extent, at most `typical` when known; `score` for all)."""
-        count, _labels, stats, centroids = cv2.connectedComponentsWithStats(self.changed, connectivity=8)
         proposed = []
+        for patch in self.die_like_patches(params):
+            if typical is not None and not typical / 2 <= patch.side <= 3 * typical:
+                continue  # a speck, or a hand, a card or many dice at once
+            if any(patch.left <= c.cx <= patch.left + patch.width and patch.top <= c.cy <= patch.top + patch.height
+                   for c in found):
+                continue  # the detector has it already
+            proposed.append(DieCandidate(patch.cx, patch.cy, patch.side if typical is None else min(patch.side, typical),
+                                         score))
+        return proposed
+
+    def die_side(self, params: VisionParams) -> float | None:
+        """The top-face side (picture px) of the dice as their patches of change measure it: the
+        median patch's shorter extent over `reference_patch_sides`; None with fewer than
+        `reference_size_min_patches` die-like patches (or with that set to 0)."""
+        if params.reference_size_min_patches <= 0:
+            return None
+        sides = [patch.side for patch in self.die_like_patches(params)]
+        if len(sides) < params.reference_size_min_patches:
+            return None
+        return float(np.median(sides)) / params.reference_patch_sides
+
+    def die_like_patches(self, params: VisionParams) -> list[Patch]:
+        """The patches of change (picture px) at least `reference_min_side_px` across, filling
+        `reference_min_fill` of their shorter extent squared, at most `reference_max_aspect` long."""
+        count, _labels, stats, centroids = cv2.connectedComponentsWithStats(self.changed, connectivity=8)
+        patches = []
         for index in range(1, count):
             left, top, width, height = (float(v) / self.scale for v in stats[index][:4])
             area = float(stats[index][4]) / self.scale**2
             side = min(width, height)
             if side < params.reference_min_side_px or area < params.reference_min_fill * side * side:
                 continue
-            if typical is not None and not typical / 2 <= side <= 3 * typical:
-                continue  # a speck, or a hand, a card or many dice at once
             if max(width, height) > params.reference_max_aspect * side:
                 continue
-            if any(left <= c.cx <= left + width and top <= c.cy <= top + height for c in found):
-                continue  # the detector has it already
             cx, cy = (float(v) / self.scale for v in centroids[index])
-            proposed.append(DieCandidate(cx, cy, side if typical is None else min(side, typical), score))
-        return proposed
+            patches.append(Patch(left, top, width, height, cx, cy))
+        return patches
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One patch of change, in picture px: its bounding box and centroid."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+    cx: float
+    cy: float
+
+    @property
+    def side(self) -> float:
+        return min(self.width, self.height)
 
 
 @dataclass(frozen=True)

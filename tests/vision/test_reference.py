@@ -15,7 +15,7 @@ from vision.cli import main
 from vision.evaluate import RIGHT, LabelledDie, judge, match
 from vision.learned_models import DieCandidate
 from vision.learned_params import load_learned_params
-from vision.params import WHOLE_FRAME, load_vision_params
+from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
 from vision.reader import read_dice
 from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, tray_difference
 from tools.synth import SceneLabels, SceneOptions
@@ -153,6 +153,28 @@ def test_a_patch_of_change_no_candidate_covers_is_proposed() -> None:
     assert (proposed.cx, proposed.cy, proposed.side, proposed.score) == pytest.approx((75.0, 55.0, 30.0, 0.25))
     assert difference.differs_at(found[0], PARAMS)
     assert not difference.differs_at(DieCandidate(300.0, 40.0, 30.0, 0.9), PARAMS)
+
+
+def test_the_patches_of_change_measure_the_dice() -> None:
+    """The median die-like patch, over `reference_patch_sides` (a die's shadow and side faces
+    change too); too few such patches measure nothing."""
+    changed = np.zeros((100, 200), np.uint8)
+    for left in (10, 40, 70):
+        changed[20:32, left:left + 12] = 1  # three dice' patches, 12 px at half size: 24 px
+    changed[60:80, 120:140] = 1  # a larger one (two dice touching)
+    changed[80:90, 150:196] = 1  # a long streak: no die
+    difference = TrayDifference(changed, 0.5)
+    assert difference.die_side(PARAMS) == pytest.approx(24.0 / PARAMS.reference_patch_sides)
+    assert [patch.side for patch in difference.die_like_patches(PARAMS)] == [24.0, 24.0, 24.0, 40.0]
+    assert difference.die_side(dataclasses.replace(PARAMS, reference_size_min_patches=0)) is None
+    alone = np.zeros((100, 200), np.uint8)
+    alone[20:32, 10:22] = 1
+    assert TrayDifference(alone, 0.5).die_side(PARAMS) is None  # one patch: a hand as well as a die
+
+
+def test_a_patch_narrower_than_a_die_s_top_face_is_named() -> None:
+    with pytest.raises(ValueError, match="reference_patch_sides"):
+        VisionParams.from_table({**dataclasses.asdict(PARAMS), "reference_patch_sides": 0.8})
 
 
 def test_read_takes_an_empty_tray_picture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
