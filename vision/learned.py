@@ -122,7 +122,9 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     looks beside the dice found too (`beside_the_dice`; a side face found so is left out,
     `side_face_of`), every candidate left out that may yet
     be a die is read again like macao mode's others (`any_reread_min_probability`), and a doubted
-    die beside a sure one is that die's side face (`off_the_sure_dice`). Dice are found at the scale they need: the
+    die beside a sure one is that die's side face (`off_the_sure_dice`), and last a candidate the
+    classifier still doubts is a die, where the picture changed, is reported as maybe one
+    (`maybe_dice`). Dice are found at the scale they need: the
     detector's own sizes pick a first look (`maps_at_dice_scale`), the classifier judges it
     against others (`classified_look`; beside the empty tray, also the look at the size its
     patches of change measure). Dice the leaning check takes for cocked are marked so,
@@ -280,8 +282,12 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         read_doubted_on_body(checked, net, found, sides, crops, probabilities, kept, doubtful, typical,
                              least_value_probability, learned)
     if expect == "any":  # macao mode takes six, and a touching die can lie nearer than a side
+        taken_once = set(kept)
         kept = off_the_sure_dice(found, sides, probabilities, kept, least_value_probability,
                                  learned.doubted_beside_sure_within)
+        if tray is not None:  # last: clear of the kept dice where they are read, none of them again
+            doubtful = maybe_dice(found, probabilities, likeliest, kept, seen_twice | taken_once, tray, below,
+                                  typical, params, learned)
     chosen = sorted(kept + doubtful)
     centres = np.array([(c.cx, c.cy) for c in found])  # a candidate read again may have moved
     if debug is not None:
@@ -301,9 +307,14 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                   if expect == "macao" or polarity else [""] * len(chosen))
     # The dice's own median side, not the typical candidate's: on a busy board many small
     # candidates pull that one down, and the check reads a die filling its crop as leaning.
-    dice_side = float(np.median([found[i].side for i in chosen])) if chosen else typical
-    leaning = leaning_dice(checked, models.lean, centres[chosen], dice_side, learned,
-                           None if place is None else place.view_centre, debug)
+    # Any mode's maybe-dice are left out of it, and of the leaning check (they are asked about
+    # whatever it says): the likeliest to be cut at a wrong side, and no evidence of where the
+    # camera stands.
+    sized = chosen if expect == "macao" else sorted(kept)
+    dice_side = float(np.median([found[i].side for i in sized])) if sized else typical
+    leaning_of = dict(zip(sized, leaning_dice(checked, models.lean, centres[sized], dice_side, learned,
+                                              None if place is None else place.view_centre, debug)))
+    leaning = [leaning_of.get(i, False) for i in chosen]
     glared = glare_at_centre(crops[chosen], values, net.window_sides, learned)
     cut = near_the_edge(checked, centres[chosen], np.maximum(sides[chosen], typical), learned.edge_min_sides)
     faces: list[DieFace] = []
@@ -318,12 +329,39 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     return faces
 
 
+def maybe_dice(found: list[DieCandidate], probabilities: np.ndarray, likeliest: list[int], kept: list[int],
+               seen_twice: set[int], tray: TrayDifference, below: tuple[float, float], typical: float,
+               params: VisionParams, learned: LearnedParams) -> list[int]:
+    """Candidates left out (likeliest first) that are dice as far as the detector and the empty
+    tray can tell, though the classifier doubts it: P(die) at least `any_maybe_die_min_probability`,
+    at least `any_maybe_die_min_changed` of their face differing from the empty tray, clear of the
+    dice `kept` and of each other by `any_maybe_die_clearance` sides, and not where a kept die's side
+    face lies (within `any_maybe_die_side_face_degrees` of the line towards the camera's foot:
+    weak evidence, it is held to a wider cone than a die read surely)."""
+    if learned.any_maybe_die_min_probability >= 1.0 or learned.any_maybe_die_min_changed >= 1.0:
+        return []
+    dice = [found[k] for k in kept]
+    maybe: list[int] = []
+    for i in likeliest:
+        candidate = found[i]
+        if (i in kept or i in seen_twice
+                or 1.0 - float(probabilities[i][0]) < learned.any_maybe_die_min_probability
+                or tray.changed_share(candidate.cx, candidate.cy, params.reference_probe_radius * typical)
+                < learned.any_maybe_die_min_changed):
+            continue
+        if clear_of(candidate, dice + [found[k] for k in maybe], learned.any_maybe_die_clearance * typical) and not (
+                side_face_of(candidate, dice, below, typical, learned, learned.any_maybe_die_side_face_degrees)):
+            maybe.append(i)
+    return maybe
+
+
 def side_face_of(candidate: DieCandidate, dice: Sequence[DieCandidate], below_camera: tuple[float, float],
-                 side: float, learned: LearnedParams) -> bool:
+                 side: float, learned: LearnedParams, degrees: float | None = None) -> bool:
     """Whether `candidate` lies where a camera above `below_camera` sees a side face of one of
     `dice` (top faces `side` px wide): within `any_side_face_within` sides of it, and within
-    `any_side_face_degrees` of the line from it towards the point below the camera."""
-    within, cosine = learned.any_side_face_within, np.cos(np.radians(learned.any_side_face_degrees))
+    `degrees` (default `any_side_face_degrees`) of the line from it towards the point below the camera."""
+    within = learned.any_side_face_within
+    cosine = np.cos(np.radians(learned.any_side_face_degrees if degrees is None else degrees))
     for die in dice:
         step = np.array([candidate.cx - die.cx, candidate.cy - die.cy])
         towards = np.array([below_camera[0] - die.cx, below_camera[1] - die.cy])

@@ -61,6 +61,10 @@ class LearnedParams:
     macao_recentre_min_shift: float  # macao mode: a doubtful candidate the body moves this many die sides is read again there
     macao_reread_most: int  # macao mode, fewer than six sure dice: at most this many other candidates are read again
     any_reread_min_probability: float  # any mode: candidates left out with at least this P(die) are read again (0: none)
+    any_maybe_die_min_probability: float  # any mode, beside the empty tray: one still left out with this P(die) ...
+    any_maybe_die_min_changed: float  # ... where this share of its face differs from the empty tray: "maybe not a die" (1: never) ...
+    any_maybe_die_clearance: float  # ... at least this many die sides from every die kept ...
+    any_maybe_die_side_face_degrees: float  # ... and outside a cone this wide round the line to the camera's foot
     macao_shift_most: int  # ... the likeliest this many of them also at the eight points around them ...
     macao_shift_step: float  # ... this many die sides away
     macao_clearance: float  # a candidate read again this near a sure die (die sides) is that die again
@@ -144,6 +148,7 @@ class LearnedParams:
             if values[name] < 1:
                 raise ValueError(f"[vision.learned] key '{name}' must be at least 1, got {values[name]!r}")
         for name in ("die_min_probability", "macao_doubtful_min_probability", "any_reread_min_probability",
+                     "any_maybe_die_min_probability", "any_maybe_die_min_changed",
                      "value_min_probability",
                      "macao_value_min_probability", "body_check_below",
                      "second_opinion_min_probability", "lean_min_probability", "lean_tilt_min_probability"):
@@ -168,9 +173,10 @@ class LearnedParams:
         if values["glare_clipped_share"] > 1.0:
             raise ValueError("[vision.learned] key 'glare_clipped_share' is a share of the centre: 0 to 1, "
                              f"got {values['glare_clipped_share']!r}")
-        if values["any_side_face_degrees"] > 90.0:
-            raise ValueError("[vision.learned] key 'any_side_face_degrees' is an angle from the line towards the "
-                             f"point below the camera: 0 to 90, got {values['any_side_face_degrees']!r}")
+        for name in ("any_side_face_degrees", "any_maybe_die_side_face_degrees"):
+            if values[name] > 90.0:
+                raise ValueError(f"[vision.learned] key '{name}' is an angle from the line towards the "
+                                 f"point below the camera: 0 to 90, got {values[name]!r}")
         if values["side_spread"] < 1.0:
             raise ValueError(f"[vision.learned] key 'side_spread' is a factor of at least 1, got {values['side_spread']!r}")
         for name in ("macao_look_beside_min_score", "any_look_beside_min_score"):
