@@ -285,6 +285,8 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         taken_once = set(kept)
         kept = off_the_sure_dice(found, sides, probabilities, kept, least_value_probability,
                                  learned.doubted_beside_sure_within)
+        if tray is not None and learned.any_side_face_closer > 0.0:
+            kept = off_the_side_faces(found, kept, below, typical, learned)
         if tray is not None:  # last: clear of the kept dice where they are read, none of them again
             doubtful = maybe_dice(found, probabilities, likeliest, kept, seen_twice | taken_once, tray, below,
                                   typical, params, learned)
@@ -327,6 +329,16 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
         faces.append(DieFace(box, value, confidence, reason, pips_polarity, np.zeros((0, 2)), colour, True))
     return faces
+
+
+def off_the_side_faces(found: list[DieCandidate], kept: list[int], below: tuple[float, float], typical: float,
+                       learned: LearnedParams) -> list[int]:
+    """Those of `kept` that are no other kept die's side face: nearer it than
+    `any_side_face_closer` sides (two flat dice's top faces lie at least a side apart; a
+    tilted camera sees a side face's middle 0.5-0.9 sides from the top face's) and within
+    `any_side_face_degrees` of the line from it towards the camera's foot `below`."""
+    near = dataclasses.replace(learned, any_side_face_within=learned.any_side_face_closer)
+    return [i for i in kept if not side_face_of(found[i], [found[k] for k in kept if k != i], below, typical, near)]
 
 
 def maybe_dice(found: list[DieCandidate], probabilities: np.ndarray, likeliest: list[int], kept: list[int],

@@ -19,7 +19,7 @@ import pytest
 from tools import synth
 from tools.scene_factors import allowed_values
 from vision.evaluate import MISSED, RIGHT, LabelledDie, judge, match, on_a_die
-from vision.learned import maybe_dice, side_face_of
+from vision.learned import maybe_dice, off_the_side_faces, side_face_of
 from vision.learned_models import DieCandidate
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import WHOLE_FRAME, load_vision_params
@@ -31,7 +31,7 @@ PARAMS = load_vision_params().with_tray(WHOLE_FRAME)
 LEARNED = load_learned_params()
 # Neither looked for beside the dice, nor asked about as maybe a die (which finds 3902/55's faint one too).
 NO_LOOK_BESIDE = dataclasses.replace(LEARNED, any_look_beside_min_score=1.0, any_maybe_die_min_probability=1.0)
-NO_SIDE_FACES = dataclasses.replace(LEARNED, any_side_face_within=0.0)
+NO_SIDE_FACES = dataclasses.replace(LEARNED, any_side_face_within=0.0, any_side_face_closer=0.0)
 # The `--only` values of the drawn sets the scenes come from, by the set's seed.
 ONLY = {
     3902: {"style": ("white",)},
@@ -180,3 +180,29 @@ def test_blurred_dice_on_a_dark_table_are_asked_about_not_left_out() -> None:
     assert outcomes.count(MISSED) == 0 and outcomes.count(RIGHT) == _outcomes(before, dice).count(RIGHT)
     asked = [d for d in after.dice if d.reason is UnsureReason.MAYBE_NOT_A_DIE]
     assert len(asked) == 4 and all(d.value is None for d in asked)
+
+
+def test_a_kept_die_nearer_another_than_a_die_can_lie_on_its_side_face_line_is_that_side_face() -> None:
+    die = DieCandidate(100.0, 100.0, 20.0, 0.9)
+    below = (100.0, 400.0)  # the camera's foot: side faces lie downwards in the picture
+    found = [die,
+             DieCandidate(100.0, 114.0, 20.0, 0.8),  # 0.7 sides towards the camera's foot: the side face
+             DieCandidate(100.0, 120.0, 20.0, 0.8),  # a side away: a touching die
+             DieCandidate(114.0, 100.0, 20.0, 0.8),  # 0.7 sides, across the line
+             DieCandidate(100.0, 86.0, 20.0, 0.8)]  # 0.7 sides away from the foot: the first is its side face
+    expected = {1: [0], 2: [0, 2], 3: [0, 3], 4: [4]}
+    for other, left in expected.items():
+        assert off_the_side_faces(found, [0, other], below, 20.0, LEARNED) == left
+    never = dataclasses.replace(LEARNED, any_side_face_closer=0.0)
+    assert off_the_side_faces(found, [0, 1], below, 20.0, never) == [0, 1]
+
+
+@pytest.mark.parametrize(("set_seed", "index"), [(3924, 62), (3903, 83), (3902, 100)])
+def test_a_side_face_read_surely_at_first_is_left_out(set_seed: int, index: int) -> None:
+    """A die's side face, read at first as a die of its own, surely: 0.5-0.9 sides from the die's
+    top face towards the camera's foot, nearer than two flat dice can lie."""
+    kept, dice, _ = _read(set_seed, index, NO_SIDE_FACES)
+    left_out, _, _ = _read(set_seed, index, LEARNED)
+    assert _sure_readings_of_no_die_of_their_own(kept, dice) >= 1
+    assert _sure_readings_of_no_die_of_their_own(left_out, dice) == 0
+    assert _outcomes(left_out, dice) == _outcomes(kept, dice)
