@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping, Sequence
+
 import cv2
 import numpy as np
 
-from vision.evaluate import LabelledDie, match
+from tools import synth
+from tools.scene_factors import allowed_values
 from tools.synth import DieLabel, SceneLabels
+from vision.evaluate import LabelledDie, judge, match
+from vision.learned_params import LearnedParams
+from vision.params import VisionParams
+from vision.reader import read_dice
 from vision.types import DiceReading, DieReading
 
 
@@ -48,3 +56,22 @@ def mistakes_in(reading: DiceReading, labels: SceneLabels) -> list[str]:
         if j not in matched and not got.unsure and got.value is not None:
             mistakes.append(f"no die at ({got.x}, {got.y}) but read as {got.colour} {got.value}")
     return mistakes
+
+
+def read_beside_its_tray(set_seed: int, index: int, only: Mapping[str, Sequence[str]], params: VisionParams,
+                         learned: LearnedParams | None = None) -> tuple[DiceReading, SceneLabels]:
+    """Scene `index` of the drawn set `python -m vision synth DIR --only ... --seed set_seed
+    --empty-trays` writes, read in `any` mode as the app reads after its camera check: beside its
+    empty tray, inside the tray's four tapped corners, with the camera's field of view."""
+    frame, labels, empty = synth.render_randomised_and_empty_tray(set_seed * 100_003 + index, allowed_values(only=only))
+    frame, empty = as_stored(frame), as_stored(empty)
+    height, width = frame.shape[:2]
+    tapped = dataclasses.replace(params.with_tray_corners(labels.conditions["tray_corners_px"], width, height),  # type: ignore[arg-type]
+                                 camera_fov_deg=float(labels.conditions["camera_fov_deg"]))  # type: ignore[arg-type]
+    return read_dice(frame, tapped, expect="any", learned=learned, reference=empty), labels
+
+
+def outcomes(reading: DiceReading, dice: list[LabelledDie]) -> list[str]:
+    """Each labelled die's outcome as `python -m vision evaluate` judges it, values only."""
+    matched = match(dice, reading.dice)
+    return [judge(die, reading.dice[matched[i]] if i in matched else None, False) for i, die in enumerate(dice)]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 
-import cv2
 import numpy as np
 import pytest
 
+from tests.vision.scene_checks import outcomes, read_beside_its_tray
 from tools import synth
 from tools.scene_factors import allowed_values
-from vision.evaluate import MISSED, RIGHT, LabelledDie, judge, match, on_a_die
+from vision.evaluate import MISSED, RIGHT, LabelledDie, match, on_a_die
 from vision.learned import maybe_dice, off_the_side_faces, side_face_of
 from vision.learned_models import DieCandidate
 from vision.learned_params import LearnedParams, load_learned_params
@@ -44,26 +44,8 @@ ONLY = {
 
 def _read(set_seed: int, index: int, learned: LearnedParams) -> tuple[DiceReading, list[LabelledDie], list[bool]]:
     """The scene read beside its empty tray in its tapped corners; its dice, and which touch another."""
-    frame, labels, empty = (_as_written(picture) if isinstance(picture, np.ndarray) else picture
-                            for picture in synth.render_randomised_and_empty_tray(set_seed * 100_003 + index,
-                                                                                  allowed_values(only=ONLY[set_seed])))
-    height, width = frame.shape[:2]
-    tapped = dataclasses.replace(PARAMS.with_tray_corners(labels.conditions["tray_corners_px"], width, height),  # type: ignore[arg-type]
-                                 camera_fov_deg=float(labels.conditions["camera_fov_deg"]))  # type: ignore[arg-type]
-    reading = read_dice(frame, tapped, expect="any", learned=learned, reference=empty)
+    reading, labels = read_beside_its_tray(set_seed, index, ONLY[set_seed], PARAMS, learned)
     return reading, [LabelledDie(d.box, d.value, None) for d in labels.dice], [d.touches_other_die for d in labels.dice]
-
-
-def _as_written(picture: np.ndarray) -> np.ndarray:
-    """The picture as `python -m vision synth` writes it into the set (JPEG, quality 90)."""
-    ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    assert ok
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-
-
-def _outcomes(reading: DiceReading, dice: list[LabelledDie]) -> list[str]:
-    matched = match(dice, reading.dice)
-    return [judge(die, reading.dice[matched[i]] if i in matched else None, False) for i, die in enumerate(dice)]
 
 
 def _sure_readings_of_no_die_of_their_own(reading: DiceReading, dice: list[LabelledDie]) -> int:
@@ -80,9 +62,9 @@ def _sure_readings_of_no_die_of_their_own(reading: DiceReading, dice: list[Label
 def test_a_die_missed_at_first_is_found_beside_another(set_seed: int, index: int, touches: bool) -> None:
     before, dice, touching = _read(set_seed, index, NO_LOOK_BESIDE)
     after, _, _ = _read(set_seed, index, LEARNED)
-    missed = [i for i, outcome in enumerate(_outcomes(before, dice)) if outcome == MISSED]
+    missed = [i for i, outcome in enumerate(outcomes(before, dice)) if outcome == MISSED]
     assert len(missed) == 1 and touching[missed[0]] == touches
-    assert _outcomes(after, dice) == [RIGHT] * len(dice)
+    assert outcomes(after, dice) == [RIGHT] * len(dice)
     assert _sure_readings_of_no_die_of_their_own(after, dice) == 0
 
 
@@ -95,8 +77,8 @@ def test_a_side_face_given_a_second_chance_is_left_out(index: int) -> None:
     left_out, _, _ = _read(3904, index, LEARNED)
     assert _sure_readings_of_no_die_of_their_own(kept, dice) == 1
     assert _sure_readings_of_no_die_of_their_own(left_out, dice) == 0
-    assert _outcomes(left_out, dice) == _outcomes(kept, dice)
-    assert RIGHT in _outcomes(left_out, dice)
+    assert outcomes(left_out, dice) == outcomes(kept, dice)
+    assert RIGHT in outcomes(left_out, dice)
 
 
 def test_a_side_face_lies_between_the_die_and_the_point_below_the_camera() -> None:
@@ -175,9 +157,10 @@ def test_blurred_dice_on_a_dark_table_are_asked_about_not_left_out() -> None:
     takes four of them, blurred on dark wood, for half a die (P 0.29-0.48)."""
     before, dice, _ = _read(3944, 56, dataclasses.replace(LEARNED, any_maybe_die_min_probability=1.0))
     after, _, _ = _read(3944, 56, LEARNED)
-    assert _outcomes(before, dice).count(MISSED) == 4
-    outcomes = _outcomes(after, dice)
-    assert outcomes.count(MISSED) == 0 and outcomes.count(RIGHT) == _outcomes(before, dice).count(RIGHT)
+    first = outcomes(before, dice)
+    assert first.count(MISSED) == 4
+    now = outcomes(after, dice)
+    assert now.count(MISSED) == 0 and now.count(RIGHT) == first.count(RIGHT)
     asked = [d for d in after.dice if d.reason is UnsureReason.MAYBE_NOT_A_DIE]
     assert len(asked) == 4 and all(d.value is None for d in asked)
 
@@ -205,4 +188,4 @@ def test_a_side_face_read_surely_at_first_is_left_out(set_seed: int, index: int)
     left_out, _, _ = _read(set_seed, index, LEARNED)
     assert _sure_readings_of_no_die_of_their_own(kept, dice) >= 1
     assert _sure_readings_of_no_die_of_their_own(left_out, dice) == 0
-    assert _outcomes(left_out, dice) == _outcomes(kept, dice)
+    assert outcomes(left_out, dice) == outcomes(kept, dice)

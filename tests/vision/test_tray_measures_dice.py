@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 
-import cv2
-import numpy as np
 import pytest
 
-from tools import synth
-from tools.scene_factors import allowed_values
-from vision.evaluate import MISSED, RIGHT, LabelledDie, judge, match
+from tests.vision.scene_checks import outcomes, read_beside_its_tray
+from vision.evaluate import MISSED, RIGHT, LabelledDie
 from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
-from vision.reader import read_dice
 
 PARAMS = load_vision_params().with_tray(WHOLE_FRAME)
 UNMEASURED = dataclasses.replace(PARAMS, reference_size_min_patches=0)
@@ -29,23 +25,8 @@ ONLY = {3901: {"background": ("board",)}, 3902: {"style": ("white",)}}
 
 def _outcomes(set_seed: int, index: int, params: VisionParams) -> list[str]:
     """Each die's outcome (evaluate's words) when the scene is read beside its empty tray in its corners."""
-    frame, labels, empty = (_as_written(picture) if isinstance(picture, np.ndarray) else picture
-                            for picture in synth.render_randomised_and_empty_tray(set_seed * 100_003 + index,
-                                                                                  allowed_values(only=ONLY[set_seed])))
-    height, width = frame.shape[:2]
-    tapped = dataclasses.replace(params.with_tray_corners(labels.conditions["tray_corners_px"], width, height),  # type: ignore[arg-type]
-                                 camera_fov_deg=float(labels.conditions["camera_fov_deg"]))  # type: ignore[arg-type]
-    reading = read_dice(frame, tapped, expect="any", reference=empty)
-    dice = [LabelledDie(d.box, d.value, None) for d in labels.dice]
-    matched = match(dice, reading.dice)
-    return [judge(die, reading.dice[matched[i]] if i in matched else None, False) for i, die in enumerate(dice)]
-
-
-def _as_written(picture: np.ndarray) -> np.ndarray:
-    """The picture as `python -m vision synth` writes it into the set (JPEG, quality 90)."""
-    ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    assert ok
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    reading, labels = read_beside_its_tray(set_seed, index, ONLY[set_seed], params)
+    return outcomes(reading, [LabelledDie(d.box, d.value, None) for d in labels.dice])
 
 
 @pytest.mark.parametrize("index", [42, 87])  # dice of 17.5 and 23.4 px, 1600x900, on a printed board
