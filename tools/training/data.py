@@ -86,12 +86,16 @@ def _from_yolo(label: Path, image_path: Path) -> tuple[LabelledDie, ...]:
     rows = [line.split() for line in label.read_text(encoding="utf-8").splitlines() if len(line.split()) == 5]
     if not rows:
         return ()
-    boxes = np.array([[float(v) for v in row[1:]] for row in rows]) * [width, height, width, height]
+    try:
+        boxes = np.array([[float(v) for v in row[1:]] for row in rows]) * [width, height, width, height]
+        classes = [int(row[0]) for row in rows]
+    except ValueError as exc:
+        raise ValueError(f"{label}: not a readable YOLO label file ({exc})") from exc
     least = np.minimum(boxes[:, 2], boxes[:, 3])
     typical = float(np.percentile(least, SIDE_QUANTILE))
     sides = np.clip(least, SIDE_CLIP[0] * typical, SIDE_CLIP[1] * typical)
     return tuple(
-        LabelledDie(float(b[0]), float(b[1]), float(s), int(row[0]) + 1) for b, s, row in zip(boxes, sides, rows)
+        LabelledDie(float(b[0]), float(b[1]), float(s), value_class + 1) for b, s, value_class in zip(boxes, sides, classes)
     )
 
 
