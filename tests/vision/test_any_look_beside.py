@@ -68,11 +68,12 @@ def test_a_die_missed_at_first_is_found_beside_another(set_seed: int, index: int
     assert _sure_readings_of_no_die_of_their_own(after, dice) == 0
 
 
-@pytest.mark.parametrize("index", [0, 5, 12, 66])
+@pytest.mark.parametrize("index", [0, 2, 12, 66])
 def test_a_side_face_given_a_second_chance_is_left_out(index: int) -> None:
     """White dice under a webcam tilted 31-33 degrees: without the rule a die's side face, found
-    beside it or read again (scene 5), is stated as a die of its own, surely; with it, not, and
-    every die reads as before."""
+    beside it or read again, is stated as a die of its own, surely; with it, not, and every die
+    reads as before. (Scene 5 was one until the classifiers went to 8 bits: they read its side
+    face short of sure.)"""
     kept, dice, _ = _read(3904, index, NO_SIDE_FACES)
     left_out, _, _ = _read(3904, index, LEARNED)
     assert _sure_readings_of_no_die_of_their_own(kept, dice) == 1

@@ -4,6 +4,7 @@ the same readings; asking for a runtime that is not there is said plainly."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from pathlib import Path
 
@@ -23,14 +24,24 @@ LEARNED = load_learned_params()
 onnxruntime = pytest.importorskip("onnxruntime")  # installed by requirements.txt on x86-64 and 64-bit ARM
 
 
+# Float nets agree to rounding. In an 8-bit net each runtime rounds the activations it
+# requantizes in its own way, and a step's difference carries through the layers: at most 0.05
+# of a logit on these noise crops for the shipped classifiers, where a reading moves with
+# tenths (the readings of whole tables are compared below).
+FLOAT_AGREEMENT = 1e-3
+EIGHT_BIT_AGREEMENT = 0.1
+
+
 @pytest.mark.parametrize(("model", "shape"), [("detector_path", (1, 3, 96, 160)), ("classifier_path", (5, 3, 64, 64)),
+                                              ("second_classifier_path", (5, 3, 64, 64)),
                                               ("lean_path", (3, 3, 64, 64))])
 def test_both_runtimes_give_the_same_outputs(model: str, shape: tuple[int, ...]) -> None:
     path = model_path(getattr(LEARNED, model))
+    quantized = "quantized" in json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     blob = np.random.default_rng(7).random(shape, dtype=np.float32)
     by_opencv, by_onnxruntime = OpenCvNet(path).run(blob), OnnxRuntimeNet(path, onnxruntime).run(blob)
     assert by_opencv.shape == by_onnxruntime.shape
-    assert np.max(np.abs(by_opencv - by_onnxruntime)) < 1e-3
+    assert np.max(np.abs(by_opencv - by_onnxruntime)) < (EIGHT_BIT_AGREEMENT if quantized else FLOAT_AGREEMENT)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -4,8 +4,9 @@
         --calibrate $D/dice-real-dev:even $D/dice-real-dev2:even $D/dice-rendered-dev:even /tmp/lrn/rand_lo:even \
         --out /tmp/int8
 
-`--config` names the float models (`[vision.learned]` paths, as any reader config; default the
-repository's); each is written to `--out` as `<name>.int8.onnx` with its JSON metadata beside
+`--config` names the float models (`[vision.learned]` paths, as any reader config; default
+`tools/training/float_models.toml`, the float nets the shipped 8-bit classifiers came from); each
+is written to `--out` as `<name>.int8.onnx` with its JSON metadata beside
 it. The range of each layer's activations is measured on what the reader itself feeds that net
 while it reads the `--calibrate` images (`--expect`, default macao: every look, crop and turn it
 takes), so no range is guessed from a made-up input. Only convolutions are quantized, weights
@@ -14,9 +15,11 @@ gain, the most to lose), the detector's second one (its first two moved its heat
 held-out frames, one layer at a time) and its output layers stay float.
 
 An 8-bit net runs the reader's convolutions about twice as fast on one core and is a quarter
-of the size; both runtimes (onnxruntime, OpenCV's DNN) run the QDQ form. Measured, not shipped:
-see "8-bit networks" in tools/training/README.md. Judge any result with `python -m vision
-evaluate` on the held-out sets before shipping it. Needs the training tools' `onnx`.
+of the size; both runtimes (onnxruntime, OpenCV's DNN) run the QDQ form. The two classifiers
+ship in 8 bits (percentile calibration); the detector and the leaning check stay float: see
+"8-bit networks" and "The classifiers in 8 bits" in tools/training/README.md. Judge any result
+with `python -m vision evaluate` on the held-out sets before shipping it. Needs the training
+tools' `onnx`.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from vision.reader import learned_models, read_dice
 # frame at 800 px is 4 MB, and the ranges settle long before the crops run out.
 MOST_CROPS = 1000
 MOST_FRAMES = 60
+FLOAT_MODELS = Path(__file__).with_name("float_models.toml")
 # Layers left in float, by their names in the exported graphs (tools/training/nets.py).
 FIRST_CONV_OF_A_CROP_NET = "/features/features.0/features.0.0/Conv"
 DETECTOR_FLOAT_LAYERS = ("/down4/down4.0/down4.0.0/Conv", "/down4/down4.1/down4.1.0/Conv", "/lateral/Conv",
@@ -107,9 +111,15 @@ def quantize(float_path: Path, blobs: list[np.ndarray], out: Path, float_layers:
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
 
 
+def _metadata(onnx_path: Path) -> dict[str, object]:
+    """The JSON written beside a model file."""
+    return json.loads(onnx_path.with_suffix(".json").read_text(encoding="utf-8"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", type=Path, help="a TOML whose [vision.learned] paths name the float models")
+    parser.add_argument("--config", type=Path, default=FLOAT_MODELS,
+                        help="a TOML whose [vision.learned] paths name the float models (default: %(default)s)")
     parser.add_argument("--calibrate", nargs="+", required=True, help="FOLDER[:even|odd] ... images the reader reads")
     parser.add_argument("--expect", choices=("macao", "any"), default="macao")
     parser.add_argument("--crop-method", choices=sorted(CALIBRATION_METHODS), default="minmax",
@@ -126,6 +136,11 @@ def main() -> None:
     if isinstance(loaded, str):
         raise SystemExit(loaded)
     models, _ = loaded
+    quantized = [path for path in (learned.detector_path, learned.classifier_path, learned.second_classifier_path,
+                                   learned.lean_path) if path and "quantized" in _metadata(model_path(path))]
+    if quantized:
+        raise SystemExit(f"{args.config} names 8-bit models ({', '.join(quantized)}); quantize the float ones "
+                         f"(without --config: {FLOAT_MODELS.name} beside this tool names them)")
     crop_nets = [(learned.classifier_path, models.classifier)]
     crop_nets += list(zip((learned.second_classifier_path,) if models.extra_classifiers else (),
                           models.extra_classifiers))
