@@ -6,7 +6,8 @@
 # 1. Draws the judging sets (each holds one factor value no training scene has; each scene with
 #    its empty-tray picture) and the randomised training scenes without those values
 #    (`python -m vision synth --randomise`), plain and with a cocked die in every scene.
-# 2. Splits dice-real-dev2 by image name: even images train, odd images judge (48 each).
+# 2. Splits dice-real-dev2 by image name: even images train, odd images judge (48 each; the odd
+#    ones also with their 4:3 restored, `tools.training.unstretch`).
 # 3. Trains the detector, then the classifier and the leaning check on its candidates (seeded,
 #    one torch thread each, niced).
 # 4. Scores the shipped models and the new ones on every set with `python -m vision evaluate`,
@@ -77,6 +78,11 @@ for part, chosen in (("even", records[0::2]), ("odd", records[1::2])):
                 link.symlink_to(target.resolve())
 EOF
 
+# The odd half once more with each photo given back its phone's 4:3 (the export squeezed them
+# square; docs/dice-reader.md, "The real photos squeezed square"): the figure to judge by.
+[ -d "$work/split/real2_odd_4x3/images" ] || $python -m tools.training.unstretch "$datasets/dice-real-dev2:odd" \
+    "$work/split/real2_odd_4x3"
+
 detector=$work/models/det_lo/dicedet.onnx
 [ -f "$detector" ] || nice -n 10 $torch_python -m tools.training.train_detector \
     --train $datasets/dice-real-dev $datasets/dice-rendered-dev "$work/split/real2_even" "$train/synth_a" "$train/rand_lo" \
@@ -112,6 +118,8 @@ score() {  # score OUT_DIR [--config FILE]
             > "$out/${name}_ref.json"
     done
     [ -f "$out/real2_odd.json" ] || $python -m vision evaluate "$work/split/real2_odd" --expect any --json "$@" > "$out/real2_odd.json"
+    [ -f "$out/real2_odd_4x3.json" ] || $python -m vision evaluate "$work/split/real2_odd_4x3" --expect any --json "$@" \
+        > "$out/real2_odd_4x3.json"
     [ -f "$out/real2_all.json" ] || $python -m vision evaluate $datasets/dice-real-dev2 --expect any --json "$@" > "$out/real2_all.json"
     [ -f "$out/real_dev.json" ] || $python -m vision evaluate $datasets/dice-real-dev --expect any --json "$@" > "$out/real_dev.json"
     [ -f "$out/rendered_dev.json" ] || $python -m vision evaluate $datasets/dice-rendered-dev --expect macao --json "$@" \
