@@ -5,9 +5,8 @@
         --out /tmp/int8
 
 `--config` names the float models (`[vision.learned]` paths, as any reader config; default
-`tools/training/float_models.toml`, the float nets the shipped 8-bit classifiers came from); each
-is written to `--out` as `<name>.int8.onnx` with its JSON metadata beside
-it. The range of each layer's activations is measured on what the reader itself feeds that net
+`tools/training/float_models.toml`, the float nets the shipped 8-bit classifiers came from);
+each is written to `--out` as `<name>.int8.onnx` with its JSON metadata beside it. The range of each layer's activations is measured on what the reader itself feeds that net
 while it reads the `--calibrate` images (`--expect`, default macao: every look, crop and turn it
 takes), so no range is guessed from a made-up input. Only convolutions are quantized, weights
 per output channel; the first convolution of every net (three colour channels in, little to
