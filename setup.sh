@@ -106,7 +106,9 @@ run_tests() {
     export KIVY_NO_ARGS=1 KIVY_HOME="$KIVY_TEST_HOME" SDL_VIDEODRIVER=offscreen KIVY_LOG_MODE=PYTHON
     export PYTHONDONTWRITEBYTECODE=1
     local status=0
-    "$venv/bin/python" -m pytest "$@" || status=$?
+    # One worker a core, at most four (each holds the app, Kivy and the reader's nets, some 500 MB);
+    # "-n 0" among the arguments runs everything in this one process.
+    "$venv/bin/python" -m pytest -n auto --maxprocesses 4 "$@" || status=$?
     if [ "$status" -eq 5 ]; then
         say "no tests were collected"
     fi
