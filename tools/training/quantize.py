@@ -35,10 +35,10 @@ from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, 
                                       quantize_static)
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
+from tools.training.calibration import RecordingNet, tiles
 from tools.training.data import load_specs
 from vision.learned_models import model_path
 from vision.learned_params import load_learned_params
-from vision.onnx_net import OnnxNet
 from vision.params import WHOLE_FRAME, load_vision_params
 from vision.reader import learned_models, read_dice
 
@@ -46,6 +46,8 @@ from vision.reader import learned_models, read_dice
 # frame at 800 px is 4 MB, and the ranges settle long before the crops run out.
 MOST_CROPS = 1000
 MOST_FRAMES = 60
+# The detector's inputs, cut to one size for the histogram calibrations (a multiple of its 8 px).
+DETECTOR_TILE = 128
 FLOAT_MODELS = Path(__file__).with_name("float_models.toml")
 # Layers left in float, by their names in the exported graphs (tools/training/nets.py).
 FIRST_CONV_OF_A_CROP_NET = "/features/features.0/features.0.0/Conv"
@@ -53,30 +55,6 @@ DETECTOR_FLOAT_LAYERS = ("/down4/down4.0/down4.0.0/Conv", "/down4/down4.1/down4.
                          "/heat/Conv", "/size/Conv")
 CALIBRATION_METHODS = {"minmax": CalibrationMethod.MinMax, "percentile": CalibrationMethod.Percentile,
                        "entropy": CalibrationMethod.Entropy}
-
-
-class RecordingNet:
-    """A net that keeps a seeded, uniform sample of at most `most` of the single inputs it runs
-    (a batch split into its items; reservoir sampling, so every image has its share)."""
-
-    def __init__(self, net: OnnxNet, most: int, seed: int) -> None:
-        self._net = net
-        self.runtime = net.runtime
-        self._most = most
-        self._rng = np.random.default_rng(seed)
-        self.seen = 0
-        self.blobs: list[np.ndarray] = []
-
-    def run(self, blob: np.ndarray) -> np.ndarray:
-        for item in blob:
-            self.seen += 1
-            if len(self.blobs) < self._most:
-                self.blobs.append(np.array(item[None], np.float32))
-            else:
-                slot = int(self._rng.integers(self.seen))
-                if slot < self._most:
-                    self.blobs[slot] = np.array(item[None], np.float32)
-        return self._net.run(blob)
 
 
 class Blobs(CalibrationDataReader):
@@ -122,8 +100,10 @@ def main() -> None:
     parser.add_argument("--calibrate", nargs="+", required=True, help="FOLDER[:even|odd] ... images the reader reads")
     parser.add_argument("--expect", choices=("macao", "any"), default="macao")
     parser.add_argument("--crop-method", choices=sorted(CALIBRATION_METHODS), default="minmax",
-                        help="how the crop nets' activation ranges are set (the detector's inputs differ in size: "
-                             "only minmax takes them)")
+                        help="how the crop nets' activation ranges are set")
+    parser.add_argument("--detector-method", choices=sorted(CALIBRATION_METHODS), default="minmax",
+                        help=f"how the detector's ranges are set (other than minmax: on {DETECTOR_TILE} px tiles of "
+                             "the frames it saw, as those calibrations take inputs of one size)")
     parser.add_argument("--every-convolution", action="store_true",
                         help="quantize the convolutions the tool otherwise keeps in float as well")
     parser.add_argument("--seed", type=int, default=1, help="which of the inputs are kept for calibration")
@@ -146,7 +126,8 @@ def main() -> None:
     crop_nets += [(learned.lean_path, models.lean)] if models.lean is not None else []
     detector_float, crop_float = ((), ()) if args.every_convolution else (DETECTOR_FLOAT_LAYERS,
                                                                           (FIRST_CONV_OF_A_CROP_NET,))
-    plans = [(learned.detector_path, models.detector, MOST_FRAMES, detector_float, CalibrationMethod.MinMax)]
+    plans = [(learned.detector_path, models.detector, MOST_FRAMES, detector_float,
+              CALIBRATION_METHODS[args.detector_method])]
     plans += [(path, net, MOST_CROPS, crop_float, CALIBRATION_METHODS[args.crop_method]) for path, net in crop_nets]
     recorders = []
     for _path, holder, most, _layers, _method in plans:
@@ -164,7 +145,11 @@ def main() -> None:
                 f"from {source.name}, "
                 f"calibrated on {len(recorder.blobs)} of the {recorder.seen} inputs the reader gave it reading "
                 f"{len(images)} images of {' '.join(args.calibrate)} ({args.expect})")
-        quantize(source, recorder.blobs, out, float_layers, method, note)
+        blobs = recorder.blobs
+        if path == learned.detector_path and method is not CalibrationMethod.MinMax:
+            blobs = tiles(blobs, DETECTOR_TILE)
+            note += f", cut into {len(blobs)} tiles of {DETECTOR_TILE} px"
+        quantize(source, blobs, out, float_layers, method, note)
         print(f"{out}: {out.stat().st_size / 1e6:.2f} MB (float {source.stat().st_size / 1e6:.2f} MB), "
               f"{len(recorder.blobs)} calibration inputs")
 
