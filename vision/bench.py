@@ -1,5 +1,6 @@
 """Timing the reader against one plain pass (BGR->HSV plus a 5x5 Gaussian blur) and against a
-plain pip-blob reader (`vision.baseline`, the speed it must never fall behind) on the same frame."""
+plain pip-blob reader (`vision.baseline`, the speed it must never fall behind) on the same frame;
+and two reader settings against each other, read in turn (`run_against`)."""
 
 from __future__ import annotations
 
@@ -68,4 +69,33 @@ def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None,
             "read_cpu_ms": reader_cpu, "plain_cpu_ms": plain_cpu, "cpu_ratio": reader_cpu / max(plain_cpu, 1e-6),
             "baseline_ms": baseline, "baseline_cpu_ms": baseline_cpu,
         })
+    return rows
+
+
+Setup = tuple[VisionParams, LearnedParams | None]
+
+
+def run_against(first: Setup, second: Setup, runs: int, source: np.ndarray | None = None) -> list[dict[str, object]]:
+    """Thread CPU time (ms) of a reading with each of two settings, per size, single-threaded:
+    the frame is read by one and then the other, `runs` times. On a shared machine the time of a
+    reading swings with the hour by a third or more; read in turn, both settings meet the same
+    load, so their ratio holds where two separate runs of the bench would not compare. Medians
+    and lower quartiles (the quieter moments), and the second's median over the first's."""
+    cv2.setNumThreads(1)
+    rows = []
+    for size in BENCH_SIZES:
+        frame = bench_frame(size, source)
+        times: list[list[float]] = [[], []]
+        for params, learned in (first, second):
+            read_dice(frame, params, expect="macao", learned=learned)  # warm-up
+        for _ in range(runs):
+            for spent, (params, learned) in zip(times, (first, second)):
+                started = time.thread_time()
+                read_dice(frame, params, expect="macao", learned=learned)
+                spent.append((time.thread_time() - started) * 1000.0)
+        medians = [float(np.median(spent)) for spent in times]
+        rows.append({"size": f"{size[0]}x{size[1]}", "first_ms": medians[0], "second_ms": medians[1],
+                     "first_quartile_ms": float(np.percentile(times[0], 25)),
+                     "second_quartile_ms": float(np.percentile(times[1], 25)),
+                     "ratio": medians[1] / max(medians[0], 1e-6)})
     return rows

@@ -30,7 +30,7 @@ from vision.adapt import (
     write_adaptation,
 )
 from vision.baseline import read_baseline
-from vision.bench import run_bench
+from vision.bench import run_against, run_bench
 from vision.calibrate import (
     Calibration,
     CalibrationError,
@@ -243,6 +243,19 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
             print(problem, file=sys.stderr)
             return EXIT_BAD_INPUT
         source = source[:, :, :3]
+    if args.against:
+        try:
+            other = Path(args.against).absolute()
+            against = (load_vision_params(other).with_tray(WHOLE_FRAME), load_learned_params(other))
+        except (OSError, ValueError) as exc:
+            print(f"bench: --against: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        for row in run_against((params.with_tray(WHOLE_FRAME), learned), against, args.runs, source):
+            print(f"{row['size']}: thread CPU a read, median (lower quartile): this config {row['first_ms']:.2f} "
+                  f"({row['first_quartile_ms']:.2f}) ms, {args.against} {row['second_ms']:.2f} "
+                  f"({row['second_quartile_ms']:.2f}) ms, ratio {row['ratio']:.3f} (read in turn, {args.runs} each, "
+                  "1 thread)")
+        return EXIT_OK
     for row in run_bench(params.with_tray(WHOLE_FRAME), args.runs, source, learned):
         print(f"{row['size']}: read {row['read_ms']:.2f} ms, plain pass {row['plain_ms']:.2f} ms, "
               f"ratio {row['ratio']:.1f}; thread CPU: read {row['read_cpu_ms']:.2f} ms, "
@@ -293,6 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="reading time per frame size, single thread")
     bench.add_argument("--runs", type=int, default=50)
     bench.add_argument("--image", help="use this picture (resized) instead of a drawn scene")
+    bench.add_argument("--against", metavar="CONFIG",
+                       help="time the reader with this config's settings too, each frame read by both in turn "
+                            "(a fair comparison on a busy machine)")
     synth = sub.add_parser("synth", add_help=False,
                            help="write synthetic labelled tray scenes (a dataset folder; tools.synth, see its --help)")
     synth.add_argument("synth_args", nargs=argparse.REMAINDER)

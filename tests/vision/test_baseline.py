@@ -49,3 +49,28 @@ def test_evaluate_scores_the_baseline_on_request(tmp_path: Path, capsys: pytest.
     assert vision_main(["evaluate", str(dataset), "--reader", "baseline", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["dice"] == 12 and "colour_and_value_right" not in report and "phantom_per_image" in report
+
+
+def test_the_bench_reads_each_frame_with_two_settings_in_turn(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.cli import main as vision_main
+
+    other = tmp_path / "batch8.toml"
+    other.write_text("[vision.learned]\nclassifier_batch = 8\n", encoding="utf-8")
+    assert vision_main(["bench", "--runs", "2", "--against", str(other)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["1280x720", "1600x900", "2304x1296"]
+    assert all(f"{other} " in line and "ratio " in line for line in lines)
+
+
+@pytest.mark.parametrize("text", [None, "[vision.learned]\nclassifier_batch = \"four\"\n", "[vision.learned\n"])
+def test_a_bad_config_to_bench_against_is_named_without_a_traceback(tmp_path: Path, text: str | None,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.cli import EXIT_BAD_INPUT, main as vision_main
+
+    other = tmp_path / "other.toml"
+    if text is not None:
+        other.write_text(text, encoding="utf-8")
+    assert vision_main(["bench", "--runs", "1", "--against", str(other)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.startswith("bench: --against: ") and str(other) in err and "Traceback" not in err
