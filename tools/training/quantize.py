@@ -16,7 +16,8 @@ held-out frames, one layer at a time) and its output layers stay float.
 An 8-bit net runs the reader's convolutions about twice as fast on one core and is a quarter
 of the size; both runtimes (onnxruntime, OpenCV's DNN) run the QDQ form. The two classifiers
 ship in 8 bits (percentile calibration); the detector and the leaning check stay float: see
-"8-bit networks" and "The classifiers in 8 bits" in tools/training/README.md. Judge any result
+"8-bit networks", "The classifiers in 8 bits" and "The detector in 8 bits, calibrated by
+percentile on tiles" in tools/training/README.md. Judge any result
 with `python -m vision evaluate` on the held-out sets before shipping it. Needs the training
 tools' `onnx`.
 """
