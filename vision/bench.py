@@ -4,6 +4,7 @@ and two reader settings against each other, read in turn (`run_against`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 
@@ -11,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.baseline import read_baseline
-from vision.learned_params import LearnedParams
+from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.reader import read_dice
 
@@ -54,9 +55,11 @@ def plain_pass(frame: np.ndarray) -> np.ndarray:
 
 def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None,
               learned: LearnedParams | None = None) -> list[dict[str, object]]:
-    """Median reading time, plain-pass time and baseline reader's time per size, single-threaded
+    """Median reading time, plain-pass time, the baseline reader's and the classical fallback's
+    (the reader with its models off, as when they cannot load) per size, single-threaded
     (`learned` as in read_dice)."""
     cv2.setNumThreads(1)
+    classical = dataclasses.replace(learned or load_learned_params(), enabled=False)
     rows = []
     for size in BENCH_SIZES:
         frame = bench_frame(size, source)
@@ -64,10 +67,12 @@ def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None,
         reader, reader_cpu = median_ms(lambda: read_dice(frame, params, expect="macao", learned=learned), runs)
         plain, plain_cpu = median_ms(lambda: plain_pass(frame), runs)
         baseline, baseline_cpu = median_ms(lambda: read_baseline(frame), runs)
+        fallback, fallback_cpu = median_ms(lambda: read_dice(frame, params, expect="macao", learned=classical), runs)
         rows.append({
             "size": f"{size[0]}x{size[1]}", "read_ms": reader, "plain_ms": plain, "ratio": reader / plain,
             "read_cpu_ms": reader_cpu, "plain_cpu_ms": plain_cpu, "cpu_ratio": reader_cpu / max(plain_cpu, 1e-6),
             "baseline_ms": baseline, "baseline_cpu_ms": baseline_cpu,
+            "classical_ms": fallback, "classical_cpu_ms": fallback_cpu,
         })
     return rows
 

@@ -260,7 +260,8 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
         print(f"{row['size']}: read {row['read_ms']:.2f} ms, plain pass {row['plain_ms']:.2f} ms, "
               f"ratio {row['ratio']:.1f}; thread CPU: read {row['read_cpu_ms']:.2f} ms, "
               f"plain {row['plain_cpu_ms']:.2f} ms, ratio {row['cpu_ratio']:.1f}; baseline reader "
-              f"{row['baseline_ms']:.2f} ms (CPU {row['baseline_cpu_ms']:.2f} ms) (median of {args.runs}, 1 thread)")
+              f"{row['baseline_ms']:.2f} ms (CPU {row['baseline_cpu_ms']:.2f} ms); classical fallback "
+              f"{row['classical_ms']:.2f} ms (CPU {row['classical_cpu_ms']:.2f} ms) (median of {args.runs}, 1 thread)")
     return EXIT_OK
 
 
