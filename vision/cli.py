@@ -250,6 +250,11 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
         except (OSError, ValueError) as exc:
             print(f"bench: --against: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
+        for named, setting in (("the config", learned), (f"--against {args.against}", against[1])):
+            loaded = learned_models(setting) if setting.enabled else None
+            if isinstance(loaded, str):  # the reader would fall back to the classical one unsaid
+                print(f"bench: {named}: {loaded}; it would time the classical reader", file=sys.stderr)
+                return EXIT_BAD_INPUT
         for row in run_against((params.with_tray(WHOLE_FRAME), learned), against, args.runs, source):
             print(f"{row['size']}: thread CPU a read, median (lower quartile): this config {row['first_ms']:.2f} "
                   f"({row['first_quartile_ms']:.2f}) ms, {args.against} {row['second_ms']:.2f} "

@@ -74,3 +74,16 @@ def test_a_bad_config_to_bench_against_is_named_without_a_traceback(tmp_path: Pa
     assert vision_main(["bench", "--runs", "1", "--against", str(other)]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert err.startswith("bench: --against: ") and str(other) in err and "Traceback" not in err
+
+
+def test_a_config_to_bench_against_whose_models_do_not_load_is_refused(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Its reader would fall back to the classical one, and the figures would compare that."""
+    from vision.cli import EXIT_BAD_INPUT, main as vision_main
+
+    other = tmp_path / "other.toml"
+    other.write_text(f'[vision.learned]\nclassifier_path = "{tmp_path / "gone.onnx"}"\n', encoding="utf-8")
+    assert vision_main(["bench", "--runs", "1", "--against", str(other)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.startswith(f"bench: --against {other}: learned models not loaded") and "gone.onnx" in err
+    assert "it would time the classical reader" in err
