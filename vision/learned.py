@@ -28,7 +28,7 @@ from vision.lean import LeanNet
 from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
 from vision.learned_models import DiceDetector, DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
-from vision.looks import Maps, classified_look, looked_at, upright_readings
+from vision.looks import Maps, classified_look, looked_at, remembered_look, upright_readings
 from vision.params import VisionParams
 from vision.reference import TrayDifference
 from vision.rereads import (at_typical_side, beside_the_dice, read_doubted_on_body, reread_candidates, second_look,
@@ -109,6 +109,22 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
                learned: LearnedParams, debug: DebugSink | None = None,
                place: RegionPlace | None = None, tray: TrayDifference | None = None,
                polarity: bool = False) -> list[DieFace]:
+    """The dice found in a checked frame (`located_faces` with no look remembered)."""
+    return located_faces(checked, params, expect, models, learned, debug, place, tray, polarity).faces
+
+
+@dataclasses.dataclass(frozen=True)
+class LocatedFaces:
+    """The dice found in a frame and the scale of the detector's look they were read at."""
+
+    faces: list[DieFace]
+    scale: float
+
+
+def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
+                  learned: LearnedParams, debug: DebugSink | None = None,
+                  place: RegionPlace | None = None, tray: TrayDifference | None = None,
+                  polarity: bool = False, remembered_scale: float | None = None) -> LocatedFaces:
     """The dice the detector and classifier find in a checked frame, each with its body colour
     (`body_colours`) and, in macao mode or with `polarity` (dice named among a colour set), its
     pip polarity (`pip_polarities`); shared by the reader and the colour calibration, so both
@@ -133,17 +149,28 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
     frame).
     `tray`: where `checked` differs from the empty tray, when known: candidates where nothing
     differs are dropped, and patches of change the detector missed become candidates.
+    `remembered_scale`: in macao mode, the scale of the look the table's last complete reading
+    took; that look alone is read where it finds the six dice (`remembered_look`), else the
+    looks are picked as above.
     """
     detector, net = models.detector, models.classifier
     frame_long_side = None if place is None else place.frame_long_side
     looked: dict[int, Maps] = {}
-    look, looks = classified_look(detector, net, checked,
-                                  maps_at_dice_scale(detector, checked, learned, frame_long_side, looked), learned,
-                                  frame_long_side, looked, expect, None if tray is None else tray.die_side(params))
+    remembered = (remembered_look(detector, net, checked, remembered_scale, len(DIE_COLOURS), learned,
+                                  frame_long_side, looked)
+                  if remembered_scale is not None and expect == "macao" else None)
+    if remembered is not None:
+        look, looks = remembered, [(round(remembered.maps[2] * (frame_long_side or max(checked.shape[:2]))),
+                                    remembered)]
+    else:
+        look, looks = classified_look(detector, net, checked,
+                                      maps_at_dice_scale(detector, checked, learned, frame_long_side, looked), learned,
+                                      frame_long_side, looked, expect, None if tray is None else tray.die_side(params))
     heat, side_map, scale = look.maps
     if debug is not None:
         tried = ", ".join(f"{side}: {seen.worth:.1f}" for side, seen in looks)
-        debug.add(f"detector heat (at {scale:.0%}; looks, px: worth {tried})",
+        which = "the look remembered" if remembered is not None else "looks"
+        debug.add(f"detector heat (at {scale:.0%}; {which}, px: worth {tried})",
                   draw_heat(checked, heat, detector.stride / scale))
     found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
                                                learned.detector_peak_window), learned.duplicate_distance)
@@ -157,7 +184,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
             debug.add("empty-tray difference (white: changed; rings: candidates it proposes)",
                       draw_tray_difference(checked, tray.changed, [(c.cx, c.cy, c.side) for c in proposed]))
     if not found:
-        return []
+        return LocatedFaces([], scale)
     typical = typical_side(found)
     found = sized_like_the_dice(found, typical, learned.die_min_side_ratio)
     centres, sides, crops = crop_candidates(checked, found, typical, net, learned)
@@ -328,7 +355,7 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
         side = float(sides[i])
         box = (round(c.cx - side / 2), round(c.cy - side / 2), round(side), round(side))
         faces.append(DieFace(box, value, confidence, reason, pips_polarity, np.zeros((0, 2)), colour, True))
-    return faces
+    return LocatedFaces(faces, scale)
 
 
 def off_the_side_faces(found: list[DieCandidate], kept: list[int], below: tuple[float, float], typical: float,
@@ -530,6 +557,7 @@ def read_with_model(
     debug: DebugSink | None = None,
     place: RegionPlace | None = None,
     tray: TrayDifference | None = None,
+    look_scale: float | None = None,
 ) -> DiceReading:
     """Read the dice with the learned detector and classifier; same contract as read_dice.
 
@@ -551,8 +579,9 @@ def read_with_model(
         return DiceReading(message=str(exc), ms=_ms(started))
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
-    faces, opinions = review_doubtful(checked, find_faces(checked, params, expect, models, learned, debug, place,
-                                                          tray, polarity=calibration is not None), params, learned)
+    located = located_faces(checked, params, expect, models, learned, debug, place, tray,
+                            polarity=calibration is not None, remembered_scale=look_scale)
+    faces, opinions = review_doubtful(checked, located.faces, params, learned)
     if debug is not None and opinions:
         debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))
     if not faces:
@@ -586,7 +615,7 @@ def read_with_model(
     if len(dice) != len(DIE_COLOURS):
         note = "; ".join(filter(None, [f"found {len(dice)} of {len(DIE_COLOURS)} dice", note]))
     note = "; ".join(filter(None, [note, calibration_note]))
-    return DiceReading(dice=tuple(dice), ms=_ms(started), message=note)
+    return DiceReading(dice=tuple(dice), ms=_ms(started), message=note, look_scale=located.scale)
 
 
 def swayed_by_doubtful(faces: list[DieFace], costs: np.ndarray, assignment: list[int | None],

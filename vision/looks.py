@@ -42,6 +42,7 @@ class Look:
     maps: Maps
     worth: float  # sum over them of P(die) x P(their likeliest value)
     candidates: int
+    dice: int  # how many of them, apart, read as dice (P(die) >= die_min_probability)
     typical_px: float  # their typical side at the look's scale
     # Their upright readings by (centre x, centre y, crop side), for the reader to take again.
     readings: dict[tuple[float, float, float], np.ndarray] = field(default_factory=dict)
@@ -56,15 +57,16 @@ def judged(detector: DiceDetector, net: DiceNet, frame: np.ndarray, maps: Maps, 
                                                learned.detector_peak_window),
                                 learned.duplicate_distance)[: learned.look_candidates]
     if not found:
-        return Look(maps, 0.0, 0, 0.0)
+        return Look(maps, 0.0, 0, 0, 0.0)
     typical = typical_side(found)
     _centres, crop_sides, crops = crop_candidates(frame, found, typical, net, learned)
     probabilities = net.classify(crops, 1, learned.classifier_batch)  # as the reader reads, to the last bit
     likeliest = [int(i) for i in np.argsort(probabilities[:, 0], kind="stable")]
     counted = apart(likeliest, found, learned.one_die_within * typical)
     worth = float(np.sum((1.0 - probabilities[counted, 0]) * probabilities[counted, 1:].max(axis=1)))
+    dice = int(np.sum(1.0 - probabilities[counted, 0] >= learned.die_min_probability))
     readings = {(c.cx, c.cy, float(side)): reading for c, side, reading in zip(found, crop_sides, probabilities)}
-    return Look(maps, worth, len(found), typical * scale, readings)
+    return Look(maps, worth, len(found), dice, typical * scale, readings)
 
 
 def upright_readings(net: DiceNet, crops: np.ndarray, keys: list[tuple[float, float, float]], look: Look,
@@ -119,6 +121,22 @@ def classified_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, fir
         if look.worth > bar:
             best, best_worth = look, look.worth
     return best, tried
+
+
+def remembered_look(detector: DiceDetector, net: DiceNet, frame: np.ndarray, scale: float, dice: int,
+                    learned: LearnedParams, frame_long_side: int | None = None,
+                    looked: dict[int, Maps] | None = None) -> Look | None:
+    """The look at `scale` (frame to detector) alone, where its strongest candidates hold
+    `dice` apart that each read as a die (P(die) >= `die_min_probability`); else None.
+
+    The camera over a table does not move between rolls, nor do its dice change size: the look
+    the last complete reading took sees this roll's dice at the same size, and where it finds
+    all of them as dice, no other look can read more like dice than they do. Judging the
+    others costs two more passes of the detector and eight crops each."""
+    long_side = frame_long_side or max(frame.shape[:2])
+    look = judged(detector, net, frame, looked_at(detector, frame, round(scale * long_side), frame_long_side, looked),
+                  learned)
+    return look if look.dice >= dice else None
 
 
 def _too_small_for(scale: float, tried: list[tuple[int, Look]], least_px: float) -> bool:

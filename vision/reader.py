@@ -54,6 +54,7 @@ def read_dice(
     debug: DebugSink | None = None,
     learned: LearnedParams | None = None,
     reference: np.ndarray | EmptyTray | None = None,
+    look_scale: float | None = None,
 ) -> DiceReading:
     """Read the dice in one BGR frame; never raises on bad input (see `message`).
 
@@ -67,13 +68,17 @@ def read_dice(
     tray_corners, else tray_left/top/width/height), by default the whole frame. `learned` is the [vision.learned]
     table (the repository's config.toml when None): with `enabled` and loadable models the
     learned path runs, else the classical one.
+
+    `look_scale`: the `look_scale` of the last complete reading of the same camera and tray
+    (macao mode): the learned reader looks at that scale alone where it finds the six dice
+    there, in a half to two thirds of the time (`vision.looks.remembered_look`).
     """
     chosen = learned_models(learned)
     if isinstance(chosen, str):
         lean, lean_note = _lean_for_classical(learned)
         reading = read_classical(frame, params, expect, calibration, region, debug, lean, reference)
         return _labelled(reading, f"{CLASSICAL_PATH} ({'; '.join(filter(None, [chosen, lean_note]))})")
-    reading = _read_learned(frame, params, expect, calibration, region, debug, reference, *chosen)
+    reading = _read_learned(frame, params, expect, calibration, region, debug, reference, look_scale, *chosen)
     trouble = chosen[0].lean_trouble
     return _labelled(reading, f"{LEARNED_PATH} (no leaning check: {trouble})" if trouble else LEARNED_PATH)
 
@@ -159,6 +164,7 @@ def _read_learned(
     region: tuple[int, int, int, int] | None,
     debug: DebugSink | None,
     reference: np.ndarray | EmptyTray | None,
+    look_scale: float | None,
     models: LearnedModels,
     learned: LearnedParams,
 ) -> DiceReading:
@@ -175,15 +181,16 @@ def _read_learned(
         if debug is not None:
             debug.add(f"the tray straightened (camera leaning {straight.tilt_deg:.0f} degrees)", straight.picture)
         reading = read_with_model(straight.picture, params, expect, calibration, models, learned, debug, straight.place,
-                                  tray)
+                                  tray, look_scale)
         reading = dataclasses.replace(reading, dice=tuple(straight.to_frame(d) for d in reading.dice))
     elif place is None:
         tray, reference_note = _difference(view, checked, place, reference, params)
-        reading = read_with_model(checked, params, expect, calibration, models, learned, debug, tray=tray)
+        reading = read_with_model(checked, params, expect, calibration, models, learned, debug, tray=tray,
+                                  look_scale=look_scale)
     else:
         tray, reference_note = _difference(view, checked, place, reference, params)
         x0, y0 = place.offset
-        reading = read_with_model(view, params, expect, calibration, models, learned, debug, place, tray)
+        reading = read_with_model(view, params, expect, calibration, models, learned, debug, place, tray, look_scale)
         shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
         reading = dataclasses.replace(reading, dice=shifted)
     if debug is not None:

@@ -96,6 +96,9 @@ class DiceReading:
     dice: tuple[DieReading, ...] = ()
     ms: float = 0.0
     message: str = ""  # why the reading is empty or partial, in plain words
+    # Macao mode, learned reader: the scale (frame to detector) of the look the dice were read
+    # at; given back for the next roll at the same table (`read_dice(look_scale=...)`).
+    look_scale: float | None = None
 
     @property
     def complete(self) -> bool:
