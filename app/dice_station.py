@@ -99,7 +99,9 @@ class TableReader:
     """`read_dice` for the game's dice with the table's current colour calibration, which a new
     calibration replaces while the game goes on (the next frame read uses it), and the picture
     of the empty tray (stored at `reference_path` by the camera check), replaced for the rest of
-    the run whenever a still frame shows no die."""
+    the run whenever a still frame shows no die. The camera and the dice do not change between
+    rolls: the scale the last complete reading looked at is given to the next (`look_scale`),
+    which then looks there alone where it finds the six dice."""
 
     def __init__(self, params: VisionParams, learned: LearnedParams, calibration: Calibration | None,
                  reference_path: Path | None = None) -> None:
@@ -111,11 +113,14 @@ class TableReader:
         self.reference_path = reference_path
         stored = load_reference(reference_path) if reference_path is not None else None
         self.reference = None if stored is None else EmptyTray.of(stored, params)
+        self.look_scale: float | None = None
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
         calibration = self.calibration if self.dice.names_jointly else self.colour_set()
         reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=calibration,
-                            learned=self.learned, reference=self.reference)
+                            learned=self.learned, reference=self.reference, look_scale=self.look_scale)
+        if reading.complete and reading.look_scale is not None:
+            self.look_scale = reading.look_scale
         if shows_empty_tray(frame, len(reading.dice), self.params, self.reference):
             self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray
         return reading
