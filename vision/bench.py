@@ -57,20 +57,26 @@ def run_bench(params: VisionParams, runs: int, source: np.ndarray | None = None,
               learned: LearnedParams | None = None) -> list[dict[str, object]]:
     """Median reading time, plain-pass time, the baseline reader's and the classical fallback's
     (the reader with its models off, as when they cannot load) per size, single-threaded
-    (`learned` as in read_dice)."""
+    (`learned` as in read_dice). Also the time of a reading as the app reads the next roll at the
+    same table, given the look the first reading took (`next_roll_*`; None where that reading
+    was not complete, and so gives no look to remember)."""
     cv2.setNumThreads(1)
     classical = dataclasses.replace(learned or load_learned_params(), enabled=False)
     rows = []
     for size in BENCH_SIZES:
         frame = bench_frame(size, source)
-        read_dice(frame, params, expect="macao", learned=learned)  # warm-up
+        first = read_dice(frame, params, expect="macao", learned=learned)  # warm-up
         reader, reader_cpu = median_ms(lambda: read_dice(frame, params, expect="macao", learned=learned), runs)
+        look = first.look_scale if first.complete else None
+        next_roll, next_roll_cpu = (None, None) if look is None else median_ms(
+            lambda: read_dice(frame, params, expect="macao", learned=learned, look_scale=look), runs)
         plain, plain_cpu = median_ms(lambda: plain_pass(frame), runs)
         baseline, baseline_cpu = median_ms(lambda: read_baseline(frame), runs)
         fallback, fallback_cpu = median_ms(lambda: read_dice(frame, params, expect="macao", learned=classical), runs)
         rows.append({
             "size": f"{size[0]}x{size[1]}", "read_ms": reader, "plain_ms": plain, "ratio": reader / plain,
-            "read_cpu_ms": reader_cpu, "plain_cpu_ms": plain_cpu, "cpu_ratio": reader_cpu / max(plain_cpu, 1e-6),
+            "read_cpu_ms": reader_cpu, "next_roll_ms": next_roll, "next_roll_cpu_ms": next_roll_cpu,
+            "plain_cpu_ms": plain_cpu, "cpu_ratio": reader_cpu / max(plain_cpu, 1e-6),
             "baseline_ms": baseline, "baseline_cpu_ms": baseline_cpu,
             "classical_ms": fallback, "classical_cpu_ms": fallback_cpu,
         })

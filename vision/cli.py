@@ -262,8 +262,11 @@ def cmd_bench(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
                   "1 thread)")
         return EXIT_OK
     for row in run_bench(params.with_tray(WHOLE_FRAME), args.runs, source, learned):
+        next_roll = ("n/a (the first reading was not complete)" if row["next_roll_cpu_ms"] is None
+                     else f"{row['next_roll_cpu_ms']:.2f} ms")
         print(f"{row['size']}: read {row['read_ms']:.2f} ms, plain pass {row['plain_ms']:.2f} ms, "
               f"ratio {row['ratio']:.1f}; thread CPU: read {row['read_cpu_ms']:.2f} ms, "
+              f"the next roll at this table (its look remembered) {next_roll}, "
               f"plain {row['plain_cpu_ms']:.2f} ms, ratio {row['cpu_ratio']:.1f}; baseline reader "
               f"{row['baseline_ms']:.2f} ms (CPU {row['baseline_cpu_ms']:.2f} ms); classical fallback "
               f"{row['classical_ms']:.2f} ms (CPU {row['classical_cpu_ms']:.2f} ms) (median of {args.runs}, 1 thread)")

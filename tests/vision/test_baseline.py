@@ -38,6 +38,8 @@ def test_the_bench_times_the_baseline_on_the_same_frames() -> None:
     rows = run_bench(load_vision_params().with_tray(WHOLE_FRAME), runs=1)
     assert [row["size"] for row in rows] == ["1280x720", "1600x900", "2304x1296"]
     assert all(float(row[key]) > 0 for row in rows for key in ("baseline_ms", "read_ms", "classical_ms"))  # type: ignore[arg-type]
+    # The drawn frame reads complete: the next roll at its table is timed with its look remembered.
+    assert all(float(row["next_roll_cpu_ms"]) > 0 for row in rows)  # type: ignore[arg-type]
 
 
 def test_evaluate_scores_the_baseline_on_request(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
