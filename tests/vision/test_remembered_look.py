@@ -10,6 +10,7 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
+from vision.debug import DebugSink
 from vision.learned_models import DiceDetector
 from vision.params import load_vision_params
 from vision.reader import read_dice
@@ -71,6 +72,13 @@ def test_the_next_roll_is_read_at_the_remembered_look_alone_and_alike(first_roll
     assert warm_looks == [round(remembered * 1600)]
     assert warm.complete and _dice(warm) == _dice(cold) and _placed_alike(warm, cold)
     assert warm.look_scale == pytest.approx(remembered)
+
+
+def test_the_debug_picture_says_the_look_was_remembered(first_roll: DiceReading) -> None:
+    sink = DebugSink()
+    read_dice(_throw(1), PARAMS, "macao", debug=sink, look_scale=first_roll.look_scale)
+    heat = [name for name in sink.stages if name.startswith("detector heat")]
+    assert len(heat) == 1 and "the look remembered" in heat[0]
 
 
 def test_a_remembered_look_that_misses_dice_gives_way_to_the_judged_looks(monkeypatch: pytest.MonkeyPatch) -> None:
