@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 import pytest
 
 import vision.learned
 from vision.debug import DebugSink
-from vision.learned_models import DiceDetector
+from vision.learned_models import DiceDetector, DieCandidate
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import read_dice
@@ -86,7 +87,7 @@ def test_only_the_candidates_the_look_was_judged_by_are_read(first_roll: DiceRea
     crop = vision.learned.crop_candidates
     counts: list[int] = []
 
-    def counted(image: np.ndarray, found: list, *args: object) -> object:  # type: ignore[type-arg]
+    def counted(image: np.ndarray, found: list[DieCandidate], *args: Any) -> object:
         counts.append(len(found))
         return crop(image, found, *args)
 
