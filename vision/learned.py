@@ -174,10 +174,6 @@ def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode,
                   draw_heat(checked, heat, detector.stride / scale))
     found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
                                                learned.detector_peak_window), learned.duplicate_distance)
-    if remembered is not None:
-        # The six dice are among the candidates the look was judged by: the weaker ones are the
-        # table's (cards, cubes, print), each a crop to read for nothing.
-        found = found[: learned.look_candidates]
     if place is not None:
         found = [c for c in found if place.counts(c.cx, c.cy)]
     if tray is not None:

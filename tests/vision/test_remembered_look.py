@@ -6,22 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import numpy as np
 import pytest
 
-import vision.learned
 from vision.debug import DebugSink
-from vision.learned_models import DiceDetector, DieCandidate
-from vision.learned_params import load_learned_params
+from vision.learned_models import DiceDetector
 from vision.params import load_vision_params
 from vision.reader import read_dice
 from vision.types import DiceReading
 from tools.synth import SceneOptions, render_scene
 
 PARAMS = load_vision_params()
-LOOK_CANDIDATES = load_learned_params().look_candidates
 # One table (camera, light, dice) and its throws; the camera sees the dice at 30-40 px in
 # 1600x900, where the reader judges three looks.
 TABLE = 9802
@@ -76,28 +72,6 @@ def test_the_next_roll_is_read_at_the_remembered_look_alone_and_alike(first_roll
     assert warm_looks == [round(remembered * 1600)]
     assert warm.complete and _dice(warm) == _dice(cold) and _placed_alike(warm, cold)
     assert warm.look_scale == pytest.approx(remembered)
-
-
-def test_only_the_candidates_the_look_was_judged_by_are_read(first_roll: DiceReading,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """The six dice are among the eight strongest candidates the remembered look was judged by;
-    the weaker ones (the cards' print, the cubes, the table) are not read. Without a look
-    remembered, each candidate of the look taken is."""
-    frame, remembered = _throw(1), first_roll.look_scale
-    crop = vision.learned.crop_candidates
-    counts: list[int] = []
-
-    def counted(image: np.ndarray, found: list[DieCandidate], *args: Any) -> object:
-        counts.append(len(found))
-        return crop(image, found, *args)
-
-    monkeypatch.setattr(vision.learned, "crop_candidates", counted)
-    cold = read_dice(frame, PARAMS, "macao", look_scale=None)
-    read_at_first = counts[0]
-    counts.clear()
-    warm = read_dice(frame, PARAMS, "macao", look_scale=remembered)
-    assert cold.look_scale == pytest.approx(remembered) and read_at_first > LOOK_CANDIDATES
-    assert counts[0] <= LOOK_CANDIDATES and _dice(warm) == _dice(cold)
 
 
 def test_the_debug_picture_says_the_look_was_remembered(first_roll: DiceReading) -> None:
