@@ -1,23 +1,31 @@
 """Figures for the look remembered from roll to roll (not a test): drawn tables, each one scene
-seed (camera, light, table, dice) thrown again and again, read as the app reads them (macao
-mode, the whole frame): once without a remembered look, once given the look of the table's last
-complete reading. Per die: right, wrong but stated sure, unsure, missed; the median thread CPU
-of a reading; and each throw the two read differently.
+seed (camera, light, table, dice) thrown again and again, read in macao mode once without a
+remembered look and once given the look of the table's last complete reading. Per flat die:
+right, wrong but stated sure, unsure, missed; the median thread CPU of a reading; and each throw
+the two read differently.
 
-    .venv/bin/python -m tests.vision.bench_look_memory [FIRST_SEED] [TABLES] [THROWS]
+    .venv/bin/python -m tests.vision.bench_look_memory [--first 9810] [--tables 40] [--throws 12]
+        [--table KIND] [--as-the-app]
+
+--table: every table that surface (`tools.synth` TABLES, or e.g. "board": printed dice, hexes and
+ships around the tray, which the detector proposes and the classifier may take for dice).
+--as-the-app: read as the app reads after its camera check, inside the tray's four corners and
+beside the table's empty tray (drawn once per table); else the whole frame, alone.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
+import dataclasses
 import time
 
 import cv2
 import numpy as np
 
-from tools.synth import SceneLabels, SceneOptions, render_scene
-from vision.params import load_vision_params
+from tools.synth import SceneLabels, SceneOptions, render_scene, render_scene_and_empty_tray
+from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
+from vision.reference import EmptyTray
 from vision.types import DiceReading
 
 OUTCOMES = ("right", "wrong but sure", "unsure", "missed")
@@ -36,22 +44,39 @@ def outcomes(reading: DiceReading, labels: SceneLabels) -> np.ndarray:
     return counts
 
 
-def main(argv: list[str]) -> None:
-    first, tables, throws = (int(argv[0]) if argv else 9810), (int(argv[1]) if len(argv) > 1 else 40), \
-        (int(argv[2]) if len(argv) > 2 else 12)
+def camera_check(seed: int, options: SceneOptions, params: VisionParams) -> tuple[VisionParams, EmptyTray]:
+    """What the app's camera check keeps for a table: the tray's corners and field of view in the
+    settings, and the empty tray."""
+    frame, labels, empty = render_scene_and_empty_tray(seed, options)
+    corners = labels.conditions["tray_corners_px"]
+    checked = params.with_tray_corners(corners, frame.shape[1], frame.shape[0])  # type: ignore[arg-type]
+    checked = dataclasses.replace(checked, camera_fov_deg=float(labels.conditions["camera_fov_deg"]))  # type: ignore[arg-type]
+    return checked, EmptyTray.of(empty, checked)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.vision.bench_look_memory", description=__doc__.splitlines()[0])
+    parser.add_argument("--first", type=int, default=9810, help="the first table's scene seed")
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--throws", type=int, default=12)
+    parser.add_argument("--table", help="every table this surface (default: each seed's own)")
+    parser.add_argument("--as-the-app", action="store_true", help="inside the tray corners, beside the empty tray")
+    args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    params = load_vision_params()
     totals = {"judged": np.zeros(len(OUTCOMES), int), "remembered": np.zeros(len(OUTCOMES), int)}
     spent: dict[str, list[float]] = {"judged": [], "remembered": []}
     given = 0
-    for seed in range(first, first + tables):
+    for seed in range(args.first, args.first + args.tables):
+        params, empty = load_vision_params(), None
+        if args.as_the_app:
+            params, empty = camera_check(seed, SceneOptions(layout_seed=0, table=args.table), params)
         look: float | None = None
-        for throw in range(throws):
-            frame, labels = render_scene(seed, SceneOptions(layout_seed=throw))
+        for throw in range(args.throws):
+            frame, labels = render_scene(seed, SceneOptions(layout_seed=throw, table=args.table))
             readings = {}
             for name, scale in (("judged", None), ("remembered", look)):
                 started = time.thread_time()
-                readings[name] = read_dice(frame, params, "macao", look_scale=scale)
+                readings[name] = read_dice(frame, params, "macao", reference=empty, look_scale=scale)
                 spent[name].append((time.thread_time() - started) * 1000.0)
             judged, remembered = (outcomes(readings[name], labels) for name in ("judged", "remembered"))
             totals["judged"] += judged
@@ -62,11 +87,12 @@ def main(argv: list[str]) -> None:
                       f"(look remembered {look}, judged {readings['judged'].look_scale})")
             if readings["remembered"].complete:
                 look = readings["remembered"].look_scale
-    print(f"{tables} tables x {throws} throws; {given} throws given a remembered look; per die "
+    print(f"{args.tables} tables{'' if args.table is None else ' (' + args.table + ')'} x {args.throws} throws"
+          f"{', as the app reads' if args.as_the_app else ''}; {given} throws given a remembered look; per die "
           f"{' / '.join(OUTCOMES)}:")
     for name, counts in totals.items():
         print(f"  {name}: {' / '.join(str(c) for c in counts)}; median thread CPU {np.median(spent[name]):.1f} ms")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
