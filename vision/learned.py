@@ -150,7 +150,7 @@ def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode,
     `tray`: where `checked` differs from the empty tray, when known: candidates where nothing
     differs are dropped, and patches of change the detector missed become candidates.
     `remembered_scale`: in macao mode, the scale of the look the table's last complete reading
-    took; that look alone is read where it finds the six dice (`remembered_look`), else the
+    took (0-1); that look alone is read where it finds the six dice (`remembered_look`), else the
     looks are picked as above.
     """
     detector, net = models.detector, models.classifier
@@ -158,7 +158,8 @@ def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode,
     looked: dict[int, Maps] = {}
     remembered = (remembered_look(detector, net, checked, remembered_scale, len(DIE_COLOURS), learned,
                                   frame_long_side, looked)
-                  if remembered_scale is not None and expect == "macao" else None)
+                  if expect == "macao" and remembered_scale is not None and 0.0 < remembered_scale <= 1.0
+                  else None)  # a scale no look can have (nan, 0, a blow-up) is no memory: judged as without
     if remembered is not None:
         look, looks = remembered, [(round(remembered.maps[2] * (frame_long_side or max(checked.shape[:2]))),
                                     remembered)]

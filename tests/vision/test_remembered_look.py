@@ -92,6 +92,15 @@ def test_a_remembered_look_that_misses_dice_gives_way_to_the_judged_looks(monkey
     assert _dice(warm) == _dice(cold) and warm.look_scale == pytest.approx(cold.look_scale)
 
 
+@pytest.mark.parametrize("scale", [float("nan"), float("inf"), 0.0, -0.5, 3.0])
+def test_a_scale_no_look_can_have_is_read_as_no_memory(scale: float) -> None:
+    """`read_dice` never raises on bad input: a look scale outside (0, 1] is left out."""
+    frame = _throw(1)
+    cold = read_dice(frame, PARAMS, "macao")
+    warm = read_dice(frame, PARAMS, "macao", look_scale=scale)
+    assert _dice(warm) == _dice(cold) and warm.look_scale == pytest.approx(cold.look_scale)
+
+
 def test_any_mode_judges_its_looks_whatever_is_remembered(first_roll: DiceReading,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """No count of dice tells that a look found them all: any mode never reads a look alone,
