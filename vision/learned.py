@@ -28,7 +28,7 @@ from vision.lean import LeanNet
 from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
 from vision.learned_models import DiceDetector, DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
-from vision.looks import Maps, classified_look, looked_at, remembered_look, upright_readings
+from vision.looks import Look, Maps, classified_look, looked_at, remembered_look, upright_readings
 from vision.params import VisionParams
 from vision.reference import TrayDifference
 from vision.rereads import (at_typical_side, beside_the_dice, read_doubted_on_body, reread_candidates, second_look,
@@ -114,6 +114,58 @@ def find_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, mo
 
 
 @dataclasses.dataclass(frozen=True)
+class Proposal:
+    """The look a frame is read at and the candidates the detector proposes there."""
+
+    look: Look
+    found: list[DieCandidate]  # in the region's pixels, sized like the dice (none: no die proposed)
+    typical: float  # the dice's typical side (px) among all proposed, before those of other sizes went
+
+
+def proposed_candidates(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
+                        learned: LearnedParams, debug: DebugSink | None = None, place: RegionPlace | None = None,
+                        tray: TrayDifference | None = None, remembered_scale: float | None = None) -> Proposal:
+    """The first step of `located_faces` (its arguments as there): the look, then the candidates
+    the detector proposes at it, in the tray region, where the picture differs from the empty tray
+    and of the dice's size. The classifier reads these first, and `vision adapt` refits it on them."""
+    detector, net = models.detector, models.classifier
+    frame_long_side = None if place is None else place.frame_long_side
+    looked: dict[int, Maps] = {}
+    remembered = (remembered_look(detector, net, checked, remembered_scale, len(DIE_COLOURS), learned,
+                                  frame_long_side, looked)
+                  if expect == "macao" and remembered_scale is not None and 0.0 < remembered_scale <= 1.0
+                  else None)  # a scale no look can have (nan, 0, a blow-up) is no memory: judged as without
+    if remembered is not None:
+        look, looks = remembered, [(round(remembered.maps[2] * (frame_long_side or max(checked.shape[:2]))),
+                                    remembered)]
+    else:
+        look, looks = classified_look(detector, net, checked,
+                                      maps_at_dice_scale(detector, checked, learned, frame_long_side, looked), learned,
+                                      frame_long_side, looked, expect, None if tray is None else tray.die_side(params))
+    heat, side_map, scale = look.maps
+    if debug is not None:
+        tried = ", ".join(f"{side}: {seen.worth:.1f}" for side, seen in looks)
+        which = "the look remembered" if remembered is not None else "looks"
+        debug.add(f"detector heat (at {scale:.0%}; {which}, px: worth {tried})",
+                  draw_heat(checked, heat, detector.stride / scale))
+    found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
+                                               learned.detector_peak_window), learned.duplicate_distance)
+    if place is not None:
+        found = [c for c in found if place.counts(c.cx, c.cy)]
+    if tray is not None:
+        found = [c for c in found if tray.differs_at(c, params)]
+        proposed = tray.proposals(found, typical_side(found) if found else None, learned.detector_min_score, params)
+        found = found + [c for c in proposed if place is None or place.counts(c.cx, c.cy)]
+        if debug is not None:
+            debug.add("empty-tray difference (white: changed; rings: candidates it proposes)",
+                      draw_tray_difference(checked, tray.changed, [(c.cx, c.cy, c.side) for c in proposed]))
+    if not found:
+        return Proposal(look, [], 0.0)
+    typical = typical_side(found)
+    return Proposal(look, sized_like_the_dice(found, typical, learned.die_min_side_ratio), typical)
+
+
+@dataclasses.dataclass(frozen=True)
 class LocatedFaces:
     """The dice found in a frame and the scale of the detector's look they were read at."""
 
@@ -153,41 +205,12 @@ def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode,
     took (0-1); that look alone is read where it finds the six dice (`remembered_look`), else the
     looks are picked as above.
     """
+    proposal = proposed_candidates(checked, params, expect, models, learned, debug, place, tray, remembered_scale)
     detector, net = models.detector, models.classifier
-    frame_long_side = None if place is None else place.frame_long_side
-    looked: dict[int, Maps] = {}
-    remembered = (remembered_look(detector, net, checked, remembered_scale, len(DIE_COLOURS), learned,
-                                  frame_long_side, looked)
-                  if expect == "macao" and remembered_scale is not None and 0.0 < remembered_scale <= 1.0
-                  else None)  # a scale no look can have (nan, 0, a blow-up) is no memory: judged as without
-    if remembered is not None:
-        look, looks = remembered, [(round(remembered.maps[2] * (frame_long_side or max(checked.shape[:2]))),
-                                    remembered)]
-    else:
-        look, looks = classified_look(detector, net, checked,
-                                      maps_at_dice_scale(detector, checked, learned, frame_long_side, looked), learned,
-                                      frame_long_side, looked, expect, None if tray is None else tray.die_side(params))
+    look, found, typical = proposal.look, proposal.found, proposal.typical
     heat, side_map, scale = look.maps
-    if debug is not None:
-        tried = ", ".join(f"{side}: {seen.worth:.1f}" for side, seen in looks)
-        which = "the look remembered" if remembered is not None else "looks"
-        debug.add(f"detector heat (at {scale:.0%}; {which}, px: worth {tried})",
-                  draw_heat(checked, heat, detector.stride / scale))
-    found = suppress_duplicates(detector.peaks(heat, side_map, scale, learned.detector_min_score,
-                                               learned.detector_peak_window), learned.duplicate_distance)
-    if place is not None:
-        found = [c for c in found if place.counts(c.cx, c.cy)]
-    if tray is not None:
-        found = [c for c in found if tray.differs_at(c, params)]
-        proposed = tray.proposals(found, typical_side(found) if found else None, learned.detector_min_score, params)
-        found = found + [c for c in proposed if place is None or place.counts(c.cx, c.cy)]
-        if debug is not None:
-            debug.add("empty-tray difference (white: changed; rings: candidates it proposes)",
-                      draw_tray_difference(checked, tray.changed, [(c.cx, c.cy, c.side) for c in proposed]))
     if not found:
         return LocatedFaces([], scale)
-    typical = typical_side(found)
-    found = sized_like_the_dice(found, typical, learned.die_min_side_ratio)
     centres, sides, crops = crop_candidates(checked, found, typical, net, learned)
     upright = upright_readings(net, crops, [(c.cx, c.cy, float(side)) for c, side in zip(found, sides)], look,
                                learned.classifier_batch)
