@@ -15,6 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.heads import Head, HeadedNet, features_path
 from vision.lean import LeanNet
 from vision.learned_params import LearnedParams
 from vision.onnx_net import CropNet, CropNetType, NetError, OnnxNet, image_blob, load_net
@@ -84,8 +85,16 @@ class DiceNet(CropNet):
     """Die-face classifier: crops in, probabilities over (not a die, 1..6) out."""
 
     @classmethod
-    def load(cls, path: str | Path, runtime: str = "auto") -> DiceNet:
-        return _load_crop_net(cls, path, runtime)
+    def load(cls, path: str | Path, runtime: str = "auto", head: Head | None = None) -> DiceNet:
+        """The classifier at `path`; with `head`, its features net (`vision.heads`) followed by
+        that last layer instead of its own. ModelError on any problem."""
+        if head is None:
+            return _load_crop_net(cls, path, runtime)
+        net, meta = _load_onnx(features_path(model_path(path)), runtime)
+        try:
+            return cls.from_onnx(HeadedNet(net, head), meta)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"{features_path(model_path(path))}: metadata lacks crop_px/window_sides") from exc
 
     def classify(self, crops: np.ndarray | list[np.ndarray], turns: int = 1, batch: int = 0) -> np.ndarray:
         """N x 7 probabilities; crops of another size are resized, bad input raises ValueError.

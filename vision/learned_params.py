@@ -26,6 +26,7 @@ class LearnedParams:
     detector_path: str  # relative to the repository root, or absolute
     classifier_path: str
     second_classifier_path: str  # "": none; else a classifier whose readings of the dice the first keeps are averaged in
+    classifier_heads_path: str  # "": the classifiers as shipped; else their last layers refitted to a table (vision.heads)
     second_classifier_below: float  # ... of those whose first reading gives their value less than this (above 1: all)
     runtime: str  # what runs the models: "auto", "onnxruntime" or "opencv" (vision.onnx_net)
     detector_long_side: int  # the frame is shrunk so its long side is at most this

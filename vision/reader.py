@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ from vision.debug import DebugSink, draw_faces, draw_readings, outline_corners, 
 from vision.die import DieFace, read_candidate
 from vision.frame import (FrameError, RegionPlace, WorkFrame, check_frame, cut_with_margin, inside_corners,
                           is_blank, make_work_frame, tray_corner_pixels)
+from vision.heads import load_heads
 from vision.lean import LeanNet
 from vision.learned import leaning_dice, read_with_model
 from vision.learned_models import DiceDetector, DiceNet, DieCandidate, LearnedModels, ModelError, load_lean, model_path
@@ -96,9 +98,21 @@ def learned_models(learned: LearnedParams | None = None) -> tuple[LearnedModels,
         lean = model_path(learned.lean_path) if learned.lean_check else None
         second = model_path(learned.second_classifier_path) if learned.second_classifier_path else None
         return _models_at(model_path(learned.detector_path), model_path(learned.classifier_path), second, lean,
-                          learned.runtime), learned
+                          learned.runtime, _heads_file(learned.classifier_heads_path)), learned
     except ModelError as exc:
         return f"learned models not loaded: {exc}"
+
+
+def _heads_file(path: str) -> tuple[Path, str] | None:
+    """The refitted layers' file (`classifier_heads_path`) and a digest of its bytes, which tells
+    the models' cache a file written anew from the one it loaded; None for ""."""
+    if not path:
+        return None
+    heads = model_path(path)
+    try:
+        return heads, hashlib.sha256(heads.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ModelError(f"{heads}: the refitted layers cannot be read ({exc.strerror or exc})") from exc
 
 
 @functools.lru_cache(maxsize=1)
@@ -111,12 +125,22 @@ def _configured_learned() -> LearnedParams | str:
 
 
 @functools.lru_cache(maxsize=4)
-def _models_at(detector: Path, classifier: Path, second: Path | None, lean: Path | None, runtime: str) -> LearnedModels:
+def _models_at(detector: Path, classifier: Path, second: Path | None, lean: Path | None, runtime: str,
+               heads: tuple[Path, str] | None = None) -> LearnedModels:
     """Models loaded once per set of files (a failed load raises, is not cached, and is tried
-    again). Without its leaning check the learned reader still reads far better than the
-    classical one, which has none either: a lean model that fails to load only turns it off."""
-    models = LearnedModels(DiceDetector.load(detector, runtime), DiceNet.load(classifier, runtime),
-                           () if second is None else (DiceNet.load(second, runtime),))
+    again), each classifier with its refitted last layer where `heads` (`_heads_file`) holds one.
+    Without its leaning check the learned reader still reads far better than the classical one,
+    which has none either: a lean model that fails to load only turns it off."""
+    try:
+        layers = {} if heads is None else load_heads(heads[0])
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"the refitted layers cannot be used: {exc}") from exc
+    strangers = sorted(set(layers) - {classifier.name} - ({second.name} if second is not None else set()))
+    if strangers:
+        raise ModelError(f"{heads[0] if heads else ''}: refitted layers of {', '.join(strangers)}, "
+                         "a classifier the reader does not use")
+    models = LearnedModels(DiceDetector.load(detector, runtime), DiceNet.load(classifier, runtime, layers.get(classifier.name)),
+                           () if second is None else (DiceNet.load(second, runtime, layers.get(second.name)),))
     if lean is None:
         return models
     try:
