@@ -44,21 +44,25 @@ from vision.calibrate import Calibration, CalibrationError, load_calibration, sa
 from vision.colour import LEARNED_MEASURE, ColourModel
 from vision.evaluate import LabelledDie, Score, evaluate, iter_dataset, load_labels
 from vision.frame import FrameError, check_frame, cut_with_margin
+from vision.head_refit import HeadsRefit, refit_heads
+from vision.heads import load_heads, save_heads
 from vision.learned import find_faces
 from vision.learned_models import LearnedModels, model_path
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
-from vision.reader import read_dice
+from vision.reader import learned_models, read_dice
 from vision.types import DIE_COLOURS, ExpectMode
 
 # Every this many-th roll (by name, oldest first) is held out to judge the refit.
 HELD_OUT_EVERY = 4
 # The record written beside the refit; the app applies a refit only through it.
 RECORD_NAME = "adaptation.json"
-# Version 2 names the reader mode; version 1 records were all written for macao mode.
-RECORD_VERSION = 2
+# Version 3 names the refitted last layers' file; version 2 the reader mode; version 1 records were
+# all written for macao mode.
+RECORD_VERSION = 3
 CALIBRATION_NAME = "calibration.json"
 SETTINGS_NAME = "adapted.toml"
+HEADS_NAME = "heads.json"
 # The thresholds tried for the value's probability.
 _THRESHOLDS = np.round(np.arange(0.50, 0.991, 0.01), 2)
 # Each reader mode's sure threshold for a die's value (a LearnedParams field), the one refitted.
@@ -81,9 +85,11 @@ class Refit:
     calibration: Calibration | None  # the six dice's colours (macao mode); None: colours not refitted
     value_min_probability: float  # the mode's sure threshold (THRESHOLD_FIELDS)
     dice: int  # labelled dice it was learnt from
+    heads: HeadsRefit | None = None  # the classifiers' refitted last layers; None: not refitted
 
     def learned(self, learned: LearnedParams) -> LearnedParams:
-        """`learned` with the refitted threshold of its mode."""
+        """`learned` with the refitted threshold of its mode (the layers are read from the file
+        they are written to: `with_heads`)."""
         return with_threshold(learned, self.expect, self.value_min_probability)
 
 
@@ -92,6 +98,11 @@ def with_threshold(learned: LearnedParams, expect: ExpectMode, threshold: float)
     if expect == "macao":
         return dataclasses.replace(learned, macao_value_min_probability=threshold)
     return dataclasses.replace(learned, value_min_probability=threshold)
+
+
+def with_heads(learned: LearnedParams, heads: Path | None) -> LearnedParams:
+    """`learned` reading through the refitted last layers in `heads` (None: as shipped)."""
+    return dataclasses.replace(learned, classifier_heads_path="" if heads is None else str(heads.absolute()))
 
 
 def threshold_of(learned: LearnedParams, expect: ExpectMode) -> float:
@@ -111,14 +122,19 @@ class Adaptation:
 
     @property
     def better(self) -> bool:
-        """Better on the held-out rolls: more dice read right (colour and value) and no more
-        stated wrongly, or as many right and fewer stated wrongly."""
+        """Better on the held-out rolls (`_better`)."""
         return _better(self.before.colour_value_right, self.before.wrong_confident,
-                       self.after.colour_value_right, self.after.wrong_confident)
+                       self.after.colour_value_right, self.after.wrong_confident,
+                       self.before.phantom, self.after.phantom)
 
 
-def _better(right_before: int, wrong_before: int, right_after: int, wrong_after: int) -> bool:
-    return wrong_after <= wrong_before and (right_after, -wrong_after) > (right_before, -wrong_before)
+def _better(right_before: int, wrong_before: int, right_after: int, wrong_after: int,
+            extra_before: int = 0, extra_after: int = 0) -> bool:
+    """No more dice stated wrongly, and fewer for the players to put right: dice not read right
+    (colour and value; typed in) plus readings where no die lies (`extra`, dismissed); or as many
+    and fewer stated wrongly. A record from before version 3 counted no extra readings."""
+    return wrong_after <= wrong_before and (extra_after - right_after, wrong_after) < (extra_before - right_before,
+                                                                                       wrong_before)
 
 
 def split(folder: Path) -> tuple[list[tuple[Path, Path]], list[tuple[Path, Path]]]:
@@ -144,10 +160,10 @@ def check_labels(pairs: list[tuple[Path, Path]], expect: ExpectMode) -> None:
 
 
 def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedModels, learned: LearnedParams,
-        max_wrong: float, min_dice: int, expect: ExpectMode = "macao") -> Refit:
+        max_wrong: float, min_dice: int, expect: ExpectMode = "macao", may_raise: bool = True) -> Refit:
     """The sure threshold (and in macao mode the colour calibration) the teaching rolls give;
     AdaptError when they hold fewer than `min_dice` dice the reader found, or (macao mode) a
-    colour not at all."""
+    colour not at all. Without `may_raise` the threshold may only come down from `learned`'s."""
     lowest = with_threshold(learned, expect, float(_THRESHOLDS[0]))
     bodies: dict[str, list[tuple[float, float, float]]] = {c: [] for c in DIE_COLOURS}
     polarities: dict[str, Counter[str]] = {c: Counter() for c in DIE_COLOURS}
@@ -171,14 +187,15 @@ def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedMod
                 stated.append((die.confidence, die.value == label.value))  # colours are not its to fix
     if found < min_dice:
         raise AdaptError(f"only {found} dice found in {len(pairs)} teaching rolls; at least {min_dice} are needed")
-    threshold = _threshold(stated, found, max_wrong, threshold_of(learned, expect))
+    chosen = _threshold(stated, found, max_wrong, threshold_of(learned, expect))
+    chosen = chosen if may_raise else min(chosen, threshold_of(learned, expect))
     if expect != "macao":
-        return Refit(expect, None, threshold, found)
+        return Refit(expect, None, chosen, found)
     unseen = [c for c in DIE_COLOURS if not bodies[c]]
     if unseen:
         raise AdaptError(f"no roll shows the {', '.join(unseen)} die clearly")
     return Refit(expect, Calibration(models={c: _model(c, bodies[c], polarities[c]) for c in DIE_COLOURS},
-                                     measure=LEARNED_MEASURE), threshold, found)
+                                     measure=LEARNED_MEASURE), chosen, found)
 
 
 def _sightings(frame: np.ndarray, labels: list[LabelledDie], params: VisionParams, models: LearnedModels,
@@ -229,23 +246,40 @@ def _threshold(stated: list[tuple[float, bool]], found: int, max_wrong: float, c
 
 
 def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: LearnedParams,
-          calibration: Calibration | None, max_wrong: float, min_dice: int, expect: ExpectMode = "macao") -> Adaptation:
+          calibration: Calibration | None, max_wrong: float, min_dice: int, expect: ExpectMode = "macao",
+          layers: bool = True) -> Adaptation:
     """Refit `folder`'s rolls for the reader's `expect` mode on the teaching rolls and score the
     held-out ones before (`calibration`, `learned` as they are) and after; AdaptError when the
-    folder holds too little or labels that are not its mode's. Any mode reads values alone:
-    `calibration` must be None there (ValueError otherwise)."""
+    folder holds too little or labels that are not its mode's. With `layers`, the classifiers'
+    last layers are refitted first (vision.head_refit), and the colours and threshold are fitted
+    to what the reader reads through them, the threshold only downwards: read through layers
+    fitted on the same rolls it states few of them wrongly, but when the threshold was raised
+    to state none, ten drawn tables lost 96 held-out dice read right for 5 fewer stated wrongly
+    (tests/vision/bench_table_adapt.py). Any mode reads values alone: `calibration` must be None
+    there (ValueError otherwise)."""
     if expect != "macao" and calibration is not None:
         raise ValueError("any mode refits the values alone: it is judged with no colour calibration")
     teaching, held = split(folder)
     if not held:
         raise AdaptError(f"{folder}: {len(teaching)} rolls; at least {HELD_OUT_EVERY} are needed to hold one out")
     check_labels(teaching + held, expect)
-    refit = fit(teaching, params, models, learned, max_wrong, min_dice, expect)
-    adapted = refit.learned(learned)
-    with tempfile.TemporaryDirectory(prefix="held-out-") as scratch:
-        held_folder = Path(scratch)
+    with tempfile.TemporaryDirectory(prefix="adapt-") as scratch:
+        heads = refit_heads(teaching, params, expect, models, learned) if layers else None
+        taught_models, taught = models, learned
+        if heads is not None and heads.heads:
+            save_heads(Path(scratch) / HEADS_NAME, heads.heads)
+            taught = with_heads(learned, Path(scratch) / HEADS_NAME)
+            chosen = learned_models(taught)
+            if isinstance(chosen, str):
+                raise AdaptError(f"the refitted layers cannot be read with: {chosen}")
+            taught_models = chosen[0]
+        refitted = heads is not None and bool(heads.heads)
+        refit = dataclasses.replace(fit(teaching, params, taught_models, taught, max_wrong, min_dice, expect,
+                                        may_raise=not refitted), heads=heads)
+        adapted = refit.learned(taught)
+        held_folder = Path(scratch) / "held-out"
         for part in ("images", "labels"):
-            (held_folder / part).mkdir()
+            (held_folder / part).mkdir(parents=True)
         for image_path, label_path in held:
             os.symlink(image_path.resolve(), held_folder / "images" / image_path.name)
             os.symlink(label_path.resolve(), held_folder / "labels" / label_path.name)
@@ -256,19 +290,21 @@ def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: Le
     return Adaptation(refit, before, after, len(teaching), len(held))
 
 
-def adapted_settings(refit: Refit) -> str:
-    """The refitted threshold as a config file to lay over config.toml (`--config`, or the
-    app's own config.toml)."""
+def adapted_settings(refit: Refit, heads: Path | None = None) -> str:
+    """The refitted threshold, and the refitted layers' file when written (`heads`), as a config
+    file to lay over config.toml (`--config`, or the app's own config.toml)."""
+    layers = "" if heads is None else f"classifier_heads_path = {json.dumps(str(heads.absolute()))}\n"
     return (f"# Written by `python -m vision adapt --expect {refit.expect}` from the table's own rolls.\n"
             "[vision.learned]\n"
-            f"{THRESHOLD_FIELDS[refit.expect]} = {refit.value_min_probability:.2f}\n")
+            f"{THRESHOLD_FIELDS[refit.expect]} = {refit.value_min_probability:.2f}\n" + layers)
 
 
 @dataclass(frozen=True)
 class AdaptedReader:
     """A refit as the app applies it: its reader mode, the colours (macao mode; None: the
-    colours in use stay) and the sure threshold, and the held-out scores that earned it its
-    place (dice read right and stated wrongly, before and after)."""
+    colours in use stay), the sure threshold and the refitted last layers, and the held-out
+    scores that earned it its place (dice read right, stated wrongly, readings where no die lies,
+    before and after)."""
 
     expect: ExpectMode
     calibration: Calibration | None
@@ -279,10 +315,14 @@ class AdaptedReader:
     right_after: int
     wrong_before: int
     wrong_after: int
+    heads: Path | None = None  # the classifiers' refitted last layers; None: as shipped
+    extra_before: int = 0  # held-out readings where no die lies (0 in records before version 3)
+    extra_after: int = 0
 
     def learned(self, learned: LearnedParams) -> LearnedParams:
-        """The learned reader's thresholds with the refitted one of its mode."""
-        return with_threshold(learned, self.expect, self.value_min_probability)
+        """The learned reader's thresholds with the refitted one of its mode, reading through the
+        refitted last layers where there are some."""
+        return with_heads(with_threshold(learned, self.expect, self.value_min_probability), self.heads)
 
     def share(self, dice: int) -> float:
         return dice / max(self.held_out_dice, 1)
@@ -299,8 +339,8 @@ def models_fingerprint(learned: LearnedParams) -> str:
 
 
 def calibration_fingerprint(path: Path) -> str:
-    """What identifies the colour calibration a refit was judged against: its file's bytes, or
-    NO_CALIBRATION when there is no file."""
+    """What identifies the colour calibration a refit was judged against (or any other file of
+    the refit's): its file's bytes, or NO_CALIBRATION when there is no file."""
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     except FileNotFoundError:
@@ -308,16 +348,21 @@ def calibration_fingerprint(path: Path) -> str:
 
 
 def write_adaptation(out: Path, result: Adaptation, models: str, judged_against: str) -> None:
-    """Write the refit (calibration.json in macao mode, adapted.toml) and, last, its record: a
-    run cut short leaves no record, or one whose calibration does not match it, and the app then
-    keeps what it had. `judged_against` is NO_CALIBRATION for any mode (read without colours).
+    """Write the refit (calibration.json in macao mode, heads.json where the last layers were
+    refitted, adapted.toml) and, last, its record: a run cut short leaves no record, or one whose
+    files do not match it, and the app then keeps what it had. `judged_against` is NO_CALIBRATION for any mode (read without colours).
     OSError when the folder cannot be written."""
     out.mkdir(parents=True, exist_ok=True)
     if result.refit.calibration is not None:
         save_calibration(result.refit.calibration, out / CALIBRATION_NAME)
     else:  # an earlier refit's colours are not this one's
         (out / CALIBRATION_NAME).unlink(missing_ok=True)
-    _write_atomically(out / SETTINGS_NAME, adapted_settings(result.refit))
+    layers = result.refit.heads.heads if result.refit.heads is not None else {}
+    if layers:
+        save_heads(out / HEADS_NAME, layers)
+    else:
+        (out / HEADS_NAME).unlink(missing_ok=True)
+    _write_atomically(out / SETTINGS_NAME, adapted_settings(result.refit, out / HEADS_NAME if layers else None))
     record = {
         "version": RECORD_VERSION,
         "mode": result.refit.expect,
@@ -328,9 +373,12 @@ def write_adaptation(out: Path, result: Adaptation, models: str, judged_against:
         "right_after": result.after.colour_value_right,
         "wrong_before": result.before.wrong_confident,
         "wrong_after": result.after.wrong_confident,
+        "extra_before": result.before.phantom,
+        "extra_after": result.after.phantom,
         "models": models,
         "judged_against": judged_against,
         "calibration": calibration_fingerprint(out / CALIBRATION_NAME),
+        "heads": calibration_fingerprint(out / HEADS_NAME),
     }
     _write_atomically(out / RECORD_NAME, json.dumps(record, indent=1) + "\n")
 
@@ -356,15 +404,16 @@ def load_adaptation(folder: Path, models: str, judged_against: str,
         record = json.loads(record_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AdaptError(f"{record_path}: unreadable ({exc})") from exc
-    if not isinstance(record, dict) or type(record.get("version")) is not int or record["version"] not in (1, RECORD_VERSION):
-        raise AdaptError(f"{record_path}: not an adaptation record of version 1 or {RECORD_VERSION}")
+    if not isinstance(record, dict) or type(record.get("version")) is not int or not 1 <= record["version"] <= RECORD_VERSION:
+        raise AdaptError(f"{record_path}: not an adaptation record of version 1 to {RECORD_VERSION}")
     made_for = "macao" if record["version"] == 1 else record.get("mode")
     if made_for not in THRESHOLD_FIELDS:
         raise AdaptError(f"{record_path}: names no reader mode (macao or any), but {made_for!r}")
     if made_for != expect:
         raise AdaptError(f"{record_path}: made for the reader's {made_for} mode, not for its {expect} mode "
                          f"(the {_MODE_DICE[made_for]}, not the {_MODE_DICE[expect]})")
-    counts = ("rolls", "held_out_dice", "right_before", "right_after", "wrong_before", "wrong_after")
+    counts = ("rolls", "held_out_dice", "right_before", "right_after", "wrong_before", "wrong_after") + (
+        ("extra_before", "extra_after") if record["version"] == RECORD_VERSION else ())
     if not all(isinstance(record.get(key), int) and not isinstance(record.get(key), bool) and record[key] >= 0
                for key in counts):
         raise AdaptError(f"{record_path}: the held-out scores are missing or malformed")
@@ -375,7 +424,8 @@ def load_adaptation(folder: Path, models: str, judged_against: str,
         raise AdaptError(f"{record_path}: made for other dice-reading models (the models were updated since)")
     if record.get("judged_against") != judged_against:
         raise AdaptError(f"{record_path}: the dice were calibrated again since it was made")
-    if not _better(record["right_before"], record["wrong_before"], record["right_after"], record["wrong_after"]):
+    extra = (record["extra_before"], record["extra_after"]) if record["version"] == RECORD_VERSION else (0, 0)
+    if not _better(record["right_before"], record["wrong_before"], record["right_after"], record["wrong_after"], *extra):
         raise AdaptError(f"{record_path}: it read the held-out rolls no better")
     calibration_path = folder / CALIBRATION_NAME
     if calibration_fingerprint(calibration_path) != record.get("calibration"):
@@ -386,11 +436,28 @@ def load_adaptation(folder: Path, models: str, judged_against: str,
             calibration = load_calibration(calibration_path)
         except CalibrationError as exc:
             raise AdaptError(str(exc)) from exc
-    return AdaptedReader(expect, calibration, float(threshold), *(int(record[key]) for key in counts))
+    rolls, held_out_dice, right_before, right_after, wrong_before, wrong_after = (int(record[key]) for key in counts[:6])
+    return AdaptedReader(expect, calibration, float(threshold), rolls, held_out_dice, right_before, right_after,
+                         wrong_before, wrong_after, _refitted_layers(folder, record), int(extra[0]), int(extra[1]))
+
+
+def _refitted_layers(folder: Path, record: dict[str, object]) -> Path | None:
+    """The refitted last layers' file a record of version 3 names (None: none, or an older
+    record, which had none); AdaptError when it is missing, not the one named, or damaged."""
+    if record["version"] != RECORD_VERSION or record.get("heads", NO_CALIBRATION) == NO_CALIBRATION:
+        return None
+    path = folder / HEADS_NAME
+    if calibration_fingerprint(path) != record.get("heads"):
+        raise AdaptError(f"{path}: missing or not the one the record names (a run cut short?)")
+    try:
+        load_heads(path)
+    except (OSError, ValueError) as exc:
+        raise AdaptError(str(exc)) from exc
+    return path
 
 
 def forget_adaptation(folder: Path) -> None:
     """Back to the shipped models: the record goes (the refit's files with it); OSError when
     it cannot be removed."""
-    for name in (RECORD_NAME, CALIBRATION_NAME, SETTINGS_NAME):
+    for name in (RECORD_NAME, CALIBRATION_NAME, HEADS_NAME, SETTINGS_NAME):
         (folder / name).unlink(missing_ok=True)

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.adapt import (
     CALIBRATION_NAME,
+    HEADS_NAME,
     HELD_OUT_EVERY,
     NO_CALIBRATION,
     RECORD_NAME,
@@ -201,7 +202,8 @@ def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
     cv2.setNumThreads(1)
     calibration = _calibration_for(args, params) if args.expect == "macao" else None
     try:
-        result = adapt(folder, params, chosen[0], chosen[1], calibration, args.max_wrong, args.min_dice, args.expect)
+        result = adapt(folder, params, chosen[0], chosen[1], calibration, args.max_wrong, args.min_dice, args.expect,
+                       layers=not args.no_layers)
     except AdaptError as exc:
         print(f"adapt: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -210,12 +212,19 @@ def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
           f"{threshold_of(learned, args.expect):.2f} -> "
           f"{result.refit.value_min_probability:.2f}, "
           + ("colours refitted" if result.refit.calibration is not None else "colours not refitted (values only)"))
+    heads = result.refit.heads
+    if heads is not None:
+        taught = ", ".join(f"{count} {name}" for count, name in zip(
+            (heads.crops_by_class[0], sum(heads.crops_by_class[1:])), ("crops of no die", "of dice")))
+        print(f"last layers refitted: {', '.join(heads.heads) or 'none'} ({taught})"
+              + "".join(f"; {reason}" for reason in heads.left_out))
     right = "colour and value right" if args.expect == "macao" else "value right"
     for name, score in (("before", result.before), ("after", result.after)):
         n = max(score.dice, 1)
         print(f"{name:6s}: {right} {score.colour_value_right / n:.2%}, stated wrongly "
               f"{score.wrong_confident / n:.2%}, unsure {score.unsure / n:.2%}, all dice right "
-              f"{score.images_all_right / max(score.images, 1):.1%} ({score.dice} dice)")
+              f"{score.images_all_right / max(score.images, 1):.1%} ({score.dice} dice), "
+              f"{score.phantom} where no die lies")
     if not result.better:
         print("the refit reads the held-out rolls no better: nothing written")
         return EXIT_OK
@@ -229,6 +238,8 @@ def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
         print(f"adapt: the refit could not be written to {out}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     colours = f"{out / CALIBRATION_NAME} (the colours), " if result.refit.calibration is not None else ""
+    if heads is not None and heads.heads:
+        colours += f"{out / HEADS_NAME} (the last layers), "
     print(f"written: {colours}{out / SETTINGS_NAME} (lay over the config with --config) and {out / RECORD_NAME} "
           f"(the scores; the app applies the refit from {'table-rolls' if args.expect == 'macao' else 'table-rolls-any'}"
           "/adapted)")
@@ -301,8 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "as the app does after the camera check")
     ev.add_argument("--mistakes", action="store_true",
                     help="also list each die not read right (missed, unsure, wrong) and each die read where none lies")
-    ad = sub.add_parser("adapt", help="refit the sure threshold (and in macao mode the colours) on the table's "
-                        "own rolls, judged on a held-out part")
+    ad = sub.add_parser("adapt", help="refit the classifiers' last layers, the sure threshold (and in macao mode "
+                        "the colours) on the table's own rolls, judged on a held-out part")
     ad.add_argument("dataset", metavar="DATASET", help="the table's rolls (beside the calibration: table-rolls/ "
                     "for macao mode, table-rolls-any/ for any)")
     ad.add_argument("--expect", choices=("macao", "any"), default="macao",
@@ -312,6 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "default: from config)")
     ad.add_argument("--max-wrong", type=float, default=0.003, help="share of dice stated wrongly allowed (0.003)")
     ad.add_argument("--min-dice", type=int, default=60, help="fewest dice to refit on (60)")
+    ad.add_argument("--no-layers", action="store_true",
+                    help="leave the classifiers' last layers as shipped (refit the threshold and colours only)")
     bench = sub.add_parser("bench", help="reading time per frame size, single thread")
     bench.add_argument("--runs", type=int, default=50)
     bench.add_argument("--image", help="use this picture (resized) instead of a drawn scene")

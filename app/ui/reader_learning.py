@@ -95,9 +95,13 @@ class ReaderLearning:
             return Message(N_("Shipped models (the dice station is not running)"))
         if adaptation.in_use is not None:
             refit = adaptation.in_use
-            return Message(N_("Adapted on {rolls} rolls: held-out dice read right {before} -> {after}"),
-                           {"rolls": refit.rolls, "before": percent(refit.right_before, refit.held_out_dice),
-                            "after": percent(refit.right_after, refit.held_out_dice)})
+            figures = {"rolls": refit.rolls, "before": percent(refit.right_before, refit.held_out_dice),
+                       "after": percent(refit.right_after, refit.held_out_dice),
+                       "extra_before": refit.extra_before, "extra_after": refit.extra_after}
+            if refit.extra_before != refit.extra_after:
+                return Message(N_("Adapted on {rolls} rolls: held-out dice read right {before} -> {after}, "
+                                  "dice seen where none lay {extra_before} -> {extra_after}"), figures)
+            return Message(N_("Adapted on {rolls} rolls: held-out dice read right {before} -> {after}"), figures)
         if adaptation.problem:
             return Message(N_("Shipped models; the refit on this table is not used: {problem}"),
                            {"problem": adaptation.problem})
@@ -179,13 +183,17 @@ class ReaderLearning:
         else:
             figures = {"before": percent(outcome.before.colour_value_right, outcome.before.dice),
                        "after": percent(outcome.after.colour_value_right, outcome.after.dice),
-                       "dice": outcome.before.dice}
+                       "dice": outcome.before.dice, "extra_before": outcome.before.phantom,
+                       "extra_after": outcome.after.phantom}
             current = self.station
             if outcome.better and current is not None:
                 problem = current.use_adaptation(mode)  # the station now running (a Settings change may have rebuilt it)
                 self.failed = bool(problem)
-                self.said = (Message(N_("Learnt: held-out dice read right {before} -> {after} (of {dice}); "
-                                        "in use from the next roll"), figures) if not problem else
+                learnt = (N_("Learnt: held-out dice read right {before} -> {after} (of {dice}); in use from the "
+                             "next roll") if outcome.before.phantom == outcome.after.phantom else
+                          N_("Learnt: held-out dice read right {before} -> {after} (of {dice}), dice seen where "
+                             "none lay {extra_before} -> {extra_after}; in use from the next roll"))
+                self.said = (Message(learnt, figures) if not problem else
                              Message(N_("Learnt, but not used: {problem}"), {"problem": problem}))
             else:
                 self.said = Message(N_("The refit read the held-out dice no better ({before} -> {after} of "

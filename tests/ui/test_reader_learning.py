@@ -5,6 +5,7 @@ kind of dice of the game in play, which the row names."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -176,3 +177,21 @@ def test_in_a_game_whose_colours_repeat_the_row_learns_and_forgets_its_dice_alon
         assert link.station.adaptations["any"].in_use is None
         assert link.station.reader.learned.value_min_probability == TOO_STRICT
         assert not (tmp_path / "table-rolls-any" / "adapted" / RECORD_NAME).exists()
+
+
+def test_a_refit_that_stops_dice_being_seen_where_none_lay_says_so(learnt_table: Path, mock_factory: MockFactory) -> None:
+    """Readings where no die lies cost the players a tap each, as a die read wrong does: a refit
+    judged on them says how many it saved."""
+    record_path = learnt_table / "table-rolls" / "adapted" / RECORD_NAME
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    assert record["version"] == 3 and record["extra_before"] == record["extra_after"]  # none on this calm table
+    record.update(extra_before=9, extra_after=1)
+    record_path.write_text(json.dumps(record), encoding="utf-8")
+    with settings_on(learnt_table, mock_factory) as (ui, _link):
+        assert _said(ui, "Adapted on 12 rolls: held-out dice read right 88.9 % -> 100.0 %, dice seen where none lay "
+                         "9 -> 1")
+        translator.set_language("de")
+        ui.app.go("start")
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Würfel gesehen, wo keiner lag 9 -> 1")

@@ -12,10 +12,12 @@ import pytest
 
 from tests.learnt_table import ANY_COLOURS, TOO_STRICT, keep_any_rolls, too_strict
 from vision.adapt import (
+    HEADS_NAME,
     HELD_OUT_EVERY,
     NO_CALIBRATION,
     RECORD_NAME,
     AdaptError,
+    _better,
     _threshold,
     adapt,
     load_adaptation,
@@ -79,6 +81,16 @@ def test_the_threshold_states_the_most_dice_right_within_the_mistakes_allowed() 
     assert _threshold([(0.95, True)] * 10, found=10, max_wrong=0.0, current=0.7) == 0.7  # nothing to gain: kept
 
 
+def test_a_refit_is_better_when_it_leaves_the_players_less_to_put_right_and_states_no_more_wrongly() -> None:
+    # (right, wrong, readings where no die lies) before, then after, of the held-out dice
+    assert _better(50, 2, 51, 2)  # a die more read right
+    assert _better(50, 2, 50, 1)  # as many, one fewer stated wrongly
+    assert _better(50, 2, 49, 2, 44, 0)  # a die fewer, but 44 readings fewer to dismiss
+    assert not _better(50, 2, 49, 2, 1, 1)
+    assert not _better(50, 0, 61, 1, 10, 0)  # one more stated wrongly: never
+    assert not _better(50, 2, 50, 2, 3, 3)
+
+
 def test_the_command_writes_the_refit_only_when_it_reads_better(table_rolls: Path, tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "adapted"
@@ -101,7 +113,9 @@ def any_rolls(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_any_mode_refits_its_own_threshold_on_the_values_alone(any_rolls: Path) -> None:
     models = learned_models(too_strict(LEARNED))
     assert not isinstance(models, str), models
-    result = adapt(any_rolls, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=30, expect="any")
+    result = adapt(any_rolls, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=30, expect="any",
+                   layers=False)
+    assert result.refit.heads is None
     assert (result.taught, result.held_out) == (9, 3) and result.refit.dice >= 60
     assert result.refit.expect == "any" and result.refit.calibration is None  # its colours are not refitted
     assert result.refit.value_min_probability == 0.92
@@ -117,6 +131,19 @@ def test_any_mode_refits_its_own_threshold_on_the_values_alone(any_rolls: Path) 
     assert (as_shipped.before.right, as_shipped.after.right) == (24, 24) and not as_shipped.better
 
 
+def test_with_the_last_layers_refitted_the_threshold_only_comes_down(any_rolls: Path) -> None:
+    """Read through layers fitted to the same rolls, the teaching dice are read surely and right
+    more often than the held-out ones will be: the threshold is not raised on them."""
+    for learned, threshold in ((too_strict(LEARNED), 0.98), (LEARNED, LEARNED.value_min_probability)):
+        models = learned_models(learned)
+        assert not isinstance(models, str), models
+        result = adapt(any_rolls, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=30, expect="any")
+        assert result.refit.heads is not None and set(result.refit.heads.heads) == {
+            Path(LEARNED.classifier_path).name, Path(LEARNED.second_classifier_path).name}
+        assert result.refit.value_min_probability == threshold <= learned.value_min_probability
+        assert (result.after.right, result.after.wrong_confident) == (24, 0)
+
+
 def test_the_command_writes_an_any_mode_refit_without_colours(any_rolls: Path, tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     strict = tmp_path / "strict.toml"
@@ -125,18 +152,20 @@ def test_the_command_writes_an_any_mode_refit_without_colours(any_rolls: Path, t
     (out).mkdir()
     (out / "calibration.json").write_text("{}", encoding="utf-8")  # an earlier macao refit's colours
     assert main(["--config", str(strict), "adapt", str(any_rolls), "--expect", "any", "--out", str(out),
-                 "--min-dice", "30"]) == 0
+                 "--min-dice", "30", "--no-layers"]) == 0
     printed = capsys.readouterr().out
     assert "in any mode; value_min_probability 0.99 -> 0.92, colours not refitted" in printed
     assert "before: value right 62.50%" in printed and "after : value right 100.00%" in printed
-    assert "table-rolls-any/adapted" in printed
+    assert "table-rolls-any/adapted" in printed and "last layers" not in printed
     assert (out / "adapted.toml").read_text(encoding="utf-8").endswith(
         "[vision.learned]\nvalue_min_probability = 0.92\n")
-    assert not (out / "calibration.json").exists()
+    assert not (out / "calibration.json").exists() and not (out / HEADS_NAME).exists()
     record = json.loads((out / RECORD_NAME).read_text(encoding="utf-8"))
     assert (record["mode"], record["judged_against"], record["calibration"]) == ("any", NO_CALIBRATION, NO_CALIBRATION)
+    assert record["heads"] == NO_CALIBRATION
     refit = load_adaptation(out, models_fingerprint(LEARNED), NO_CALIBRATION, "any")
     assert refit is not None and refit.calibration is None and refit.value_min_probability == 0.92
+    assert refit.heads is None and refit.learned(LEARNED).classifier_heads_path == ""
     with pytest.raises(AdaptError, match="made for the reader's any mode, not for its macao mode"):
         load_adaptation(out, models_fingerprint(LEARNED), NO_CALIBRATION, "macao")
 
