@@ -6,11 +6,13 @@ held out, the rest teach. A folder holds the rolls of one reader mode (`table-ro
 `read` and `evaluate` take it, not guessed from the folder's name (a copied folder may be named
 anything) or its labels (a roll of dice whose colours repeat may show each colour once).
 
-Refitted in macao mode: the six dice's colours under this table's light (the colour calibration,
-measured as the camera check measures it, but over every die of every roll instead of one frame),
-and the probability a die's value needs to be stated sure (`macao_value_min_probability`): the
-one that states the most teaching dice right while those stated wrongly stay within `max_wrong`.
-In any mode the same for its own threshold (`value_min_probability`) and nothing else: its
+Refitted in both modes first: the two classifiers' last layers (vision.head_refit), through
+which the rest is then measured. Then in macao mode: the six dice's colours under this table's
+light (the colour calibration, measured as the camera check measures it, but over every die of
+every roll instead of one frame), and the probability a die's value needs to be stated sure
+(`macao_value_min_probability`): the one that states the most teaching dice right while those
+stated wrongly stay within `max_wrong` (with the layers refitted, no higher than it was). In any
+mode the same for its own threshold (`value_min_probability`) and nothing else: its
 colours are not refitted. A game whose dice repeat colours names them among its own colour set
 (the players' colours of that game, learnt one die each by the camera check, a file per set),
 which the rolls in `table-rolls-any/` do not record and which differs from game to game; the
@@ -19,11 +21,12 @@ the players' counts, never with a colour they corrected); and any mode is scored
 (as `evaluate --expect any` scores it). So any mode is taught and judged reading values alone,
 with no colour calibration, and its refit holds whatever colours are calibrated later.
 
-The networks are not retrained here (that takes a desktop: tools/training/README.md). The refit
-is scored on the held-out frames before and after and written only when it reads them better,
-with a record of both scores and of what it was fitted for (the reader mode, the model files,
-the colour calibration it was judged against), so that the app applies it only while those
-still hold (`load_adaptation`).
+Beyond their last layers the networks are not retrained here (that takes a desktop:
+tools/training/README.md). The refit is scored on the held-out frames before and after and
+written only when it reads them better (`_better`: less for the players to put right, no die
+more stated wrongly), with a record of both scores and of what it was fitted for (the reader
+mode, the model files, the colour calibration it was judged against, the files it wrote), so
+that the app applies it only while those still hold (`load_adaptation`).
 """
 
 from __future__ import annotations
