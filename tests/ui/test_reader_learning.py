@@ -190,8 +190,10 @@ def test_a_refit_that_stops_dice_being_seen_where_none_lay_says_so(learnt_table:
     with settings_on(learnt_table, mock_factory) as (ui, _link):
         assert _said(ui, "Adapted on 12 rolls: held-out dice read right 88.9 % -> 100.0 %, dice seen where none lay "
                          "9 -> 1")
+        assert not [text for text in ui.cut_texts() if "none lay" in text]  # the longer line is shown whole
         translator.set_language("de")
         ui.app.go("start")
         ui.app.go("settings")
         ui.idle()
         assert _said(ui, "Würfel gesehen, wo keiner lag 9 -> 1")
+        assert not [text for text in ui.cut_texts() if "keiner lag" in text]
