@@ -5,6 +5,7 @@ of layers is damaged."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from vision.cli import main
 from vision.evaluate import LabelledDie
 from vision.head_refit import NOT_A_DIE, candidate_classes, fit_head
 from vision.heads import Head, load_heads, save_heads
+from vision.learned_models import model_path
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
 from vision.reader import learned_models, read_dice
@@ -122,3 +124,23 @@ def test_the_layers_are_written_applied_through_the_record_and_refused_when_dama
     assert older is not None and older.heads is None
     forget_adaptation(out)
     assert not (out / HEADS_NAME).exists() and not (out / RECORD_NAME).exists()
+
+
+def test_without_features_nets_the_threshold_is_refitted_alone_and_the_reason_is_given(
+        webcam_table: Path, tmp_path: Path) -> None:
+    copies = []
+    for configured in (LEARNED.classifier_path, LEARNED.second_classifier_path):
+        source = model_path(configured)
+        copy = tmp_path / source.name
+        copy.write_bytes(source.read_bytes())
+        copy.with_suffix(".json").write_bytes(source.with_suffix(".json").read_bytes())
+        copies.append(str(copy))
+    learned = dataclasses.replace(LEARNED, classifier_path=copies[0], second_classifier_path=copies[1])
+    chosen = learned_models(learned)
+    assert not isinstance(chosen, str)
+    result = adapt(webcam_table, PARAMS, chosen[0], chosen[1], None, 0.003, 20, "any")
+    heads = result.refit.heads
+    assert heads is not None and heads.heads == {}
+    assert [reason.split(":")[0] for reason in heads.left_out] == ["dicenet_wide.int8.onnx", "dicenet.int8.onnx"]
+    assert all("no usable features net beside it" in reason for reason in heads.left_out)
+    assert result.before.dice == result.after.dice == 24  # judged as ever, with the threshold refitted alone
