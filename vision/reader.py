@@ -82,7 +82,8 @@ def read_dice(
         return _labelled(reading, f"{CLASSICAL_PATH} ({'; '.join(filter(None, [chosen, lean_note]))})")
     reading = _read_learned(frame, params, expect, calibration, region, debug, reference, look_scale, *chosen)
     trouble = chosen[0].lean_trouble
-    return _labelled(reading, f"{LEARNED_PATH} (no leaning check: {trouble})" if trouble else LEARNED_PATH)
+    path = LEARNED_PATH + (", last layers refitted to this table" if chosen[1].classifier_heads_path else "")
+    return _labelled(reading, f"{path} (no leaning check: {trouble})" if trouble else path)
 
 
 def learned_models(learned: LearnedParams | None = None) -> tuple[LearnedModels, LearnedParams] | str:

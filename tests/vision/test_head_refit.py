@@ -106,7 +106,9 @@ def test_the_layers_are_written_applied_through_the_record_and_refused_when_dama
     through = refit.learned(LEARNED)
     assert through.classifier_heads_path == str((out / HEADS_NAME).absolute())
     frame = cv2.imread(str(sorted((webcam_table / "images").iterdir())[3]))
-    assert read_dice(frame, PARAMS, "any", learned=through).message.startswith("learned")
+    assert read_dice(frame, PARAMS, "any", learned=through).message.startswith(
+        "learned reader, last layers refitted to this table")
+    assert "refitted" not in read_dice(frame, PARAMS, "any", learned=LEARNED).message
     # Another valid file of layers in its place is not the one the record names; a damaged one neither.
     original = load_heads(out / HEADS_NAME)
     save_heads(out / HEADS_NAME, {name: Head(h.weight, h.bias + 1.0) for name, h in original.items()})
