@@ -20,7 +20,8 @@ from app.ui.launch import dice_config
 from app.ui.settings_store import UiSettings
 from hardware.camera import FolderCamera
 from tests.test_dice_service import DT, MOTION, ROLL, ManualClock, label_reader, roll_sequence, write_frames
-from vision.evaluate import evaluate
+from vision.evaluate import Score, evaluate, every_die_labelled, load_labels, score_image
+from vision.head_refit import candidate_classes
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.table_rolls import keep_roll, labelled_dice
 from vision.types import DiceReading, DiceSpec, DieReading
@@ -161,6 +162,17 @@ def test_a_roll_of_repeated_colours_is_kept_with_its_certain_dice(tmp_path: Path
     assert image is not None
     label = json.loads((tmp_path / "labels" / f"{image.stem}.json").read_text(encoding="utf-8"))
     assert [(d["colour"], d["value"], d["bbox_px"][0]) for d in label["dice"]] == [("white", 2, 110), ("blue", 6, 160)]
+    # Four dice were rolled, two are labelled: a reading on the red ones is no phantom, and a
+    # candidate there teaches adapt nothing (not "no die").
+    assert label["dice_in_roll"] == 4 and not every_die_labelled(tmp_path / "labels" / f"{image.stem}.json")
+    dice = load_labels(tmp_path / "labels" / f"{image.stem}.json", 400, 120)
+    red = np.array([(30.0, 60.0)])
+    assert candidate_classes(red, dice, every_die=False).tolist() == [-1]
+    assert candidate_classes(red, dice).tolist() == [0]
+    for every_die, phantoms in ((False, 0), (True, 2)):
+        score = Score()
+        score_image(score, dice, reading, use_colour=False, every_die=every_die)
+        assert score.phantom == phantoms and score.extra == 2
 
 
 def test_other_games_rolls_are_kept_apart_from_the_ones_adapt_refits_on(tmp_path: Path) -> None:

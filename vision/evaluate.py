@@ -201,9 +201,22 @@ def as_read(prediction: DieReading) -> str:
     return f"{_named(prediction.colour, prediction.value)} at {prediction.confidence:.2f}"
 
 
+def every_die_labelled(label_path: Path) -> bool:
+    """Whether the labels hold every die in the picture: not a kept roll whose labels leave out
+    dice the players confirmed (`dice_in_roll`, vision.table_rolls), where a reading off the
+    labelled dice may be one of those; datasets label every die. ValueError for a JSON label
+    file that cannot be read (as `load_labels`)."""
+    if label_path.suffix != ".json":
+        return True
+    data = json.loads(label_path.read_text(encoding="utf-8"))
+    in_roll = data.get("dice_in_roll") if isinstance(data, dict) else None
+    return not isinstance(in_roll, int) or len(data.get("dice", [])) >= in_roll
+
+
 def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use_colour: bool,
-                image: str = "") -> None:
-    """Add one image's result to the totals, and what it got wrong to `score.mistakes`."""
+                image: str = "", every_die: bool = True) -> None:
+    """Add one image's result to the totals, and what it got wrong to `score.mistakes`. A
+    reading on no labelled die is a phantom only where the labels hold `every_die`."""
     score.images += 1
     score.ms.append(reading.ms)
     matches = match(dice, reading.dice)
@@ -241,7 +254,7 @@ def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use
     matched = set(matches.values())
     for j, prediction in enumerate(reading.dice):
         if j not in matched:
-            if not on_a_die(dice, prediction):
+            if every_die and not on_a_die(dice, prediction):
                 score.phantom += 1
                 score.phantom_sure += not prediction.unsure and prediction.value is not None
             box = (prediction.x, prediction.y, prediction.x + prediction.w, prediction.y + prediction.h)
@@ -278,7 +291,7 @@ def evaluate(
             check = camera_check_of(label_path, frame.shape[1], frame.shape[0])
             score.read_in_tray_corners += check is not None
             reading = read_beside_empty_tray(frame, empty_tray_of(folder, image_path), check)
-        score_image(score, dice, reading, use_colour, image_path.name)
+        score_image(score, dice, reading, use_colour, image_path.name, every_die_labelled(label_path))
     return score
 
 

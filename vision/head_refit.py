@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import crop_candidates
-from vision.evaluate import LabelledDie, load_labels
+from vision.evaluate import LabelledDie, every_die_labelled, load_labels
 from vision.frame import FrameError, check_frame, cut_with_margin
 from vision.heads import Head, features_path, shipped_head
 from vision.learned import proposed_candidates
@@ -63,10 +63,11 @@ def refittable(learned: LearnedParams) -> tuple[list[Refittable], list[str]]:
     return found, missing
 
 
-def candidate_classes(centres: np.ndarray, labels: Sequence[LabelledDie]) -> np.ndarray:
+def candidate_classes(centres: np.ndarray, labels: Sequence[LabelledDie], every_die: bool = True) -> np.ndarray:
     """Each candidate centre's class (frame px): the value of the die whose centre lies within
     POSITIVE_WITHIN of its side, NOT_A_DIE clear of every die's box by NEGATIVE_BEYOND of its
-    side, else -1 (teaches nothing; so is a die labelled without a value, a cocked one)."""
+    side where the labels hold `every_die` (else it may lie on the die left out), else -1
+    (teaches nothing; so does a candidate on a die labelled without a value, a cocked one)."""
     classes = np.full(len(centres), -1, int)
     for index, (x, y) in enumerate(centres):
         near_any = False
@@ -79,16 +80,17 @@ def candidate_classes(centres: np.ndarray, labels: Sequence[LabelledDie]) -> np.
                 break
             margin = NEGATIVE_BEYOND * side
             near_any = near_any or (x0 - margin <= x <= x1 + margin and y0 - margin <= y <= y1 + margin)
-        if not near_any:
+        if not near_any and every_die:
             classes[index] = NOT_A_DIE
     return classes
 
 
 def teaching_crops(frame: np.ndarray, labels: Sequence[LabelledDie], params: VisionParams, expect: ExpectMode,
-                   models: LearnedModels, learned: LearnedParams) -> tuple[list[np.ndarray], np.ndarray]:
+                   models: LearnedModels, learned: LearnedParams,
+                   every_die: bool = True) -> tuple[list[np.ndarray], np.ndarray]:
     """The crops of one roll's candidates that teach, as each classifier (models.classifier,
-    then models.extra_classifiers) cuts them, and their classes; none where the frame is not
-    one the reader reads."""
+    then models.extra_classifiers) cuts them, and their classes (`candidate_classes`); none
+    where the frame is not one the reader reads."""
     nets = [models.classifier, *models.extra_classifiers]
     try:
         view, place = cut_with_margin(check_frame(frame, params), params, None)
@@ -99,7 +101,7 @@ def teaching_crops(frame: np.ndarray, labels: Sequence[LabelledDie], params: Vis
     if not proposal.found:
         return [np.zeros((0, net.crop_px, net.crop_px, 3), np.uint8) for net in nets], np.zeros(0, int)
     centres, sides, first = crop_candidates(view, proposal.found, proposal.typical, models.classifier, learned)
-    classes = candidate_classes(centres + offset, labels)
+    classes = candidate_classes(centres + offset, labels, every_die)
     teach = classes >= 0
     crops = [first] + [crop_dice(view, centres, sides, net.crop_px, net.window_sides) for net in nets[1:]]
     return [stack[teach] for stack in crops], classes[teach]
@@ -163,7 +165,7 @@ def refit_heads(pairs: Sequence[tuple[Path, Path]], params: VisionParams, expect
         if frame is None:
             continue
         crops, taught = teaching_crops(frame, load_labels(label_path, frame.shape[1], frame.shape[0]), params,
-                                       expect, models, learned)
+                                       expect, models, learned, every_die_labelled(label_path))
         for stack, kept in zip(crops, by_net):
             kept.append(stack)
         classes.append(taught)

@@ -70,6 +70,9 @@ def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: 
     labelled (or `limit` is 0). OSError when the folder cannot be written."""
     dice = [{"bbox_px": [die.x, die.y, die.x + die.w, die.y + die.h], "value": value, "colour": die.colour}
             for die, value in labelled_dice(reading, confirmed)]
+    # How many dice the roll holds: where fewer are labelled, a die lies somewhere unlabelled, and
+    # a reading off the labelled ones is no phantom, nor a candidate there a lesson in "no die".
+    in_roll = sum(1 if isinstance(given, (int, np.integer)) else len(given) for given in confirmed.values())
     if limit <= 0 or not dice:
         return None
     images, labels = folder / "images", folder / "labels"
@@ -82,7 +85,8 @@ def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: 
         raise OSError(f"{images / name}.jpg: the frame could not be encoded")
     image = images / f"{name}.jpg"
     _write_atomically(image, data.tobytes())
-    _write_atomically(labels / f"{name}.json", (json.dumps({"dice": dice}, indent=1) + "\n").encode("utf-8"))
+    _write_atomically(labels / f"{name}.json",
+                      (json.dumps({"dice": dice, "dice_in_roll": in_roll}, indent=1) + "\n").encode("utf-8"))
     for number in _numbers(images)[:-limit]:
         for old in (images / f"roll-{number:06d}.jpg", labels / f"roll-{number:06d}.json"):
             old.unlink(missing_ok=True)
