@@ -81,11 +81,12 @@ def test_the_threshold_states_the_most_dice_right_within_the_mistakes_allowed() 
     assert _threshold([(0.95, True)] * 10, found=10, max_wrong=0.0, current=0.7) == 0.7  # nothing to gain: kept
 
 
-def test_a_refit_is_better_when_it_leaves_the_players_less_to_put_right_and_states_no_more_wrongly() -> None:
+def test_a_refit_is_better_when_it_leaves_less_to_put_right_reading_no_die_fewer_and_none_more_wrongly() -> None:
     # (right, wrong, readings where no die lies) before, then after, of the held-out dice
     assert _better(50, 2, 51, 2)  # a die more read right
     assert _better(50, 2, 50, 1)  # as many, one fewer stated wrongly
-    assert _better(50, 2, 49, 2, 44, 0)  # a die fewer, but 44 readings fewer to dismiss
+    assert _better(50, 2, 50, 2, 44, 0)  # as many, and 44 readings fewer to dismiss
+    assert not _better(50, 2, 49, 2, 44, 0)  # never a die fewer read right, whatever it saves
     assert not _better(50, 2, 49, 2, 1, 1)
     assert not _better(50, 0, 61, 1, 10, 0)  # one more stated wrongly: never
     assert not _better(50, 2, 50, 2, 3, 3)
