@@ -88,11 +88,14 @@ def load_table_calibration(params: VisionParams, report: Callable[[str], None]) 
         return None
 
 
-def keep_table_roll(calibration_path: Path, limit: int, frame: np.ndarray, reading: DiceReading,
-                    confirmed: Confirmed, dice: DiceSpec) -> None:
+def keep_table_roll(calibration_path: Path, limit: int, empty_tray: Callable[[], EmptyTray | None], frame: np.ndarray,
+                    reading: DiceReading, confirmed: Confirmed, dice: DiceSpec) -> None:
     """Keep a confirmed roll among the table's rolls read in the same reader mode as it
-    (`default_rolls_folder`): `vision adapt` refits each mode on its own rolls."""
-    keep_roll(default_rolls_folder(calibration_path, dice.reader_mode), frame, reading, confirmed, limit)
+    (`default_rolls_folder`): `vision adapt` refits each mode on its own rolls, judged as the
+    reader read them, beside the empty tray it had then (`empty_tray`)."""
+    tray = empty_tray()
+    keep_roll(default_rolls_folder(calibration_path, dice.reader_mode), frame, reading, confirmed, limit,
+              None if tray is None else tray.picture())
 
 
 class TableReader:
@@ -389,7 +392,8 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         vote=lambda readings: vote(readings, params=settle_params, repeats=reader.dice.repeats),
         timings=roll_timings(config), clock=clock,
         on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest,
-        keep_roll=(functools.partial(keep_table_roll, default_calibration_path(vision_params), vision_params.keep_rolls)
+        keep_roll=(functools.partial(keep_table_roll, default_calibration_path(vision_params), vision_params.keep_rolls,
+                                     lambda: reader.reference)
                    if vision_params.keep_rolls > 0 else None))
     button = _open_button(config, service, clock, pin_factory, note)
 

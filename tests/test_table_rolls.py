@@ -9,6 +9,7 @@ import json
 import logging
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -20,6 +21,8 @@ from app.ui.launch import dice_config
 from app.ui.settings_store import UiSettings
 from hardware.camera import FolderCamera
 from tests.test_dice_service import DT, MOTION, ROLL, ManualClock, label_reader, roll_sequence, write_frames
+from vision.params import load_vision_params
+from vision.reference import EmptyTray
 from vision.evaluate import Score, evaluate, every_die_labelled, load_labels, score_image
 from vision.head_refit import candidate_classes
 from vision.settle import SettleDetector, SettleParams, vote
@@ -175,14 +178,31 @@ def test_a_roll_of_repeated_colours_is_kept_with_its_certain_dice(tmp_path: Path
         assert score.phantom == phantoms and score.extra == 2
 
 
+def test_each_roll_keeps_the_empty_tray_it_was_read_beside_linked_while_it_stays_the_same(tmp_path: Path) -> None:
+    frame = np.full((120, 400, 3), 90, np.uint8)
+    trays = [np.full((120, 400, 3), level, np.uint8) for level in (60, 60, 80)]
+    for tray in trays:
+        keep_roll(tmp_path, frame, _reading(ROLL), ROLL, limit=2, empty_tray=tray)
+    references = sorted((tmp_path / "references").iterdir())
+    assert [p.name for p in references] == ["roll-000002.jpg", "roll-000003.jpg"]  # the oldest went with its roll
+    assert references[0].stat().st_nlink == 1  # its twin (roll 1) is gone: one link left
+    assert [round(float(cv2.imread(str(p)).mean())) for p in references] == [60, 80]
+    keep_roll(tmp_path, frame, _reading(ROLL), ROLL, limit=5, empty_tray=trays[2])
+    assert (tmp_path / "references" / "roll-000004.jpg").stat().st_ino == references[1].stat().st_ino  # linked
+
+
 def test_other_games_rolls_are_kept_apart_from_the_ones_adapt_refits_on(tmp_path: Path) -> None:
     frame = np.full((120, 400, 3), 90, np.uint8)
     calibration = tmp_path / "calibration.json"
-    keep_table_roll(calibration, 5, frame, _reading(ROLL), ROLL, DiceSpec())
+    empty = EmptyTray.of(np.full((120, 400, 3), 70, np.uint8), load_vision_params())
+    keep_table_roll(calibration, 5, lambda: empty, frame, _reading(ROLL), ROLL, DiceSpec())
     grouped = DiceSpec(3, ("red", "white"), repeats=True)
     reading = DiceReading((_die(10, "red", 3), _die(60, "red", 4), _die(110, "white", 2)))
-    keep_table_roll(calibration, 5, frame, reading, {"red": [4, 3], "white": [2]}, grouped)
+    keep_table_roll(calibration, 5, lambda: None, frame, reading, {"red": [4, 3], "white": [2]}, grouped)
     assert [p.name for p in (tmp_path / "table-rolls" / "images").iterdir()] == ["roll-000001.jpg"]
+    kept_empty = cv2.imread(str(tmp_path / "table-rolls" / "references" / "roll-000001.jpg"))
+    assert kept_empty is not None and abs(float(kept_empty.mean()) - 70.0) < 1.0  # beside the roll it was read by
+    assert not (tmp_path / "table-rolls-any" / "references").exists()  # no empty tray known: none kept
     label = json.loads((tmp_path / "table-rolls-any" / "labels" / "roll-000001.json").read_text(encoding="utf-8"))
     assert [(d["colour"], d["value"]) for d in label["dice"]] == [("red", 3), ("red", 4), ("white", 2)]
 

@@ -37,6 +37,7 @@ import json
 import os
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +46,7 @@ import numpy as np
 
 from vision.calibrate import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.colour import LEARNED_MEASURE, ColourModel
-from vision.evaluate import LabelledDie, Score, evaluate, iter_dataset, load_labels
+from vision.evaluate import CameraCheck, LabelledDie, Score, checked_params, evaluate, iter_dataset, load_labels
 from vision.frame import FrameError, check_frame, cut_with_margin
 from vision.head_refit import HeadsRefit, refit_heads
 from vision.heads import load_heads, save_heads
@@ -54,7 +55,7 @@ from vision.learned_models import LearnedModels, model_path
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import learned_models, read_dice
-from vision.types import DIE_COLOURS, ExpectMode
+from vision.types import DIE_COLOURS, DiceReading, ExpectMode
 
 # Every this many-th roll (by name, oldest first) is held out to judge the refit.
 HELD_OUT_EVERY = 4
@@ -181,8 +182,9 @@ def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedMod
         labels = load_labels(label_path, frame.shape[1], frame.shape[0])
         if expect == "macao":
             _sightings(frame, labels, params, models, lowest, bodies, polarities)
-        # The threshold: the whole reader, stating every value it is at least the lowest tried sure of.
-        reading = read_dice(frame, params, expect, learned=lowest)
+        # The threshold: the whole reader, stating every value it is at least the lowest tried sure
+        # of, beside the empty tray the roll was read by where it was kept.
+        reading = read_dice(frame, params, expect, learned=lowest, reference=_empty_tray_beside(image_path))
         for die in reading.dice:
             label = _label_at(labels, die.x + die.w / 2, die.y + die.h / 2)
             if label is None or label.value is None:
@@ -220,6 +222,13 @@ def _sightings(frame: np.ndarray, labels: list[LabelledDie], params: VisionParam
         bodies[label.colour].append((face.colour.lightness, face.colour.a, face.colour.b))
         if face.polarity:
             polarities[label.colour][face.polarity] += 1
+
+
+def _empty_tray_beside(image_path: Path) -> np.ndarray | None:
+    """The empty tray a kept roll was read beside (references/ of its folder, under its name;
+    vision.table_rolls), or None where none was kept."""
+    reference = image_path.parent.parent / "references" / image_path.name
+    return cv2.imread(str(reference), cv2.IMREAD_COLOR) if reference.is_file() else None
 
 
 def _label_at(labels: list[LabelledDie], x: float, y: float) -> LabelledDie | None:
@@ -283,16 +292,29 @@ def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: Le
                                         may_raise=not refitted), heads=heads)
         adapted = refit.learned(taught)
         held_folder = Path(scratch) / "held-out"
-        for part in ("images", "labels"):
+        beside = all(_empty_tray_beside(image_path) is not None for image_path, _label in held)
+        for part in ("images", "labels") + (("references",) if beside else ()):
             (held_folder / part).mkdir(parents=True)
         for image_path, label_path in held:
             os.symlink(image_path.resolve(), held_folder / "images" / image_path.name)
             os.symlink(label_path.resolve(), held_folder / "labels" / label_path.name)
+            if beside:
+                os.symlink((image_path.parent.parent / "references" / image_path.name).resolve(),
+                           held_folder / "references" / image_path.name)
         colours = expect == "macao"
-        before = evaluate(held_folder, lambda f: read_dice(f, params, expect, calibration, learned=learned), colours)
-        after = evaluate(held_folder, lambda f: read_dice(f, params, expect, refit.calibration, learned=adapted),
-                         colours)
+        before, after = (evaluate(held_folder, lambda f: read_dice(f, params, expect, colours_, learned=learned_),
+                                  colours, _beside_empty_tray(params, expect, colours_, learned_) if beside else None)
+                         for colours_, learned_ in ((calibration, learned), (refit.calibration, adapted)))
     return Adaptation(refit, before, after, len(teaching), len(held))
+
+
+def _beside_empty_tray(params: VisionParams, expect: ExpectMode, calibration: Calibration | None,
+                       learned: LearnedParams) -> Callable[[np.ndarray, np.ndarray, CameraCheck | None], DiceReading]:
+    """A held-out roll read as the app read it: beside its empty tray, in the tray's corners."""
+    def read(frame: np.ndarray, empty: np.ndarray, check: CameraCheck | None) -> DiceReading:
+        return read_dice(frame, checked_params(params, check, frame.shape[1], frame.shape[0]), expect, calibration,
+                         learned=learned, reference=empty)
+    return read
 
 
 def adapted_settings(refit: Refit, heads: Path | None = None) -> str:

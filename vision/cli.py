@@ -41,7 +41,7 @@ from vision.calibrate import (
     save_calibration,
 )
 from vision.debug import DebugSink
-from vision.evaluate import CameraCheck, evaluate
+from vision.evaluate import CameraCheck, checked_params, evaluate
 from vision.image_file import ImageFileError, read_image
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
@@ -142,13 +142,8 @@ def cmd_evaluate(args: argparse.Namespace, params: VisionParams, learned: Learne
             return EXIT_BAD_INPUT
 
         def beside(frame: np.ndarray, empty: np.ndarray, check: CameraCheck | None) -> DiceReading:
-            checked = params
-            if check is not None:
-                checked = params.with_tray_corners(check.corners.tolist(), frame.shape[1], frame.shape[0])
-                if check.field_of_view_deg is not None:
-                    checked = dataclasses.replace(checked, camera_fov_deg=check.field_of_view_deg)
-            return read_dice(frame, checked, expect=args.expect, calibration=calibration, learned=learned,
-                             reference=empty)
+            return read_dice(frame, checked_params(params, check, frame.shape[1], frame.shape[0]), expect=args.expect,
+                             calibration=calibration, learned=learned, reference=empty)
 
         try:
             score = evaluate(

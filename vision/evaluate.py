@@ -8,6 +8,7 @@ die's box enlarged by 25 %, ties going to the nearest centre.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.params import VisionParams
 from vision.types import DIE_COLOURS, DiceReading, DieReading
 
 # The scoring rule of the dataset READMEs: a box enlarged by 25 % (12.5 % each side).
@@ -327,6 +329,17 @@ def camera_check_of(label_path: Path, width: int, height: int) -> CameraCheck | 
         raise ValueError(f"{label_path}: scene.camera_fov_deg must be an angle in degrees (0-180), "
                          f"got {field_of_view!r}")
     return CameraCheck(points, None if field_of_view is None else float(field_of_view))
+
+
+def checked_params(params: VisionParams, check: CameraCheck | None, width: int, height: int) -> VisionParams:
+    """`params` as the camera check leaves them for a picture of `width` x `height`: its tray
+    corners and field of view, where the label gives them (`camera_check_of`)."""
+    if check is None:
+        return params
+    checked = params.with_tray_corners(check.corners.tolist(), width, height)
+    if check.field_of_view_deg is not None:
+        checked = dataclasses.replace(checked, camera_fov_deg=check.field_of_view_deg)
+    return checked
 
 
 def empty_tray_of(folder: Path, image_path: Path) -> np.ndarray:

@@ -126,6 +126,14 @@ class EmptyTray:
         step = max(1, -(-max(frame.shape[:2]) // params.reference_long_side))
         return cls(_shrunk(frame, step), step, (frame.shape[1], frame.shape[0]))
 
+    def picture(self) -> np.ndarray:
+        """A frame-sized picture of it (each kept pixel repeated `step` times), which `of` shrinks
+        back to the same kept copy: what a kept roll stores beside its frame."""
+        width, height = self.frame_size
+        grown = np.repeat(np.repeat(self.small, self.step, axis=0), self.step, axis=1)
+        grown = grown[:height, :width]
+        return cv2.copyMakeBorder(grown, 0, height - grown.shape[0], 0, width - grown.shape[1], cv2.BORDER_REPLICATE)
+
 
 def _shrunk(image: np.ndarray, step: int) -> np.ndarray:
     return cv2.resize(image, None, fx=1.0 / step, fy=1.0 / step, interpolation=cv2.INTER_AREA) if step > 1 else image

@@ -15,6 +15,7 @@ labelled by a guess.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -64,8 +65,10 @@ def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieR
 
 
 def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: Confirmed,
-              limit: int) -> Path | None:
+              limit: int, empty_tray: np.ndarray | None = None) -> Path | None:
     """Store `frame` with the confirmed values of the dice `reading` found there (`labelled_dice`),
+    and the picture of the empty tray it was read beside (references/, under the image's name,
+    as `evaluate --references` reads it; a hard link to the roll before's where it is the same),
     then drop the oldest rolls beyond `limit`; the image written, or None when no die could be
     labelled (or `limit` is 0). OSError when the folder cannot be written."""
     dice = [{"bbox_px": [die.x, die.y, die.x + die.w, die.y + die.h], "value": value, "colour": die.colour}
@@ -84,13 +87,32 @@ def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: 
     if not encoded:
         raise OSError(f"{images / name}.jpg: the frame could not be encoded")
     image = images / f"{name}.jpg"
+    if empty_tray is not None:
+        _keep_empty_tray(folder / "references", image.name, empty_tray, kept[-1] if kept else None)
     _write_atomically(image, data.tobytes())
     _write_atomically(labels / f"{name}.json",
                       (json.dumps({"dice": dice, "dice_in_roll": in_roll}, indent=1) + "\n").encode("utf-8"))
     for number in _numbers(images)[:-limit]:
-        for old in (images / f"roll-{number:06d}.jpg", labels / f"roll-{number:06d}.json"):
+        for old in (images / f"roll-{number:06d}.jpg", labels / f"roll-{number:06d}.json",
+                    folder / "references" / f"roll-{number:06d}.jpg"):
             old.unlink(missing_ok=True)
     return image
+
+
+def _keep_empty_tray(references: Path, name: str, empty_tray: np.ndarray, before: int | None) -> None:
+    """The empty tray beside a roll, linked to the roll before's picture where they are the
+    same (the tray is seen empty between some rolls only)."""
+    references.mkdir(exist_ok=True)
+    encoded, data = cv2.imencode(".jpg", empty_tray, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not encoded:
+        raise OSError(f"{references / name}: the empty-tray picture could not be encoded")
+    previous = references / f"roll-{before:06d}.jpg" if before is not None else None
+    target = references / name
+    target.unlink(missing_ok=True)
+    if previous is not None and previous.is_file() and previous.read_bytes() == data.tobytes():
+        os.link(previous, target)
+    else:
+        _write_atomically(target, data.tobytes())
 
 
 def _numbers(images: Path) -> list[int]:

@@ -6,9 +6,11 @@ adapt then refits on three quarters and judges the held-out quarter, once with t
 all: dice read right, stated wrongly, unsure, and dice reported where none lies.
 
     .venv/bin/python -m tests.vision.bench_table_adapt [--throws 48] [--first 4811] [--tables 2]
-        [--only tilt=30-35 ...]
+        [--only tilt=30-35 ...] [--beside]
     .venv/bin/python -m tests.vision.bench_table_adapt --photos DIR   # a labelled set of one table
 
+--beside: each throw kept with its empty tray and the tray's corners, as the app keeps them, so
+that adapt judges the held-out throws as the app reads them (its teaching reads them alone).
 --photos: a folder of labelled photos (images/, labels/) taken at one table, e.g. dice-real-dev2
 given back its 4:3 (`tools.training.unstretch`); its odd images by name are the held-out quarter
 and part of the teaching (the shipped classifiers were trained on its even half).
@@ -25,7 +27,7 @@ from pathlib import Path
 import cv2
 
 from tools.scene_factors import allowed_values, parse_choices
-from tools.synth import SceneOptions, render_randomised
+from tools.synth import SceneOptions, render_randomised, render_randomised_and_empty_tray
 from vision.adapt import Adaptation, adapt
 from vision.evaluate import iter_dataset
 from vision.params import load_vision_params
@@ -41,21 +43,30 @@ CONDITIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def write_table(folder: Path, seed: int, throws: int, only: list[str]) -> None:
+def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: bool = False) -> None:
     """`throws` throws of one drawn table, each die labelled by its top face (as the app labels
-    the dice it found) with its value; a cocked die has none."""
+    the dice it found) with its value; a cocked die has none. With `beside`, each throw's empty
+    tray in references/ (as the app keeps it) and its tray corners and field of view in the label
+    (as the camera check knows them)."""
     allowed = allowed_values(None, parse_choices(only, "--only"))
-    (folder / "images").mkdir(parents=True)
-    (folder / "labels").mkdir()
+    for part in ("images", "labels") + (("references",) if beside else ()):
+        (folder / part).mkdir(parents=True)
     for throw in range(throws):
-        frame, labels = render_randomised(seed, allowed, SceneOptions(layout_seed=throw))
         name = f"roll-{throw + 1:06d}"
+        if beside:
+            frame, labels, empty = render_randomised_and_empty_tray(seed, allowed, SceneOptions(layout_seed=throw))
+            cv2.imwrite(str(folder / "references" / f"{name}.jpg"), empty, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        else:
+            frame, labels = render_randomised(seed, allowed, SceneOptions(layout_seed=throw))
         cv2.imwrite(str(folder / "images" / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
         dice = []
         for die in labels.dice:
             x, y, half = die.center[0], die.center[1], die.face_side / 2
             dice.append({"bbox_px": [x - half, y - half, x + half, y + half], "value": die.value, "colour": die.colour})
-        (folder / "labels" / f"{name}.json").write_text(json.dumps({"dice": dice}), encoding="utf-8")
+        record: dict[str, object] = {"dice": dice}
+        if beside:
+            record["scene"] = {key: labels.conditions[key] for key in ("tray_corners_px", "camera_fov_deg")}
+        (folder / "labels" / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
 
 
 def photos_as_rolls(photos: Path, folder: Path) -> None:
@@ -106,6 +117,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=2, help="tables per condition")
     parser.add_argument("--only", action="append", help="one condition of your own instead of CONDITIONS")
     parser.add_argument("--photos", type=Path, help="a labelled set of photos of one table instead")
+    parser.add_argument("--beside", action="store_true",
+                        help="keep each throw's empty tray and tray corners, as the app keeps its rolls: adapt then "
+                             "judges the held-out throws as the app reads them")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     totals: dict[str, list[int]] = {}
@@ -118,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
             for table in range(args.tables):
                 seed = args.first + 10 * number + table
                 folder = Path(scratch) / f"{condition}_{seed}"
-                write_table(folder, seed, args.throws, list(only))
+                write_table(folder, seed, args.throws, list(only), args.beside)
                 judge(folder, f"{condition} {seed}", totals)
     for key, (dice, right, wrong, unsure, phantom) in totals.items():
         print(f"all, {key}: {right} of {dice} right ({right / max(dice, 1):.1%}), {wrong} wrong "

@@ -146,3 +146,18 @@ def test_without_features_nets_the_threshold_is_refitted_alone_and_the_reason_is
     assert [reason.split(":")[0] for reason in heads.left_out] == ["dicenet_wide.int8.onnx", "dicenet.int8.onnx"]
     assert all("no usable features net beside it" in reason for reason in heads.left_out)
     assert result.before.dice == result.after.dice == 24  # judged as ever, with the threshold refitted alone
+
+
+def test_rolls_kept_with_their_empty_tray_are_judged_beside_it_as_the_app_read_them(tmp_path: Path) -> None:
+    folder = tmp_path / "table-rolls-any"
+    write_table(folder, TABLE_SEED, 8, list(CONDITIONS["webcam"]), beside=True)
+    chosen = learned_models(LEARNED)
+    assert not isinstance(chosen, str)
+    judged = adapt(folder, PARAMS, chosen[0], chosen[1], None, 0.003, 10, "any")
+    assert judged.before.dice == 12 and judged.before.right > 0
+    # Held-out rolls whose "empty tray" is the roll itself: beside it nothing differs, so no die
+    # is read there, before or after.
+    for image in sorted((folder / "images").iterdir())[3::4]:
+        (folder / "references" / image.name).write_bytes(image.read_bytes())
+    blind = adapt(folder, PARAMS, chosen[0], chosen[1], None, 0.003, 10, "any")
+    assert blind.before.right == blind.after.right == 0 and not blind.better
