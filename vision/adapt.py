@@ -46,7 +46,8 @@ import numpy as np
 
 from vision.calibrate import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.colour import LEARNED_MEASURE, ColourModel
-from vision.evaluate import CameraCheck, LabelledDie, Score, checked_params, evaluate, iter_dataset, load_labels
+from vision.evaluate import (CameraCheck, LabelledDie, Score, checked_params, empty_tray_of, evaluate, iter_dataset,
+                             load_labels)
 from vision.frame import FrameError, check_frame, cut_with_margin
 from vision.head_refit import HeadsRefit, refit_heads
 from vision.heads import load_heads, save_heads
@@ -227,8 +228,10 @@ def _sightings(frame: np.ndarray, labels: list[LabelledDie], params: VisionParam
 def _empty_tray_beside(image_path: Path) -> np.ndarray | None:
     """The empty tray a kept roll was read beside (references/ of its folder, under its name;
     vision.table_rolls), or None where none was kept."""
-    reference = image_path.parent.parent / "references" / image_path.name
-    return cv2.imread(str(reference), cv2.IMREAD_COLOR) if reference.is_file() else None
+    try:
+        return empty_tray_of(image_path.parent.parent, image_path)
+    except FileNotFoundError:
+        return None
 
 
 def _label_at(labels: list[LabelledDie], x: float, y: float) -> LabelledDie | None:
