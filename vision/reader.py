@@ -25,7 +25,7 @@ import numpy as np
 from vision.colour import CLASSICAL_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix, set_colours
 from vision.debug import DebugSink, draw_faces, draw_readings, outline_corners, outline_region
 from vision.die import DieFace, read_candidate
-from vision.frame import (FrameError, RegionPlace, WorkFrame, check_frame, cut_with_margin, inside_corners,
+from vision.frame import (FrameError, WorkFrame, check_frame, inside_corners,
                           is_blank, make_work_frame, tray_corner_pixels)
 from vision.heads import load_heads
 from vision.lean import LeanNet
@@ -34,9 +34,9 @@ from vision.learned_models import DiceDetector, DiceNet, DieCandidate, LearnedMo
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams
 from vision.perspective import point_below_camera
-from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, tray_difference
+from vision.reader_view import reader_view, view_difference
+from vision.reference import EmptyTray, TrayDifference
 from vision.segment import Candidate, find_candidates, foreground_mask, squareness
-from vision.straighten import Straightened, straightened, straightened_empty_tray
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
 from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
 
@@ -197,29 +197,17 @@ def _read_learned(
     started = time.perf_counter()
     try:
         checked = check_frame(frame, params)
-        view, place = cut_with_margin(checked, params, region)
+        seen = reader_view(checked, params, region, reference, learned)
     except FrameError as exc:
         return DiceReading(message=str(exc), ms=_ms(started))
-    straight = _straightened(checked, place, params, learned)
-    if straight is not None:
-        tray, reference_note = _straightened_difference(straight, checked, reference, params)
-        if debug is not None:
-            debug.add(f"the tray straightened (camera leaning {straight.tilt_deg:.0f} degrees)", straight.picture)
-        reading = read_with_model(straight.picture, params, expect, calibration, models, learned, debug, straight.place,
-                                  tray, look_scale)
-        reading = dataclasses.replace(reading, dice=tuple(straight.to_frame(d) for d in reading.dice))
-    elif place is None:
-        tray, reference_note = _difference(view, checked, place, reference, params)
-        reading = read_with_model(checked, params, expect, calibration, models, learned, debug, tray=tray,
-                                  look_scale=look_scale)
-    else:
-        tray, reference_note = _difference(view, checked, place, reference, params)
-        x0, y0 = place.offset
-        reading = read_with_model(view, params, expect, calibration, models, learned, debug, place, tray, look_scale)
-        shifted = tuple(dataclasses.replace(d, x=d.x + x0, y=d.y + y0) for d in reading.dice)
-        reading = dataclasses.replace(reading, dice=shifted)
+    if debug is not None and seen.straight is not None:
+        debug.add(f"the tray straightened (camera leaning {seen.straight.tilt_deg:.0f} degrees)", seen.picture)
+    reading = read_with_model(seen.picture, params, expect, calibration, models, learned, debug, seen.place, seen.tray,
+                              look_scale)
+    reading = dataclasses.replace(reading, dice=tuple(seen.die_in_frame(d) for d in reading.dice))
     if debug is not None:
         picture = draw_readings(checked, reading.dice)
+        place = seen.region
         if place is not None and place.corners is not None:
             outline_corners(picture, place.corners + place.offset)
         elif place is not None and place.counted is not None:
@@ -227,47 +215,7 @@ def _read_learned(
             outline_region(picture, (left + place.offset[0], top + place.offset[1], width, height))
         debug.add("read (learned)", picture)
     return dataclasses.replace(reading, ms=_ms(started),
-                               message="; ".join(filter(None, [reading.message, reference_note])))
-
-
-def _straightened(checked: np.ndarray, place: RegionPlace | None, params: VisionParams,
-                  learned: LearnedParams) -> Straightened | None:
-    """The tray straightened onto the table (vision.straighten) where four corners place a camera
-    leaning at least `straighten_min_tilt_deg`; None where the view is read as it is."""
-    if place is None or place.corners is None or place.below_camera is None:
-        return None
-    margin = round(params.tray_margin * max(checked.shape[:2]))
-    return straightened(checked, place.corners + place.offset, params.camera_fov_deg, learned.straighten_min_tilt_deg,
-                        learned.straighten_leaves_deg, margin)
-
-
-def _straightened_difference(straight: Straightened, checked: np.ndarray, reference: np.ndarray | EmptyTray | None,
-                             params: VisionParams) -> tuple[TrayDifference | None, str]:
-    """As `_difference`, for the straightened view: the empty tray straightened the same way."""
-    if reference is None:
-        return None, ""
-    try:
-        empty = straightened_empty_tray(straight, reference if isinstance(reference, EmptyTray)
-                                        else check_frame(reference, params), (checked.shape[1], checked.shape[0]), params)
-        return tray_difference(straight.picture, empty, (0, 0), params), ""
-    except (FrameError, ReferenceUnusable) as exc:
-        return None, f"empty-tray reference not used: {exc}"
-
-
-def _difference(view: np.ndarray, checked: np.ndarray, place: RegionPlace | None,
-                reference: np.ndarray | EmptyTray | None, params: VisionParams) -> tuple[TrayDifference | None, str]:
-    """Where the view read differs from the same part of the empty-tray `reference`, or None and
-    (for a reference that cannot be used) why not."""
-    if reference is None:
-        return None, ""
-    try:
-        empty = reference if isinstance(reference, EmptyTray) else EmptyTray.of(check_frame(reference, params), params)
-        if empty.frame_size != (checked.shape[1], checked.shape[0]):
-            raise ReferenceUnusable(f"the empty-tray picture is {empty.frame_size[0]}x{empty.frame_size[1]}, "
-                                    f"the frame {checked.shape[1]}x{checked.shape[0]}")
-        return tray_difference(view, empty, (0, 0) if place is None else place.offset, params), ""
-    except (FrameError, ReferenceUnusable) as exc:
-        return None, f"empty-tray reference not used: {exc}"
+                               message="; ".join(filter(None, [reading.message, seen.note])))
 
 
 def read_classical(
@@ -339,7 +287,7 @@ def _detect_beside_empty_tray(
     if reference is None:
         return (*detect_faces(frame, params, region), "")
     checked = check_frame(frame, params)
-    tray, note = _difference(checked, checked, None, reference, params)
+    tray, note = view_difference(checked, checked, None, reference, params)
     return (*detect_faces(checked, params, region, tray), note)
 
 
