@@ -46,10 +46,10 @@ import numpy as np
 
 from vision.calibrate import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.colour import LEARNED_MEASURE, ColourModel
-from vision.evaluate import (CameraCheck, LabelledDie, Score, checked_params, empty_tray_of, evaluate, iter_dataset,
-                             load_labels)
+from vision.evaluate import (CameraCheck, LabelledDie, Score, camera_check_of, checked_params, empty_tray_of, evaluate,
+                             iter_dataset, load_labels)
 from vision.frame import FrameError, check_frame, cut_with_margin
-from vision.head_refit import HeadsRefit, refit_heads
+from vision.head_refit import HeadsRefit, RollParams, refit_heads
 from vision.heads import load_heads, save_heads
 from vision.learned import find_faces
 from vision.learned_models import LearnedModels, model_path
@@ -184,8 +184,9 @@ def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedMod
         if expect == "macao":
             _sightings(frame, labels, params, models, lowest, bodies, polarities)
         # The threshold: the whole reader, stating every value it is at least the lowest tried sure
-        # of, beside the empty tray the roll was read by where it was kept.
-        reading = read_dice(frame, params, expect, learned=lowest, reference=_empty_tray_beside(image_path))
+        # of, as the roll was read: in its tray corners, beside its empty tray where one was kept.
+        reading = read_dice(frame, kept_roll_params(params)(label_path, frame), expect, learned=lowest,
+                            reference=_empty_tray_beside(image_path))
         for die in reading.dice:
             label = _label_at(labels, die.x + die.w / 2, die.y + die.h / 2)
             if label is None or label.value is None:
@@ -223,6 +224,20 @@ def _sightings(frame: np.ndarray, labels: list[LabelledDie], params: VisionParam
         bodies[label.colour].append((face.colour.lightness, face.colour.a, face.colour.b))
         if face.polarity:
             polarities[label.colour][face.polarity] += 1
+
+
+def kept_roll_params(params: VisionParams) -> RollParams:
+    """The settings each kept roll was read with: `params` in the tray corners its label gives
+    (a drawn table's; the app's own rolls were read in `params`' corners). AdaptError names a
+    label whose corners are not four points in the frame."""
+    def read_with(label_path: Path, frame: np.ndarray) -> VisionParams:
+        height, width = frame.shape[:2]
+        try:
+            check = camera_check_of(label_path, width, height)
+        except ValueError as exc:
+            raise AdaptError(str(exc)) from exc
+        return checked_params(params, check, width, height)
+    return read_with
 
 
 def _empty_tray_beside(image_path: Path) -> np.ndarray | None:
@@ -281,7 +296,7 @@ def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: Le
         raise AdaptError(f"{folder}: {len(teaching)} rolls; at least {HELD_OUT_EVERY} are needed to hold one out")
     check_labels(teaching + held, expect)
     with tempfile.TemporaryDirectory(prefix="adapt-") as scratch:
-        heads = refit_heads(teaching, params, expect, models, learned) if layers else None
+        heads = refit_heads(teaching, params, expect, models, learned, kept_roll_params(params)) if layers else None
         taught_models, taught = models, learned
         if heads is not None and heads.heads:
             save_heads(Path(scratch) / HEADS_NAME, heads.heads)

@@ -13,7 +13,7 @@ of full gradient steps: the same rolls give the same layer, with no seed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,13 +22,14 @@ import numpy as np
 
 from vision.candidates import crop_candidates
 from vision.evaluate import LabelledDie, every_die_labelled, load_labels
-from vision.frame import FrameError, check_frame, cut_with_margin
+from vision.frame import FrameError, check_frame
 from vision.heads import Head, features_path, shipped_head
 from vision.learned import proposed_candidates
 from vision.learned_models import LearnedModels, crop_dice, model_path
 from vision.learned_params import LearnedParams
 from vision.onnx_net import NetError, OnnxNet, image_blob, load_net
 from vision.params import VisionParams
+from vision.reader_view import reader_view
 from vision.types import ExpectMode
 
 POSITIVE_WITHIN = 0.35  # die sides from a die's centre: the candidate shows that die
@@ -36,6 +37,10 @@ NEGATIVE_BEYOND = 0.3  # die sides outside every die's box: the candidate shows 
 PENALTY = 0.01  # weight of the squared distance from the shipped layer, per crop
 STEPS = 500  # full gradient steps of the fit
 NOT_A_DIE = 0
+
+# The reader's settings a kept roll was read with (its label's path, its frame): the tray
+# corners the camera check had tapped then.
+RollParams = Callable[[Path, np.ndarray], VisionParams]
 
 
 @dataclass(frozen=True)
@@ -90,20 +95,24 @@ def teaching_crops(frame: np.ndarray, labels: Sequence[LabelledDie], params: Vis
                    every_die: bool = True) -> tuple[list[np.ndarray], np.ndarray]:
     """The crops of one roll's candidates that teach, as each classifier (models.classifier,
     then models.extra_classifiers) cuts them, and their classes (`candidate_classes`); none
-    where the frame is not one the reader reads."""
+    where the frame is not one the reader reads. The roll is seen as the reader sees it
+    (vision.reader_view): in `params`' tray corners, straightened under a tilted camera. It is
+    read alone, not beside its empty tray: the layers serve a reader without one too (first start,
+    a tray not yet seen empty), and beside it few candidates teach "no die" (on 25 drawn tables
+    no better, tools/training/README.md)."""
     nets = [models.classifier, *models.extra_classifiers]
+    nothing = [np.zeros((0, net.crop_px, net.crop_px, 3), np.uint8) for net in nets], np.zeros(0, int)
     try:
-        view, place = cut_with_margin(check_frame(frame, params), params, None)
+        seen = reader_view(check_frame(frame, params), params, None, None, learned)
     except FrameError:
-        return [np.zeros((0, net.crop_px, net.crop_px, 3), np.uint8) for net in nets], np.zeros(0, int)
-    proposal = proposed_candidates(view, params, expect, models, learned, place=place)
-    offset = np.array(place.offset if place is not None else (0, 0), float)
+        return nothing
+    proposal = proposed_candidates(seen.picture, params, expect, models, learned, place=seen.place)
     if not proposal.found:
-        return [np.zeros((0, net.crop_px, net.crop_px, 3), np.uint8) for net in nets], np.zeros(0, int)
-    centres, sides, first = crop_candidates(view, proposal.found, proposal.typical, models.classifier, learned)
-    classes = candidate_classes(centres + offset, labels, every_die)
+        return nothing
+    centres, sides, first = crop_candidates(seen.picture, proposal.found, proposal.typical, models.classifier, learned)
+    classes = candidate_classes(seen.points_in_frame(centres), labels, every_die)
     teach = classes >= 0
-    crops = [first] + [crop_dice(view, centres, sides, net.crop_px, net.window_sides) for net in nets[1:]]
+    crops = [first] + [crop_dice(seen.picture, centres, sides, net.crop_px, net.window_sides) for net in nets[1:]]
     return [stack[teach] for stack in crops], classes[teach]
 
 
@@ -154,9 +163,10 @@ class HeadsRefit:
 
 
 def refit_heads(pairs: Sequence[tuple[Path, Path]], params: VisionParams, expect: ExpectMode, models: LearnedModels,
-                learned: LearnedParams) -> HeadsRefit:
+                learned: LearnedParams, params_of: RollParams | None = None) -> HeadsRefit:
     """Refit the last layer of every classifier of the reader that has a features net on the
-    teaching rolls' candidates (image and label paths); no layer where no crop teaches."""
+    teaching rolls' candidates (image and label paths), each roll seen with the settings
+    `params_of` says it was read with (default: `params`); no layer where no crop teaches."""
     nets, missing = refittable(learned)
     by_net: list[list[np.ndarray]] = [[] for _ in range(1 + len(models.extra_classifiers))]
     classes: list[np.ndarray] = []
@@ -164,7 +174,8 @@ def refit_heads(pairs: Sequence[tuple[Path, Path]], params: VisionParams, expect
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         if frame is None:
             continue
-        crops, taught = teaching_crops(frame, load_labels(label_path, frame.shape[1], frame.shape[0]), params,
+        read_with = params if params_of is None else params_of(label_path, frame)
+        crops, taught = teaching_crops(frame, load_labels(label_path, frame.shape[1], frame.shape[0]), read_with,
                                        expect, models, learned, every_die_labelled(label_path))
         for stack, kept in zip(crops, by_net):
             kept.append(stack)

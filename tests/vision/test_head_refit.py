@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from tests.vision.bench_table_adapt import CONDITIONS, write_table
+from tools.scene_factors import allowed_values, parse_choices
+from tools.synth import SceneOptions, render_randomised, render_scene
 from vision.adapt import (
     HEADS_NAME,
     NO_CALIBRATION,
@@ -27,12 +29,13 @@ from vision.adapt import (
 )
 from vision.cli import main
 from vision.evaluate import LabelledDie
-from vision.head_refit import NOT_A_DIE, candidate_classes, fit_head
+from vision.head_refit import NOT_A_DIE, candidate_classes, fit_head, teaching_crops
 from vision.heads import Head, load_heads, save_heads
 from vision.learned_models import model_path
 from vision.learned_params import load_learned_params
-from vision.params import load_vision_params
+from vision.params import VisionParams, load_vision_params
 from vision.reader import learned_models, read_dice
+from vision.reader_view import reader_view
 
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
@@ -161,3 +164,53 @@ def test_rolls_kept_with_their_empty_tray_are_judged_beside_it_as_the_app_read_t
         (folder / "references" / image.name).write_bytes(image.read_bytes())
     blind = adapt(folder, PARAMS, chosen[0], chosen[1], None, 0.003, 10, "any")
     assert blind.before.right == blind.after.right == 0 and not blind.better
+
+
+def _teaching(frame: np.ndarray, labels: list[LabelledDie], params: VisionParams) -> np.ndarray:
+    chosen = learned_models(LEARNED)
+    assert not isinstance(chosen, str)
+    crops, classes = teaching_crops(frame, labels, params, "any", chosen[0], chosen[1])
+    assert all(len(stack) == len(classes) for stack in crops)
+    return classes
+
+
+def test_a_tilted_roll_teaches_from_the_straightened_view_the_reader_reads() -> None:
+    """Under a camera leaning 34 degrees with the tray's corners tapped the reader reads the tray
+    straightened; its candidates are labelled where they lie in the frame, so each of the six
+    dice teaches its own value there."""
+    frame, scene = render_scene(7, SceneOptions(width=1600, height=900, die_px=44, tilt_deg=34.0, cubes=0,
+                                                cocked=False, glare=False, touching=False))
+    tapped = dataclasses.replace(PARAMS.with_tray_corners(scene.conditions["tray_corners_px"], 1600, 900),  # type: ignore[arg-type]
+                                 camera_fov_deg=float(scene.conditions["camera_fov_deg"]))  # type: ignore[arg-type]
+    assert reader_view(frame, tapped, None, None, LEARNED).straight is not None
+    labels = [LabelledDie(d.box, d.value, None) for d in scene.dice]
+    taught = _teaching(frame, labels, tapped)
+    values = [d.value for d in scene.dice if d.value is not None]
+    assert len(values) == 6 and sorted(c for c in taught.tolist() if c != NOT_A_DIE) == sorted(values)
+
+
+def test_a_roll_teaches_only_inside_the_tray_corners_the_reader_reads_in() -> None:
+    """A board around the tray: read in the whole frame, the detector's candidates on the art
+    around the tray teach "no die"; in the tray's tapped corners, as the reader reads, fewer do,
+    and the dice teach all the same."""
+    frame, scene = render_randomised(4841, allowed_values(None, parse_choices(list(CONDITIONS["board"]), "--only")),
+                                     SceneOptions(layout_seed=3))
+    labels = [LabelledDie((d.center[0] - d.face_side / 2, d.center[1] - d.face_side / 2, d.center[0] + d.face_side / 2,
+                           d.center[1] + d.face_side / 2), d.value, None) for d in scene.dice]
+    tapped = PARAMS.with_tray_corners(scene.conditions["tray_corners_px"], frame.shape[1], frame.shape[0])  # type: ignore[arg-type]
+    whole, in_tray = _teaching(frame, labels, PARAMS), _teaching(frame, labels, tapped)
+    assert np.sum(in_tray == NOT_A_DIE) < np.sum(whole == NOT_A_DIE)
+    assert np.sum(in_tray > 0) >= np.sum(whole > 0) - 1
+
+
+def test_a_kept_roll_whose_tray_corners_are_not_four_points_is_named(tmp_path: Path) -> None:
+    folder = tmp_path / "table-rolls-any"
+    write_table(folder, TABLE_SEED, 8, list(CONDITIONS["webcam"]), beside=True)
+    label = sorted((folder / "labels").iterdir())[0]
+    record = json.loads(label.read_text(encoding="utf-8"))
+    record["scene"]["tray_corners_px"] = [[0, 0], [10, 0]]
+    label.write_text(json.dumps(record), encoding="utf-8")
+    chosen = learned_models(LEARNED)
+    assert not isinstance(chosen, str)
+    with pytest.raises(AdaptError, match=label.name):
+        adapt(folder, PARAMS, chosen[0], chosen[1], None, 0.003, 10, "any")
