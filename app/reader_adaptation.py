@@ -12,6 +12,7 @@ and says why. Nothing here leaves the machine.
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from vision.calibrate import Calibration
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import learned_models
-from vision.table_rolls import default_rolls_folder
+from vision.table_rolls import default_rolls_folder, roll_numbers
 from vision.types import SIX_COLOURS_MODE, ExpectMode
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,12 @@ ADAPTED_FOLDER = "adapted"
 MAX_WRONG = 0.003
 # Fewer clear dice than this in the teaching rolls teach nothing (adapt's --min-dice).
 MIN_DICE = 60
+# A game's end starts a run by itself once this many rolls were kept since the last run (a game of
+# Macao is twelve rolls) and the folder holds at least LEARN_FROM_ROLLS (a quarter are held out).
+LEARN_AFTER_NEW_ROLLS = 12
+LEARN_FROM_ROLLS = 16
+# Beside the kept rolls: the newest roll's number when the last run started.
+LAST_RUN_NAME = "last-run.json"
 
 
 class ReaderAdaptation:
@@ -98,6 +105,32 @@ class ReaderAdaptation:
         colours = self.in_use.calibration if self.in_use.calibration is not None else table_calibration
         return self.in_use.learned(self.shipped), colours
 
+    def due(self) -> bool:
+        """Whether enough rolls were kept since the last run for a game's end to start one."""
+        kept = roll_numbers(self.rolls_folder)
+        return len(kept) >= LEARN_FROM_ROLLS and kept[-1] - self._last_run() >= LEARN_AFTER_NEW_ROLLS
+
+    def _last_run(self) -> int:
+        """The newest roll's number when the last run started (0: never, or not readable)."""
+        try:
+            number = json.loads((self.rolls_folder / LAST_RUN_NAME).read_text(encoding="utf-8"))["newest_roll"]
+        except (OSError, ValueError, TypeError, KeyError):
+            return 0
+        return number if isinstance(number, int) else 0
+
+    def _note_run(self) -> None:
+        """Remember the newest roll of this run; a run is then due again only after a game more.
+        A disk that refuses it costs no more than a run again after the next game."""
+        kept = roll_numbers(self.rolls_folder)
+        marker = self.rolls_folder / LAST_RUN_NAME
+        written = marker.with_suffix(".tmp")
+        try:
+            written.write_text(json.dumps({"newest_roll": kept[-1] if kept else 0}) + "\n", encoding="utf-8")
+            written.replace(marker)
+        except OSError as exc:
+            log.warning("%s: the last run on the table's rolls could not be noted (%s)", marker, exc)
+            written.unlink(missing_ok=True)
+
     def learn(self, table_calibration: Calibration | None) -> Adaptation:
         """Refit on the kept rolls and write the refit when it reads the held-out rolls better
         (minutes on a Pi: call it off the UI thread; `load` then applies it). The six dice's
@@ -109,6 +142,7 @@ class ReaderAdaptation:
             raise AdaptError(f"only the learned reader can learn, and it cannot run: {chosen}")
         if not (self.rolls_folder / "images").is_dir():
             raise AdaptError(f"{self.rolls_folder}: no rolls kept yet")
+        self._note_run()
         result = adapt(self.rolls_folder, self.params, chosen[0], chosen[1],
                        table_calibration if self.expect == SIX_COLOURS_MODE else None, MAX_WRONG, self.min_dice, self.expect)
         if result.better:

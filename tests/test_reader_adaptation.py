@@ -19,7 +19,13 @@ from gpiozero.pins.mock import MockFactory
 
 from app.config import load_config
 from app.dice_station import DiceStation, build_dice_station
-from app.reader_adaptation import ADAPTED_FOLDER, ReaderAdaptation
+from app.reader_adaptation import (
+    ADAPTED_FOLDER,
+    LAST_RUN_NAME,
+    LEARN_AFTER_NEW_ROLLS,
+    LEARN_FROM_ROLLS,
+    ReaderAdaptation,
+)
 from vision.adapt import RECORD_NAME, AdaptError
 from vision.calibrate import Calibration
 from vision.colour import default_models, default_models_for
@@ -36,7 +42,8 @@ from tests.learnt_table import (
     any_roll,
     too_strict,
 )
-from vision.types import DiceReading, DiceSpec
+from vision.table_rolls import keep_roll
+from vision.types import DiceReading, DiceSpec, DieReading
 
 # Marco Polo II's dice on the learnt table (tests/learnt_table.py), as the game asks for them.
 MARCO_POLO_DICE = DiceSpec(len(ANY_DICE), ANY_COLOURS, repeats=True)
@@ -179,6 +186,42 @@ def test_learning_needs_kept_rolls(tmp_path: Path) -> None:
         adaptation.learn(None)
     adaptation.load()
     assert adaptation.in_use is None and adaptation.problem == ""
+
+
+def _keep_plain_rolls(folder: Path, count: int) -> None:
+    """`count` rolls of one die each kept in `folder`, as the app keeps them (the picture is no matter)."""
+    reading = DiceReading(dice=(DieReading(10, 10, 20, 20, "red", 3, 0.99, False),))
+    for _ in range(count):
+        keep_roll(folder, np.zeros((60, 80, 3), np.uint8), reading, {"red": 3}, limit=20)
+
+
+def test_a_run_is_due_once_a_game_of_rolls_was_kept_since_the_last(tmp_path: Path) -> None:
+    adaptation = ReaderAdaptation(tmp_path / "calibration.json", PARAMS, LEARNED)
+    assert not adaptation.due()  # nothing kept
+    _keep_plain_rolls(adaptation.rolls_folder, LEARN_FROM_ROLLS - 1)
+    assert not adaptation.due()  # too few to teach and judge
+    _keep_plain_rolls(adaptation.rolls_folder, 1)
+    assert adaptation.due()
+    with pytest.raises(AdaptError):  # one die a roll teaches too little: the run is noted all the same
+        adaptation.learn(None)
+    assert not adaptation.due()
+    _keep_plain_rolls(adaptation.rolls_folder, LEARN_AFTER_NEW_ROLLS - 1)
+    assert not adaptation.due()
+    _keep_plain_rolls(adaptation.rolls_folder, 1)  # a game more, the oldest rolls dropped (limit 20)
+    assert len(list((adaptation.rolls_folder / "images").iterdir())) == 20 and adaptation.due()
+    (adaptation.rolls_folder / LAST_RUN_NAME).write_text("{", encoding="utf-8")
+    assert adaptation.due()  # a damaged note of the last run is as none
+
+
+def test_a_run_that_cannot_be_noted_still_runs(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    adaptation = ReaderAdaptation(tmp_path / "calibration.json", PARAMS, LEARNED)
+    _keep_plain_rolls(adaptation.rolls_folder, LEARN_FROM_ROLLS)
+    (adaptation.rolls_folder / LAST_RUN_NAME).mkdir()  # in the note's place: it cannot be written
+    with caplog.at_level(logging.WARNING), pytest.raises(AdaptError, match="dice found"):
+        adaptation.learn(None)
+    assert f"{adaptation.rolls_folder / LAST_RUN_NAME}: the last run on the table's rolls could not be noted" \
+        in caplog.text
+    assert adaptation.due() and not list(adaptation.rolls_folder.glob("*.tmp"))  # due again after the next game
 
 
 # The any-mode refit was learnt from a too strict shipped threshold (tests/learnt_table.py).

@@ -115,6 +115,12 @@ def _keep_empty_tray(references: Path, name: str, empty_tray: np.ndarray, before
         _write_atomically(target, data.tobytes())
 
 
+def roll_numbers(folder: Path) -> list[int]:
+    """The numbers of the rolls kept in `folder`, oldest first: they only grow, so the newest
+    tells how many were kept since another time, even once the oldest are dropped."""
+    return _numbers(folder / "images")
+
+
 def _numbers(images: Path) -> list[int]:
     """The kept rolls' numbers, oldest first."""
     return sorted(int(match.group(1)) for path in images.glob("roll-*.jpg") if (match := _NAME.fullmatch(path.stem)))

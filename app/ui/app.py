@@ -33,6 +33,7 @@ from app.ui import theme
 from app.ui.faults import TAP_FAULTS, fault_text, stick_fault_text
 from app.ui.i18n import _, translator
 from app.ui.keyboard import close_keyboard
+from app.ui.reader_learning import ReaderLearning
 from app.ui.settings_store import SettingsStore, UiSettings
 from app.ui.widgets import taps
 
@@ -73,6 +74,7 @@ class WindroseApp(App):
         super().__init__(**kwargs)
         self.context = context
         self.notice = Notice()
+        self.reader_learning = ReaderLearning(self)  # Settings' row, and a run a game's end starts
         self._shown_start_up_notice: Notice | None = None
         self._refresh_pending = False
         # Screens let go of widget trees on every tap, garbage in reference cycles (a Kivy label

@@ -7,6 +7,9 @@ whose colours repeat), each learnt from the rolls of that kind alone. The row is
 of the game in play, the ones a player has in hand and wants read better, and says which they
 are; a run (and its outcome line) stays with the kind it started on when the game changes.
 
+A game's end starts a run by itself (`after_game`) when enough rolls of its dice were kept since
+the last run, so a table's reader gets better at its dice without anyone looking for the button.
+
 Learning takes minutes on a Pi, so it runs on a worker thread (the game goes on meanwhile) and
 its outcome comes back to the UI thread; a run that has not finished after LEARN_PATIENCE_S is
 said to hang, in words, and the reader keeps what it had. The rolls never leave the machine.
@@ -65,6 +68,7 @@ class ReaderLearning:
         self.app = app
         self.clock = clock
         self.run: LearnRun | None = None
+        self.ended_games: set[int] = set()  # the games whose end was looked at (`after_game`)
         self.said: Message | None = None  # the last run's outcome, or a fault of the buttons
         self.said_of: ExpectMode = SIX_COLOURS_MODE  # ... about the dice of this reader mode
         self.failed = False
@@ -146,8 +150,22 @@ class ReaderLearning:
         return TextLabel(text, size=theme.FONT_SMALL, size_hint_y=None, height=44,
                          color=theme.DANGER_TEXT if fault else theme.TEXT_DIM)
 
+    def after_game(self, game_id: int) -> bool:
+        """At a game's final score (once per game): start a run on the rolls of the dice it was
+        played with when the players keep rolls and enough were kept since the last run
+        (ReaderAdaptation.due); whether one started. Settings tells how it went."""
+        station = self.station
+        if game_id in self.ended_games or station is None or station.adaptation is None:
+            return False
+        self.ended_games.add(game_id)
+        if self.run is not None or not self.app.context.settings.learn_from_rolls or not station.adaptation.due():
+            return False
+        self.learn(self.app.refresh)
+        return self.run is not None
+
     def learn(self, on_change: Callable[[], None]) -> None:
-        """Start a run on a worker thread, and look at it every few seconds until it is over."""
+        """Start a run on a worker thread, and look at it every few seconds until it is over;
+        `on_change` redraws Settings (called only while it is on screen)."""
         station = self.station
         if self.run is not None or station is None:
             return
@@ -157,7 +175,7 @@ class ReaderLearning:
         self.run, self.said, self.failed = LearnRun(self.clock(), thread, mode), None, False
         thread.start()
         Clock.schedule_interval(lambda _dt: self._check(on_change), CHECK_EVERY_S)
-        on_change()
+        self._redraw(on_change)
 
     def _learn(self, station: Any, mode: ExpectMode, on_change: Callable[[], None]) -> None:
         """Worker thread: refit `mode`'s and write; the outcome goes to the UI thread."""

@@ -9,14 +9,21 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from gpiozero.pins.mock import MockFactory
+
+from app import reader_adaptation
+from app.games import read_document
+from app.games.macao import dump_record
+from app.games.macao.simulate import random_record
 
 from app.ui.dice_link import DiceLink
 from app.ui.i18n import translator
 from app.ui.reader_learning import LEARN_PATIENCE_S, ReaderLearning
-from tests.learnt_table import ANY_COLOURS, MIN_DICE, TOO_STRICT, keep_any_rolls, keep_rolls
+from tests.learnt_table import ANY_COLOURS, MIN_DICE, THROWS, TOO_STRICT, keep_any_rolls, keep_rolls
 from tests.ui.harness import UiHarness, make_context
 from tests.ui.test_camera_check import FixedClock
 from vision.adapt import RECORD_NAME
@@ -55,7 +62,7 @@ def settings_on(data: Path, mock_factory: MockFactory, learned: str = "") -> Ite
 
 
 def _learning(ui: UiHarness) -> ReaderLearning:
-    return ui.app.manager.get_screen("settings").reader_learning
+    return ui.app.reader_learning
 
 
 def _finish(ui: UiHarness) -> None:
@@ -197,3 +204,48 @@ def test_a_refit_that_stops_dice_being_seen_where_none_lay_says_so(learnt_table:
         ui.idle()
         assert _said(ui, "Würfel gesehen, wo keiner lag 9 -> 1")
         assert not [text for text in ui.cut_texts() if "keiner lag" in text]
+
+
+def _game_ends(ui: UiHarness, seed: int) -> None:
+    """A game of Macao is played to its end: the game screen finds it over and shows the score."""
+    ui.app.session.import_document(*read_document(dump_record(random_record(seed=seed, players=2))))
+    ui.app.say("")
+    ui.app.go("game")
+    ui.idle()
+    assert ui.app.manager.current == "score"
+
+
+def test_a_game_that_ends_after_a_game_of_rolls_was_kept_starts_learning_by_itself(
+        tmp_path: Path, mock_factory: MockFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader_adaptation, "LEARN_FROM_ROLLS", THROWS)  # twelve rolls are enough here
+    keep_rolls(tmp_path)
+    with settings_on(tmp_path, mock_factory) as (ui, link):
+        translator.set_language("de")
+        _game_ends(ui, 3)
+        assert _learning(ui).run is not None
+        assert _said(ui, "Der Würfelleser lernt aus den bisher behaltenen Würfen; in den Einstellungen steht, wie es "
+                         "ausging.")
+        assert not [text for text in ui.cut_texts() if "Würfelleser" in text]  # the score screen shows it whole
+        translator.set_language("en")  # the notice stays in the language it was said in
+        _finish(ui)
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Dice of six colours: Adapted on 12 rolls: held-out dice read right 88.9 % -> 100.0 %")
+        assert link.station.adaptation.in_use is not None
+        _game_ends(ui, 4)  # no roll kept since: nothing to learn
+        assert _learning(ui).run is None and not _said(ui, "The dice reader is learning")
+        ui.app.go("game")  # the same game's score again is no new end
+        ui.idle()
+        assert _learning(ui).run is None
+
+
+def test_with_learning_off_or_too_few_rolls_a_game_s_end_learns_nothing(
+        tmp_path: Path, mock_factory: MockFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    keep_rolls(tmp_path)  # twelve rolls, fewer than a run asks for by itself
+    with settings_on(tmp_path, mock_factory) as (ui, _link_):
+        _game_ends(ui, 3)
+        assert _learning(ui).run is None
+        monkeypatch.setattr(reader_adaptation, "LEARN_FROM_ROLLS", THROWS)
+        ui.app.context.settings = replace(ui.app.context.settings, learn_from_rolls=False)
+        _game_ends(ui, 4)
+        assert _learning(ui).run is None and not (tmp_path / "table-rolls" / "adapted").exists()

@@ -89,7 +89,7 @@ class GameScreen(BaseScreen):
             root.add_widget(self.title_bar(_("No game"), back_to="start"))
             return
         if session.is_over:
-            self.app.go("score")
+            self.app.go("score", just_ended=True)
             return
         state = session.state
         if self.app.context.dice is not None and session.game.dice_in_play(state) is not None:

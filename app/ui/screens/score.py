@@ -3,6 +3,7 @@ Every number is the game's ScoreTable."""
 
 from __future__ import annotations
 
+from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -25,6 +26,13 @@ def winner_text(table: ScoreTable) -> str:
 
 class ScoreScreen(BaseScreen):
     screen_name = "score"
+
+    def prepare(self, just_ended: bool = False, **_params: Any) -> None:
+        """A game that `just_ended` in play may start the dice reader learning from the rolls
+        kept (app.ui.reader_learning); the score screen says so."""
+        game_id = self.app.session.game_id
+        if just_ended and game_id is not None and self.app.reader_learning.after_game(game_id):
+            self.app.say(_("The dice reader is learning from the rolls kept so far; Settings says how it went."))
 
     def build(self, root: BoxLayout) -> None:
         session = self.app.session

@@ -29,7 +29,7 @@ class SettingsScreen(BaseScreen):
         super().__init__(app, **kwargs)
         self.sections = [section for game in playable_games() for section in game_ui(game).settings_sections(self)]
         self.choosing: SettingsSection | None = None  # a section showing its own page (a file list)
-        self.reader_learning = ReaderLearning(app)  # outlives the screen's rebuilds, as a run does
+        self.reader_learning: ReaderLearning = app.reader_learning  # the app's: a run outlives the screen
 
     def prepare(self, **_params: Any) -> None:
         """Coming to the screen shows the settings, without an earlier section's message."""
