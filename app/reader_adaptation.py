@@ -44,8 +44,9 @@ ADAPTED_FOLDER = "adapted"
 MAX_WRONG = 0.003
 # Fewer clear dice than this in the teaching rolls teach nothing (adapt's --min-dice).
 MIN_DICE = 60
-# A game's end starts a run by itself once this many rolls were kept since the last run (a game of
-# Macao is twelve rolls) and the folder holds at least LEARN_FROM_ROLLS (a quarter are held out).
+# A game's end starts a run by itself once this many rolls were kept since the last run (about a
+# game's rolls: twelve rounds of the main game) and the folder holds at least LEARN_FROM_ROLLS
+# (a quarter are held out).
 LEARN_AFTER_NEW_ROLLS = 12
 LEARN_FROM_ROLLS = 16
 # Beside the kept rolls: the newest roll's number when the last run started.

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.base import ExceptionManager
@@ -33,9 +33,11 @@ from app.ui import theme
 from app.ui.faults import TAP_FAULTS, fault_text, stick_fault_text
 from app.ui.i18n import _, translator
 from app.ui.keyboard import close_keyboard
-from app.ui.reader_learning import ReaderLearning
 from app.ui.settings_store import SettingsStore, UiSettings
 from app.ui.widgets import taps
+
+if TYPE_CHECKING:
+    from app.ui.reader_learning import ReaderLearning
 
 ROLL_KEYS = {32}  # space bar
 COLLECT_EVERY = 2  # frames that dropped widget trees, per full garbage collection
@@ -74,7 +76,7 @@ class WindroseApp(App):
         super().__init__(**kwargs)
         self.context = context
         self.notice = Notice()
-        self.reader_learning = ReaderLearning(self)  # Settings' row, and a run a game's end starts
+        self._reader_learning: ReaderLearning | None = None
         self._shown_start_up_notice: Notice | None = None
         self._refresh_pending = False
         # Screens let go of widget trees on every tap, garbage in reference cycles (a Kivy label
@@ -83,6 +85,16 @@ class WindroseApp(App):
         self._collect_dropped = Clock.create_trigger(self._collect_garbage, 0)
         self._dropped = 0
         self.last_resort = _LastResort(self)
+
+    @property
+    def reader_learning(self) -> ReaderLearning:
+        """Settings' dice-reader row, and a run a game's end starts; made when first asked for,
+        as it loads the dice reader (a game with its dice typed in never loads it)."""
+        if self._reader_learning is None:
+            from app.ui.reader_learning import ReaderLearning
+
+            self._reader_learning = ReaderLearning(self)
+        return self._reader_learning
 
     @property
     def session(self) -> Session:

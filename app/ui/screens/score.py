@@ -31,7 +31,9 @@ class ScoreScreen(BaseScreen):
         """A game that `just_ended` in play may start the dice reader learning from the rolls
         kept (app.ui.reader_learning); the score screen says so."""
         game_id = self.app.session.game_id
-        if just_ended and game_id is not None and self.app.reader_learning.after_game(game_id):
+        if not just_ended or game_id is None or self.app.context.dice is None:  # no camera: no rolls kept
+            return
+        if self.app.reader_learning.after_game(game_id):
             self.app.say(_("The dice reader is learning from the rolls kept so far; Settings says how it went."))
 
     def build(self, root: BoxLayout) -> None:
