@@ -176,6 +176,7 @@ def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedMod
     polarities: dict[str, Counter[str]] = {c: Counter() for c in DIE_COLOURS}
     stated: list[tuple[float, bool]] = []  # (P(value), value right) of each labelled die the reader stated
     found = 0
+    read_with = kept_roll_params(params)
     for image_path, label_path in pairs:
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         if frame is None:
@@ -185,7 +186,7 @@ def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedMod
             _sightings(frame, labels, params, models, lowest, bodies, polarities)
         # The threshold: the whole reader, stating every value it is at least the lowest tried sure
         # of, as the roll was read: in its tray corners, beside its empty tray where one was kept.
-        reading = read_dice(frame, kept_roll_params(params)(label_path, frame), expect, learned=lowest,
+        reading = read_dice(frame, read_with(label_path, frame), expect, learned=lowest,
                             reference=_empty_tray_beside(image_path))
         for die in reading.dice:
             label = _label_at(labels, die.x + die.w / 2, die.y + die.h / 2)
