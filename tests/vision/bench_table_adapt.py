@@ -11,6 +11,9 @@ all: dice read right, stated wrongly, unsure, and dice reported where none lies.
 
 --beside: each throw kept with its empty tray and the tray's corners, as the app keeps them, so
 that adapt judges the held-out throws as the app reads them (its teaching reads them alone).
+--fresh N: N more throws of each table that adapt never sees, read as shipped, through the layers
+refitted on every table, and as adapt writes it (the refit where it judged it better, else as
+shipped): the gate's choice judged on rolls that did not steer it.
 --photos: a folder of labelled photos (images/, labels/) taken at one table, e.g. dice-real-dev2
 given back its 4:3 (`tools.training.unstretch`); its odd images by name are the held-out quarter
 and part of the teaching (the shipped classifiers were trained on its even half).
@@ -25,13 +28,17 @@ import tempfile
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from tools.scene_factors import allowed_values, parse_choices
 from tools.synth import SceneOptions, render_randomised, render_randomised_and_empty_tray
-from vision.adapt import Adaptation, adapt
-from vision.evaluate import iter_dataset
-from vision.params import load_vision_params
-from vision.reader import learned_models
+from vision.adapt import Adaptation, adapt, with_heads
+from vision.evaluate import CameraCheck, Score, checked_params, evaluate, iter_dataset
+from vision.heads import save_heads
+from vision.learned_params import LearnedParams
+from vision.params import VisionParams, load_vision_params
+from vision.reader import learned_models, read_dice
+from vision.types import DiceReading
 
 # The leave-one-out conditions of the judging sets (docs/dice-reader.md, "The sets"), two tables each.
 CONDITIONS: dict[str, tuple[str, ...]] = {
@@ -43,15 +50,15 @@ CONDITIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: bool = False) -> None:
+def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: bool = False, first: int = 0) -> None:
     """`throws` throws of one drawn table, each die labelled by its top face (as the app labels
     the dice it found) with its value; a cocked die has none. With `beside`, each throw's empty
     tray in references/ (as the app keeps it) and its tray corners and field of view in the label
-    (as the camera check knows them)."""
+    (as the camera check knows them). `first`: the first throw's layout seed."""
     allowed = allowed_values(None, parse_choices(only, "--only"))
     for part in ("images", "labels") + (("references",) if beside else ()):
         (folder / part).mkdir(parents=True)
-    for throw in range(throws):
+    for throw in range(first, first + throws):
         name = f"roll-{throw + 1:06d}"
         if beside:
             frame, labels, empty = render_randomised_and_empty_tray(seed, allowed, SceneOptions(layout_seed=throw))
@@ -89,25 +96,56 @@ def figures(result: Adaptation) -> str:
             f"{after.phantom} off the dice")
 
 
-def judge(folder: Path, name: str, totals: dict[str, list[int]]) -> None:
-    """Adapt on the table's rolls both ways and print the held-out figures."""
+def judge(folder: Path, name: str, totals: dict[str, list[int]], fresh: Path | None = None,
+          threshold_alone: bool = True) -> None:
+    """Adapt on the table's rolls (with the threshold alone, and with the last layers) and print
+    the held-out figures; with `fresh`, also those of the table's rolls adapt never saw."""
     params = load_vision_params()
     chosen = learned_models()
     assert not isinstance(chosen, str), chosen
     models, learned = chosen
-    plain = adapt(folder, params, models, learned, None, 0.003, 30, "any", layers=False)
     layered = adapt(folder, params, models, learned, None, 0.003, 30, "any", layers=True)
-    before = plain.before
+    plain = adapt(folder, params, models, learned, None, 0.003, 30, "any", layers=False) if threshold_alone else None
+    before = layered.before
     print(f"{name}: {before.dice} held-out dice; shipped {before.right} right, {before.wrong_confident} wrong, "
-          f"{before.unsure} unsure, {before.phantom} off the dice; threshold alone ({plain.refit.value_min_probability:.2f}) "
-          f"{figures(plain)}; with the last layers {figures(layered)} ({'written' if layered.better else 'not written'})",
-          flush=True)
+          f"{before.unsure} unsure, {before.phantom} off the dice; "
+          + (f"threshold alone ({plain.refit.value_min_probability:.2f}) {figures(plain)}; " if plain else "")
+          + f"with the last layers {figures(layered)} ({'written' if layered.better else 'not written'})", flush=True)
     applied = layered.after if layered.better else before  # adapt writes a refit only where it reads better
-    for key, score in (("shipped", before), ("threshold", plain.after), ("layers", layered.after),
-                       ("layers where written", applied)):
+    scores = [("shipped", before), ("layers", layered.after), ("layers where written", applied)]
+    scores += [("threshold", plain.after)] if plain else []
+    if fresh is not None:
+        with tempfile.TemporaryDirectory(prefix="heads-") as scratch:
+            heads = Path(scratch) / "heads.json"
+            refitted = layered.refit.learned(learned)
+            if layered.refit.heads is not None and layered.refit.heads.heads:
+                save_heads(heads, layered.refit.heads.heads)
+                refitted = with_heads(refitted, heads)
+            shipped, everywhere = (read_fresh(fresh, params, reading_with) for reading_with in (learned, refitted))
+        written = everywhere if layered.better else shipped
+        print(f"{name}, {shipped.dice} fresh dice: shipped {figures_of(shipped)}; layers {figures_of(everywhere)}; "
+              f"as written {figures_of(written)}", flush=True)
+        scores += [("fresh: shipped", shipped), ("fresh: layers", everywhere), ("fresh: as written", written)]
+    for key, score in scores:
         row = totals.setdefault(key, [0, 0, 0, 0, 0])
         for index, value in enumerate((score.dice, score.right, score.wrong_confident, score.unsure, score.phantom)):
             row[index] += value
+
+
+def figures_of(score: Score) -> str:
+    return f"{score.right} right, {score.wrong_confident} wrong, {score.unsure} unsure, {score.phantom} off the dice"
+
+
+def read_fresh(folder: Path, params: VisionParams, learned: LearnedParams) -> Score:
+    """The fresh rolls read in any mode as the app reads them: beside their empty trays in their
+    tray corners where they were kept with them, else alone."""
+    def alone(frame: np.ndarray) -> DiceReading:
+        return read_dice(frame, params, "any", learned=learned)
+
+    def beside(frame: np.ndarray, empty: np.ndarray, check: CameraCheck | None) -> DiceReading:
+        return read_dice(frame, checked_params(params, check, frame.shape[1], frame.shape[0]), "any",
+                         learned=learned, reference=empty)
+    return evaluate(folder, alone, False, beside if (folder / "references").is_dir() else None)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -116,6 +154,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first", type=int, default=4811, help="the first table's scene seed")
     parser.add_argument("--tables", type=int, default=2, help="tables per condition")
     parser.add_argument("--only", action="append", help="one condition of your own instead of CONDITIONS")
+    parser.add_argument("--fresh", type=int, default=0, help="throws of each table adapt never sees, judged apart")
+    parser.add_argument("--no-threshold-alone", action="store_true", help="leave out adapt with the threshold alone")
     parser.add_argument("--photos", type=Path, help="a labelled set of photos of one table instead")
     parser.add_argument("--beside", action="store_true",
                         help="keep each throw's empty tray and tray corners, as the app keeps its rolls: adapt then "
@@ -126,14 +166,17 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="tables-") as scratch:
         if args.photos:
             photos_as_rolls(args.photos, Path(scratch) / "photos")
-            judge(Path(scratch) / "photos", args.photos.name, totals)
+            judge(Path(scratch) / "photos", args.photos.name, totals, threshold_alone=not args.no_threshold_alone)
         conditions = {"own": tuple(args.only)} if args.only else CONDITIONS
         for number, (condition, only) in enumerate([] if args.photos else conditions.items()):
             for table in range(args.tables):
                 seed = args.first + 10 * number + table
                 folder = Path(scratch) / f"{condition}_{seed}"
                 write_table(folder, seed, args.throws, list(only), args.beside)
-                judge(folder, f"{condition} {seed}", totals)
+                fresh = Path(scratch) / f"{condition}_{seed}_fresh" if args.fresh else None
+                if fresh is not None:
+                    write_table(fresh, seed, args.fresh, list(only), args.beside, first=args.throws)
+                judge(folder, f"{condition} {seed}", totals, fresh, not args.no_threshold_alone)
     for key, (dice, right, wrong, unsure, phantom) in totals.items():
         print(f"all, {key}: {right} of {dice} right ({right / max(dice, 1):.1%}), {wrong} wrong "
               f"({wrong / max(dice, 1):.2%}), {unsure} unsure, {phantom} off the dice")
