@@ -2,7 +2,9 @@
 
 For each rendered roll (tools.synth) the frames are replayed through the
 folder camera into the real dice service (settling, reader, vote) at 10 frames
-per second of simulated time, and it prints how long after the dice came to
+per second of simulated time, read by the app's own table reader
+(app.dice_station.TableReader: one for every roll, which remembers the look
+that found the dice and rests between rolls, as the station's does), and it prints how long after the dice came to
 rest the proposal appeared, the slowest tick in wall time, and how many dice
 the proposal got right, left unsure, or got wrong.
 """
@@ -10,7 +12,6 @@ the proposal got right, left unsure, or got wrong.
 from __future__ import annotations
 
 import argparse
-import functools
 import statistics
 import tempfile
 import time
@@ -20,19 +21,17 @@ import cv2
 
 from app.config import load_config
 from app.dice_service import DiceService, RollState
-from app.dice_station import roll_timings
+from app.dice_station import TableReader, roll_timings
 from hardware.camera import FolderCamera
+from vision.learned_params import LearnedParams
 from vision.params import VisionParams
-from vision.reader import read_dice
 from vision.settle import SettleDetector, SettleParams, vote
 from tools.synth import render_roll_sequence
-from vision.types import DiceSpec
 
 
-def bench_roll(seed: int, folder: Path) -> tuple[float | None, float, int, int, int]:
+def bench_roll(seed: int, folder: Path, reader: TableReader) -> tuple[float | None, float, int, int, int]:
     """(seconds from rest to proposal or None, slowest tick ms, right, unsure, wrong) for one roll."""
     config = load_config()
-    vision_params = VisionParams.from_table(dict(config["vision"]))
     settle_params = SettleParams.from_table(config["vision.settle"])
     sequence = render_roll_sequence(seed, n_frames=40)
     for index, frame in enumerate(sequence.frames):
@@ -41,11 +40,11 @@ def bench_roll(seed: int, folder: Path) -> tuple[float | None, float, int, int, 
     motion_size = (config["camera"]["motion_width"], config["camera"]["motion_height"])
     service = DiceService(
         make_camera=lambda: FolderCamera(folder, motion_size, loop=False),
-        reader=functools.partial(read_dice, params=vision_params, expect=DiceSpec().reader_mode,
-                                 calibration=None),
-        new_settler=lambda: SettleDetector(settle_params), vote=functools.partial(vote, params=settle_params),
+        reader=reader,
+        new_settler=lambda: SettleDetector(settle_params, reader.params.tray),
+        vote=lambda readings: vote(readings, params=settle_params, repeats=reader.dice.repeats),
         timings=roll_timings(config), clock=lambda: now[0], on_status=lambda status: None,
-        on_roll=lambda action: None)
+        on_roll=lambda action: None, rest_reader=reader.rest)
     service.tick(now[0])
     service.roll()
     slowest = 0.0
@@ -72,9 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rolls", type=int, default=5)
     args = parser.parse_args(argv)
     delays: list[float] = []
+    config = load_config()
+    reader = TableReader(VisionParams.from_table(dict(config["vision"])),
+                         LearnedParams.from_table(dict(config["vision.learned"])), None)
     for seed in range(1, args.rolls + 1):
         with tempfile.TemporaryDirectory() as folder:
-            delay, slowest, right, unsure, wrong = bench_roll(seed, Path(folder))
+            delay, slowest, right, unsure, wrong = bench_roll(seed, Path(folder), reader)
         shown = "never" if delay is None else f"{delay:.1f} s"
         print(f"roll {seed}: proposal {shown} after rest; slowest tick {slowest:.0f} ms; "
               f"dice right {right}, unsure {unsure}, wrong {wrong}")
