@@ -104,25 +104,38 @@ class TableReader:
     of the empty tray (stored at `reference_path` by the camera check), replaced for the rest of
     the run whenever a still frame shows no die. The camera and the dice do not change between
     rolls: the scale the last complete reading looked at is given to the next (`look_scale`),
-    which then looks there alone where it finds the six dice."""
+    which then looks there alone where it finds the game's dice (all of them: `DiceSpec.count`).
+    Another game's dice may lie at another size, so their look is learnt afresh."""
 
     def __init__(self, params: VisionParams, learned: LearnedParams, calibration: Calibration | None,
                  reference_path: Path | None = None) -> None:
         self.params = params
         self.learned = learned
         self.calibration = calibration
-        self.dice = DiceSpec()
+        self._dice = DiceSpec()
         self.colour_sets: dict[tuple[str, ...], Calibration] = {}  # the game's colours -> their models
         self.reference_path = reference_path
         stored = load_reference(reference_path) if reference_path is not None else None
         self.reference = None if stored is None else EmptyTray.of(stored, params)
         self.look_scale: float | None = None
 
+    @property
+    def dice(self) -> DiceSpec:
+        """The dice of the game on the table."""
+        return self._dice
+
+    @dice.setter
+    def dice(self, dice: DiceSpec) -> None:
+        if dice != self._dice:
+            self.look_scale = None  # the last game's dice may have lain at another size
+        self._dice = dice
+
     def __call__(self, frame: np.ndarray) -> DiceReading:
         calibration = self.calibration if self.dice.names_jointly else self.colour_set()
         reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=calibration,
-                            learned=self.learned, reference=self.reference, look_scale=self.look_scale)
-        if reading.complete and reading.look_scale is not None:
+                            learned=self.learned, reference=self.reference, look_scale=self.look_scale,
+                            dice_count=self.dice.count)
+        if reading.complete_for(self.dice) and reading.look_scale is not None:
             self.look_scale = reading.look_scale
         if shows_empty_tray(frame, len(reading.dice), self.params, self.reference):
             self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray

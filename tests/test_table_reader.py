@@ -12,7 +12,7 @@ import app.dice_station
 from app.dice_station import TableReader
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
-from vision.types import DiceReading
+from vision.types import DIE_COLOURS, DiceReading, DiceSpec, DieReading
 from tools.synth import SceneOptions, render_scene
 
 TABLE = 9802  # as tests/vision/test_remembered_look.py
@@ -50,3 +50,39 @@ def test_a_reading_short_of_dice_leaves_the_remembered_look(looks_given: list[fl
     assert not reader(empty).complete
     reader(render_scene(TABLE, SceneOptions(layout_seed=2))[0])
     assert looks_given == [None, remembered, remembered]
+
+
+def test_a_game_whose_colours_repeat_reads_at_its_remembered_look_until_other_dice_come(
+        looks_given: list[float | None], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any mode knows a look found all the dice from the game's count of them; another game's
+    dice may lie at another size, so their look is learnt afresh."""
+    counts: list[int | None] = []
+    read = app.dice_station.read_dice
+
+    def counted(frame: np.ndarray, **kwargs: Any) -> DiceReading:
+        counts.append(kwargs["dice_count"])
+        return read(frame, **kwargs)
+
+    monkeypatch.setattr(app.dice_station, "read_dice", counted)
+    reader = TableReader(load_vision_params(), load_learned_params(), None)
+    reader.dice = repeating = DiceSpec(count=6, colours=DIE_COLOURS, repeats=True)
+    assert repeating.reader_mode == "any"
+    first = reader(render_scene(TABLE, SceneOptions(layout_seed=0))[0])
+    assert first.complete_for(repeating) and first.look_scale is not None
+    reader(render_scene(TABLE, SceneOptions(layout_seed=1))[0])
+    reader.dice = repeating  # the same dice again: the look stays
+    reader(render_scene(TABLE, SceneOptions(layout_seed=2))[0])
+    reader.dice = DiceSpec()  # Macao's six dice
+    reader(render_scene(TABLE, SceneOptions(layout_seed=3))[0])
+    assert looks_given == [None, first.look_scale, first.look_scale, None]
+    assert counts == [6, 6, 6, 6]
+
+
+def test_a_reading_is_complete_for_a_game_when_it_holds_all_its_dice_each_read_sure() -> None:
+    def die(value: int | None) -> DieReading:
+        return DieReading(0, 0, 10, 10, None, value, 0.9, unsure=value is None)
+    three = DiceSpec(count=3, colours=("red", "red", "red"), repeats=True)
+    assert DiceReading(dice=(die(1), die(2), die(2))).complete_for(three)
+    assert not DiceReading(dice=(die(1), die(2))).complete_for(three)  # one missing
+    assert not DiceReading(dice=(die(1), die(2), die(None))).complete_for(three)  # one unsure
+    assert not DiceReading(dice=(die(1), die(2), die(3), die(4))).complete_for(three)  # one too many

@@ -124,16 +124,17 @@ class Proposal:
 
 def proposed_candidates(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                         learned: LearnedParams, debug: DebugSink | None = None, place: RegionPlace | None = None,
-                        tray: TrayDifference | None = None, remembered_scale: float | None = None) -> Proposal:
+                        tray: TrayDifference | None = None, remembered_scale: float | None = None,
+                        dice_count: int | None = None) -> Proposal:
     """The first step of `located_faces` (its arguments as there): the look, then the candidates
     the detector proposes at it, in the tray region, where the picture differs from the empty tray
     and of the dice's size. The classifier reads these first, and `vision adapt` refits it on them."""
     detector, net = models.detector, models.classifier
     frame_long_side = None if place is None else place.frame_long_side
     looked: dict[int, Maps] = {}
-    remembered = (remembered_look(detector, net, checked, remembered_scale, len(DIE_COLOURS), learned,
-                                  frame_long_side, looked)
-                  if expect == "macao" and remembered_scale is not None and 0.0 < remembered_scale <= 1.0
+    count = len(DIE_COLOURS) if expect == "macao" else dice_count
+    remembered = (remembered_look(detector, net, checked, remembered_scale, count, learned, frame_long_side, looked)
+                  if count is not None and count > 0 and remembered_scale is not None and 0.0 < remembered_scale <= 1.0
                   else None)  # a scale no look can have (nan, 0, a blow-up) is no memory: judged as without
     if remembered is not None:
         look, looks = remembered, [(round(remembered.maps[2] * (frame_long_side or max(checked.shape[:2]))),
@@ -176,7 +177,8 @@ class LocatedFaces:
 def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode, models: LearnedModels,
                   learned: LearnedParams, debug: DebugSink | None = None,
                   place: RegionPlace | None = None, tray: TrayDifference | None = None,
-                  polarity: bool = False, remembered_scale: float | None = None) -> LocatedFaces:
+                  polarity: bool = False, remembered_scale: float | None = None,
+                  dice_count: int | None = None) -> LocatedFaces:
     """The dice the detector and classifier find in a checked frame, each with its body colour
     (`body_colours`) and, in macao mode or with `polarity` (dice named among a colour set), its
     pip polarity (`pip_polarities`); shared by the reader and the colour calibration, so both
@@ -201,11 +203,12 @@ def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode,
     frame).
     `tray`: where `checked` differs from the empty tray, when known: candidates where nothing
     differs are dropped, and patches of change the detector missed become candidates.
-    `remembered_scale`: in macao mode, the scale of the look the table's last complete reading
-    took (0-1); that look alone is read where it finds the six dice (`remembered_look`), else the
-    looks are picked as above.
+    `remembered_scale`: the scale of the look the table's last complete reading took (0-1); that
+    look alone is read where it finds the six dice of macao mode, or in any mode the `dice_count`
+    dice the caller knows lie there (`remembered_look`), else the looks are picked as above.
     """
-    proposal = proposed_candidates(checked, params, expect, models, learned, debug, place, tray, remembered_scale)
+    proposal = proposed_candidates(checked, params, expect, models, learned, debug, place, tray, remembered_scale,
+                                   dice_count)
     detector, net = models.detector, models.classifier
     look, found, typical = proposal.look, proposal.found, proposal.typical
     heat, side_map, scale = look.maps
@@ -582,6 +585,7 @@ def read_with_model(
     place: RegionPlace | None = None,
     tray: TrayDifference | None = None,
     look_scale: float | None = None,
+    dice_count: int | None = None,
 ) -> DiceReading:
     """Read the dice with the learned detector and classifier; same contract as read_dice.
 
@@ -604,7 +608,7 @@ def read_with_model(
     if is_blank(checked, params):
         return DiceReading(message="frame has no contrast (blank, black or blown out)", ms=_ms(started))
     located = located_faces(checked, params, expect, models, learned, debug, place, tray,
-                            polarity=calibration is not None, remembered_scale=look_scale)
+                            polarity=calibration is not None, remembered_scale=look_scale, dice_count=dice_count)
     faces, opinions = review_doubtful(checked, located.faces, params, learned)
     if debug is not None and opinions:
         debug.add("second opinion (classical pips on doubtful dice)", draw_second_opinions(checked, opinions))
@@ -618,7 +622,7 @@ def read_with_model(
             debug.add(WHY_UNSURE, draw_faces(checked, [(dataclasses.replace(face, reason=reason), colour, True)
                                                        for face, (colour, reason) in zip(faces, named)]))
         note = "; ".join(filter(None, [_unsure_note(dice), calibration_note]))
-        return DiceReading(dice=tuple(dice), ms=_ms(started), message=note)
+        return DiceReading(dice=tuple(dice), ms=_ms(started), message=note, look_scale=located.scale)
     models_by_colour, calibration_note = colour_models(calibration, LEARNED_MEASURE, params)
     costs = cost_matrix(faces, models_by_colour, params, learned.colour_lightness_floor)
     assignment = assign_colours(costs, params.colour_max_cost)

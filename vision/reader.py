@@ -57,6 +57,7 @@ def read_dice(
     learned: LearnedParams | None = None,
     reference: np.ndarray | EmptyTray | None = None,
     look_scale: float | None = None,
+    dice_count: int | None = None,
 ) -> DiceReading:
     """Read the dice in one BGR frame; never raises on bad input (see `message`).
 
@@ -71,16 +72,19 @@ def read_dice(
     table (the repository's config.toml when None): with `enabled` and loadable models the
     learned path runs, else the classical one.
 
-    `look_scale`: the `look_scale` of the last complete reading of the same camera and tray
-    (macao mode): the learned reader looks at that scale alone where it finds the six dice
-    there, in a half to two thirds of the time (`vision.looks.remembered_look`).
+    `look_scale`: the `look_scale` of the last complete reading of the same camera and tray: the
+    learned reader looks at that scale alone where it finds the dice there, in a half to two
+    thirds of the time (`vision.looks.remembered_look`): the six dice in macao mode, and in any
+    mode `dice_count` of them, where the caller knows how many lie (a game's dice; without a
+    count nothing tells that a look found them all, and the looks are judged as ever).
     """
     chosen = learned_models(learned)
     if isinstance(chosen, str):
         lean, lean_note = _lean_for_classical(learned)
         reading = read_classical(frame, params, expect, calibration, region, debug, lean, reference)
         return _labelled(reading, f"{CLASSICAL_PATH} ({'; '.join(filter(None, [chosen, lean_note]))})")
-    reading = _read_learned(frame, params, expect, calibration, region, debug, reference, look_scale, *chosen)
+    reading = _read_learned(frame, params, expect, calibration, region, debug, reference, look_scale, dice_count,
+                            *chosen)
     trouble = chosen[0].lean_trouble
     path = LEARNED_PATH + (", last layers refitted to this table" if chosen[1].classifier_heads_path else "")
     return _labelled(reading, f"{path} (no leaning check: {trouble})" if trouble else path)
@@ -190,6 +194,7 @@ def _read_learned(
     debug: DebugSink | None,
     reference: np.ndarray | EmptyTray | None,
     look_scale: float | None,
+    dice_count: int | None,
     models: LearnedModels,
     learned: LearnedParams,
 ) -> DiceReading:
@@ -203,7 +208,7 @@ def _read_learned(
     if debug is not None and seen.straight is not None:
         debug.add(f"the tray straightened (camera leaning {seen.straight.tilt_deg:.0f} degrees)", seen.picture)
     reading = read_with_model(seen.picture, params, expect, calibration, models, learned, debug, seen.place, seen.tray,
-                              look_scale)
+                              look_scale, dice_count)
     reading = dataclasses.replace(reading, dice=tuple(seen.die_in_frame(d) for d in reading.dice))
     if debug is not None:
         picture = draw_readings(checked, reading.dice)

@@ -96,8 +96,8 @@ class DiceReading:
     dice: tuple[DieReading, ...] = ()
     ms: float = 0.0
     message: str = ""  # why the reading is empty or partial, in plain words
-    # Macao mode, learned reader: the scale (frame to detector) of the look the dice were read
-    # at; given back for the next roll at the same table (`read_dice(look_scale=...)`).
+    # Learned reader: the scale (frame to detector) of the look the dice were read at; given back
+    # for the next roll at the same table (`read_dice(look_scale=...)`).
     look_scale: float | None = None
 
     @property
@@ -105,6 +105,13 @@ class DiceReading:
         """True when all six Macao dice were found and none is unsure."""
         colours = {d.colour for d in self.dice if not d.unsure and d.value is not None}
         return len(self.dice) == 6 and colours == set(DIE_COLOURS)
+
+    def complete_for(self, spec: DiceSpec) -> bool:
+        """True when every die `spec` rolls was found and none is unsure: the six Macao dice
+        (`complete`), or as many dice as the game rolls, each read sure."""
+        if spec.names_jointly:
+            return self.complete
+        return len(self.dice) == spec.count and all(not d.unsure and d.value is not None for d in self.dice)
 
     def by_colour(self, spec: DiceSpec) -> dict[str, tuple[DieReading, ...]]:
         """Colour -> the dice read in it, for each colour of `spec` (several where its colours

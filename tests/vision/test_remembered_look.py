@@ -1,6 +1,7 @@
 """The look the last complete reading took, given back for the next roll at the same table
 (`read_dice(look_scale=...)`, vision.looks.remembered_look): read there alone where it finds
-the six dice, with the same dice read as without it; else the looks are judged as ever."""
+the six dice (in any mode, the dice it is told lie there), with the same dice read as without
+it; else the looks are judged as ever."""
 
 from __future__ import annotations
 
@@ -101,13 +102,22 @@ def test_a_scale_no_look_can_have_is_read_as_no_memory(scale: float) -> None:
     assert _dice(warm) == _dice(cold) and warm.look_scale == pytest.approx(cold.look_scale)
 
 
-def test_any_mode_judges_its_looks_whatever_is_remembered(first_roll: DiceReading,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """No count of dice tells that a look found them all: any mode never reads a look alone,
-    and says no look to remember."""
-    frame = _throw(1)
+def test_any_mode_reads_the_remembered_look_alone_only_where_it_is_told_how_many_dice_lie(
+        first_roll: DiceReading, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a count nothing tells that a look found all the dice: any mode then judges its
+    looks whatever is remembered. Told how many lie (a game's dice), it reads the remembered
+    look alone where it finds them, and reads them as without it."""
+    frame, remembered = _throw(1), first_roll.look_scale
+    assert remembered is not None
     cold = read_dice(frame, PARAMS, "any")
-    with _looks_taken(monkeypatch) as looks:
-        warm = read_dice(frame, PARAMS, "any", look_scale=first_roll.look_scale)
-    assert len(looks) >= 3 and _dice(warm) == _dice(cold)
-    assert warm.look_scale is None
+    with _looks_taken(monkeypatch) as blind_looks:
+        blind = read_dice(frame, PARAMS, "any", look_scale=remembered)
+    with _looks_taken(monkeypatch) as told_looks:
+        told = read_dice(frame, PARAMS, "any", look_scale=remembered, dice_count=6)
+    assert len(blind_looks) >= 3 and _dice(blind) == _dice(cold)
+    assert told_looks == [round(remembered * 1600)]
+    assert _dice(told) == _dice(cold) and _placed_alike(told, cold)
+    assert cold.look_scale is not None and told.look_scale == pytest.approx(remembered)
+    with _looks_taken(monkeypatch) as too_many_looks:  # seven told, six there: judged as without
+        too_many = read_dice(frame, PARAMS, "any", look_scale=remembered, dice_count=7)
+    assert len(too_many_looks) >= 3 and _dice(too_many) == _dice(cold)
