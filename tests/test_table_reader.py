@@ -19,29 +19,33 @@ TABLE = 9802  # as tests/vision/test_remembered_look.py
 
 
 @pytest.fixture()
-def looks_given(monkeypatch: pytest.MonkeyPatch) -> list[float | None]:
-    """The `look_scale` each reading is given, the real reader reading."""
-    given: list[float | None] = []
+def reads_given(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """What each reading is given (`read_dice`'s keywords), the real reader reading."""
+    given: list[dict[str, Any]] = []
     read = app.dice_station.read_dice
 
     def spied(frame: np.ndarray, **kwargs: Any) -> DiceReading:
-        given.append(kwargs["look_scale"])
+        given.append(kwargs)
         return read(frame, **kwargs)
 
     monkeypatch.setattr(app.dice_station, "read_dice", spied)
     return given
 
 
-def test_each_roll_is_given_the_look_of_the_last_complete_reading(looks_given: list[float | None]) -> None:
+def _given(reads: list[dict[str, Any]], keyword: str) -> list[Any]:
+    return [kwargs[keyword] for kwargs in reads]
+
+
+def test_each_roll_is_given_the_look_of_the_last_complete_reading(reads_given: list[dict[str, Any]]) -> None:
     reader = TableReader(load_vision_params(), load_learned_params(), None)
     first = reader(render_scene(TABLE, SceneOptions(layout_seed=0))[0])
     assert first.complete and first.look_scale is not None
     second = reader(render_scene(TABLE, SceneOptions(layout_seed=1))[0])
     assert second.complete
-    assert looks_given == [None, first.look_scale]
+    assert _given(reads_given, "look_scale") == [None, first.look_scale]
 
 
-def test_a_reading_short_of_dice_leaves_the_remembered_look(looks_given: list[float | None]) -> None:
+def test_a_reading_short_of_dice_leaves_the_remembered_look(reads_given: list[dict[str, Any]]) -> None:
     """A hand over the tray, a frame before the dice came to rest: the look that read the six
     dice stays remembered for the next frame."""
     reader = TableReader(load_vision_params(), load_learned_params(), None)
@@ -49,21 +53,13 @@ def test_a_reading_short_of_dice_leaves_the_remembered_look(looks_given: list[fl
     empty = np.full((900, 1600, 3), (120, 140, 150), np.uint8)
     assert not reader(empty).complete
     reader(render_scene(TABLE, SceneOptions(layout_seed=2))[0])
-    assert looks_given == [None, remembered, remembered]
+    assert _given(reads_given, "look_scale") == [None, remembered, remembered]
 
 
 def test_a_game_whose_colours_repeat_reads_at_its_remembered_look_until_other_dice_come(
-        looks_given: list[float | None], monkeypatch: pytest.MonkeyPatch) -> None:
+        reads_given: list[dict[str, Any]]) -> None:
     """Any mode knows a look found all the dice from the game's count of them; another game's
     dice may lie at another size, so their look is learnt afresh."""
-    counts: list[int | None] = []
-    read = app.dice_station.read_dice
-
-    def counted(frame: np.ndarray, **kwargs: Any) -> DiceReading:
-        counts.append(kwargs["dice_count"])
-        return read(frame, **kwargs)
-
-    monkeypatch.setattr(app.dice_station, "read_dice", counted)
     reader = TableReader(load_vision_params(), load_learned_params(), None)
     reader.dice = repeating = DiceSpec(count=6, colours=DIE_COLOURS, repeats=True)
     assert repeating.reader_mode == "any"
@@ -74,8 +70,8 @@ def test_a_game_whose_colours_repeat_reads_at_its_remembered_look_until_other_di
     reader(render_scene(TABLE, SceneOptions(layout_seed=2))[0])
     reader.dice = DiceSpec()  # Macao's six dice
     reader(render_scene(TABLE, SceneOptions(layout_seed=3))[0])
-    assert looks_given == [None, first.look_scale, first.look_scale, None]
-    assert counts == [6, 6, 6, 6]
+    assert _given(reads_given, "look_scale") == [None, first.look_scale, first.look_scale, None]
+    assert _given(reads_given, "dice_count") == [6, 6, 6, 6]
 
 
 def test_a_reading_is_complete_for_a_game_when_it_holds_all_its_dice_each_read_sure() -> None:
