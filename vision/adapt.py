@@ -322,14 +322,15 @@ def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: Le
                            held_folder / "references" / image_path.name)
         colours = expect == "macao"
         before, after = (evaluate(held_folder, lambda f: read_dice(f, params, expect, colours_, learned=learned_),
-                                  colours, _beside_empty_tray(params, expect, colours_, learned_) if beside else None)
+                                  colours, reader_beside_empty_tray(params, expect, colours_, learned_) if beside else None)
                          for colours_, learned_ in ((calibration, learned), (refit.calibration, adapted)))
     return Adaptation(refit, before, after, len(teaching), len(held))
 
 
-def _beside_empty_tray(params: VisionParams, expect: ExpectMode, calibration: Calibration | None,
+def reader_beside_empty_tray(params: VisionParams, expect: ExpectMode, calibration: Calibration | None,
                        learned: LearnedParams) -> Callable[[np.ndarray, np.ndarray, CameraCheck | None], DiceReading]:
-    """A held-out roll read as the app read it: beside its empty tray, in the tray's corners."""
+    """A kept roll read as the app read it: beside its empty tray, in the tray's corners (for
+    `evaluate`'s `read_beside_empty_tray`)."""
     def read(frame: np.ndarray, empty: np.ndarray, check: CameraCheck | None) -> DiceReading:
         return read_dice(frame, checked_params(params, check, frame.shape[1], frame.shape[0]), expect, calibration,
                          learned=learned, reference=empty)

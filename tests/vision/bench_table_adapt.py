@@ -32,8 +32,8 @@ import numpy as np
 
 from tools.scene_factors import allowed_values, parse_choices
 from tools.synth import SceneOptions, render_randomised, render_randomised_and_empty_tray
-from vision.adapt import Adaptation, adapt, with_heads
-from vision.evaluate import CameraCheck, Score, checked_params, evaluate, iter_dataset
+from vision.adapt import Adaptation, adapt, reader_beside_empty_tray, with_heads
+from vision.evaluate import Score, evaluate, iter_dataset
 from vision.heads import save_heads
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams, load_vision_params
@@ -141,11 +141,8 @@ def read_fresh(folder: Path, params: VisionParams, learned: LearnedParams) -> Sc
     tray corners where they were kept with them, else alone."""
     def alone(frame: np.ndarray) -> DiceReading:
         return read_dice(frame, params, "any", learned=learned)
-
-    def beside(frame: np.ndarray, empty: np.ndarray, check: CameraCheck | None) -> DiceReading:
-        return read_dice(frame, checked_params(params, check, frame.shape[1], frame.shape[0]), "any",
-                         learned=learned, reference=empty)
-    return evaluate(folder, alone, False, beside if (folder / "references").is_dir() else None)
+    beside = reader_beside_empty_tray(params, "any", None, learned) if (folder / "references").is_dir() else None
+    return evaluate(folder, alone, False, beside)
 
 
 def main(argv: list[str] | None = None) -> None:
