@@ -49,6 +49,7 @@ from vision.params import VisionParams
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, default_models_for
 from vision.reader import learned_models, read_dice, release_learned_models
 from vision.reference import EmptyTray, default_reference_path, load_reference, save_reference, shows_empty_tray
+from vision.remembered_looks import RememberedLooks, default_looks_path
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.table_rolls import Confirmed, default_rolls_folder, keep_roll
 from vision.types import ANY_DICE_MODE, SIX_COLOURS_MODE, DiceReading, DiceSpec, ExpectMode
@@ -103,32 +104,27 @@ class TableReader:
     calibration replaces while the game goes on (the next frame read uses it), and the picture
     of the empty tray (stored at `reference_path` by the camera check), replaced for the rest of
     the run whenever a still frame shows no die. The camera and the dice do not change between
-    rolls: the scale the last complete reading looked at is given to the next (`look_scale`),
-    which then looks there alone where it finds the game's dice (all of them: `DiceSpec.count`).
-    Another game's dice may lie at another size, so their look is learnt afresh."""
+    rolls, nor between runs: the scale the last complete reading looked at is given to the next
+    (`look_scale`), which then looks there alone where it finds the game's dice (all of them:
+    `DiceSpec.count`). Each kind of dice keeps its own look (another game's dice may lie at
+    another size), stored at `looks_path` for the next start and forgotten by a camera check."""
 
     def __init__(self, params: VisionParams, learned: LearnedParams, calibration: Calibration | None,
-                 reference_path: Path | None = None) -> None:
+                 reference_path: Path | None = None, looks_path: Path | None = None) -> None:
         self.params = params
         self.learned = learned
         self.calibration = calibration
-        self._dice = DiceSpec()
+        self.dice = DiceSpec()  # the dice of the game on the table
         self.colour_sets: dict[tuple[str, ...], Calibration] = {}  # the game's colours -> their models
         self.reference_path = reference_path
         stored = load_reference(reference_path) if reference_path is not None else None
         self.reference = None if stored is None else EmptyTray.of(stored, params)
-        self.look_scale: float | None = None
+        self.looks = RememberedLooks(looks_path)
 
     @property
-    def dice(self) -> DiceSpec:
-        """The dice of the game on the table."""
-        return self._dice
-
-    @dice.setter
-    def dice(self, dice: DiceSpec) -> None:
-        if dice != self._dice:
-            self.look_scale = None  # the last game's dice may have lain at another size
-        self._dice = dice
+    def look_scale(self) -> float | None:
+        """The look the last complete reading of the game's dice at this table took, or None."""
+        return self.looks.look_for(self.dice)
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
         calibration = self.calibration if self.dice.names_jointly else self.colour_set()
@@ -136,7 +132,7 @@ class TableReader:
                             learned=self.learned, reference=self.reference, look_scale=self.look_scale,
                             dice_count=self.dice.count)
         if reading.complete_for(self.dice) and reading.look_scale is not None:
-            self.look_scale = reading.look_scale
+            self.looks.remember(self.dice, reading.look_scale)
         if shows_empty_tray(frame, len(reading.dice), self.params, self.reference):
             self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray
         return reading
@@ -163,8 +159,10 @@ class TableReader:
 
     def keep_reference(self, frame: np.ndarray) -> None:
         """Use `frame` as the empty tray from now on, and store it for the next start (a failed
-        write only costs that: the reader keeps it for this run)."""
+        write only costs that: the reader keeps it for this run). The camera check takes it, so
+        the camera may have moved: the looks remembered before are forgotten."""
         self.reference = EmptyTray.of(frame, self.params)
+        self.looks.forget_all()
         if self.reference_path is not None:
             try:
                 save_reference(frame, self.reference_path)
@@ -393,8 +391,8 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         cameras[:] = [SharedCamera(TimedCamera(camera, config["camera"]["read_timeout_s"]))]
         return cameras[0]
 
-    reader = TableReader(vision_params, learned_params, calibration,
-                         default_reference_path(default_calibration_path(vision_params)))
+    reference_path = default_reference_path(default_calibration_path(vision_params))
+    reader = TableReader(vision_params, learned_params, calibration, reference_path, default_looks_path(reference_path))
     adaptations: dict[ExpectMode, ReaderAdaptation] = {
         expect: ReaderAdaptation(default_calibration_path(vision_params), vision_params, learned_params, expect)
         for expect in (SIX_COLOURS_MODE, ANY_DICE_MODE)}

@@ -113,3 +113,24 @@ def test_a_die_the_reader_misses_does_not_become_part_of_the_empty_tray(tmp_path
         assert station.reader.reference is not kept  # a truly empty tray still refreshes it
     finally:
         station.stop()
+
+
+def test_the_look_at_the_dice_is_kept_beside_the_empty_tray_until_the_next_camera_check(
+        tmp_path: Path, mock_factory: MockFactory) -> None:
+    """After a restart (a power cut) the first roll reads at the look of the run before; the
+    camera check, which may follow a moved camera, forgets it."""
+    frame, empty, _labels = scene_and_empty_tray(2)
+    station = _station(tmp_path, empty, mock_factory)
+    try:
+        reading = station.reader(frame)
+        assert reading.complete and reading.look_scale is not None
+    finally:
+        station.stop()
+    assert (tmp_path / "reader-looks.json").is_file()
+    again = _station(tmp_path, empty, mock_factory)
+    try:
+        assert again.reader.look_scale == reading.look_scale
+        assert again.take_empty_tray()
+        assert again.reader.look_scale is None
+    finally:
+        again.stop()

@@ -1,8 +1,10 @@
 """The app's reader of a table's rolls (app.dice_station.TableReader) gives each reading the look
-the last complete one took: the camera and the dice stay the same from roll to roll."""
+the last complete one of the same dice took: the camera and the dice stay the same from roll to
+roll, and from one start of the app to the next until the camera is checked again."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,6 +14,7 @@ import app.dice_station
 from app.dice_station import TableReader
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
+from vision.remembered_looks import RememberedLooks
 from vision.types import DIE_COLOURS, DiceReading, DiceSpec, DieReading
 from tools.synth import SceneOptions, render_scene
 
@@ -72,6 +75,41 @@ def test_a_game_whose_colours_repeat_reads_at_its_remembered_look_until_other_di
     reader(render_scene(TABLE, SceneOptions(layout_seed=3))[0])
     assert _given(reads_given, "look_scale") == [None, first.look_scale, first.look_scale, None]
     assert _given(reads_given, "dice_count") == [6, 6, 6, 6]
+
+
+def test_the_first_roll_after_a_restart_reads_at_the_look_of_the_run_before(
+        tmp_path: Path, reads_given: list[dict[str, Any]]) -> None:
+    looks = tmp_path / "reader-looks.json"
+    before = TableReader(load_vision_params(), load_learned_params(), None, looks_path=looks)
+    first = before(render_scene(TABLE, SceneOptions(layout_seed=0))[0])
+    assert first.complete and first.look_scale is not None
+    after = TableReader(load_vision_params(), load_learned_params(), None, looks_path=looks)
+    assert after(render_scene(TABLE, SceneOptions(layout_seed=1))[0]).complete
+    assert _given(reads_given, "look_scale") == [None, first.look_scale]
+
+
+def test_the_camera_check_forgets_the_looks_of_before(tmp_path: Path, reads_given: list[dict[str, Any]]) -> None:
+    """A new picture of the empty tray comes from the camera check: the camera may have moved."""
+    looks = tmp_path / "reader-looks.json"
+    reader = TableReader(load_vision_params(), load_learned_params(), None, looks_path=looks)
+    assert reader(render_scene(TABLE, SceneOptions(layout_seed=0))[0]).complete
+    assert reader.look_scale is not None
+    reader.keep_reference(np.full((900, 1600, 3), (120, 140, 150), np.uint8))
+    assert RememberedLooks(looks).look_for(DiceSpec()) is None  # nor at the next start
+    reader(render_scene(TABLE, SceneOptions(layout_seed=1))[0])
+    assert _given(reads_given, "look_scale") == [None, None]
+
+
+def test_each_game_s_dice_keep_their_own_look(reads_given: list[dict[str, Any]]) -> None:
+    """Back to Macao's dice after a game of others: their look was kept."""
+    reader = TableReader(load_vision_params(), load_learned_params(), None)
+    six = reader(render_scene(TABLE, SceneOptions(layout_seed=0))[0])
+    assert six.complete
+    reader.dice = DiceSpec(count=6, colours=DIE_COLOURS, repeats=True)
+    reader(render_scene(TABLE, SceneOptions(layout_seed=1))[0])
+    reader.dice = DiceSpec()
+    reader(render_scene(TABLE, SceneOptions(layout_seed=2))[0])
+    assert _given(reads_given, "look_scale") == [None, None, six.look_scale]
 
 
 def test_a_reading_is_complete_for_a_game_when_it_holds_all_its_dice_each_read_sure() -> None:
