@@ -48,7 +48,14 @@ from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, default_models_for
 from vision.reader import learned_models, read_dice, release_learned_models
-from vision.reference import EmptyTray, default_reference_path, load_reference, save_reference, shows_empty_tray
+from vision.reference import (
+    EmptyTray,
+    default_reference_path,
+    load_reference,
+    save_reference,
+    seen_from_where_taken,
+    shows_empty_tray,
+)
 from vision.remembered_looks import RememberedLooks, default_looks_path
 from vision.settle import SettleDetector, SettleParams, vote
 from vision.table_rolls import Confirmed, default_rolls_folder, keep_roll
@@ -107,7 +114,10 @@ class TableReader:
     rolls, nor between runs: the scale the last complete reading looked at is given to the next
     (`look_scale`), which then looks there alone where it finds the game's dice (all of them:
     `DiceSpec.count`). Each kind of dice keeps its own look (another game's dice may lie at
-    another size), stored at `looks_path` for the next start and forgotten by a camera check."""
+    another size), stored at `looks_path` for the next start and forgotten by a camera check,
+    and at the first frame of a run that the stored empty tray no longer matches (the camera was
+    moved, e.g. packed away between two evenings, where a look of before would read its dice at
+    the wrong size)."""
 
     def __init__(self, params: VisionParams, learned: LearnedParams, calibration: Calibration | None,
                  reference_path: Path | None = None, looks_path: Path | None = None) -> None:
@@ -120,6 +130,7 @@ class TableReader:
         stored = load_reference(reference_path) if reference_path is not None else None
         self.reference = None if stored is None else EmptyTray.of(stored, params)
         self.looks = RememberedLooks(looks_path)
+        self._looks_on_trial = bool(self.looks.looks)  # stored by a run before, not yet seen to fit
 
     @property
     def look_scale(self) -> float | None:
@@ -127,6 +138,10 @@ class TableReader:
         return self.looks.look_for(self.dice)
 
     def __call__(self, frame: np.ndarray) -> DiceReading:
+        if self._looks_on_trial:
+            self._looks_on_trial = False
+            if self.reference is not None and not seen_from_where_taken(frame, self.reference, self.params):
+                self.looks.forget_all()
         calibration = self.calibration if self.dice.names_jointly else self.colour_set()
         reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode, calibration=calibration,
                             learned=self.learned, reference=self.reference, look_scale=self.look_scale,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,9 +15,10 @@ import app.dice_station
 from app.dice_station import TableReader
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params
+from vision.reference import save_reference
 from vision.remembered_looks import RememberedLooks
 from vision.types import DIE_COLOURS, DiceReading, DiceSpec, DieReading
-from tools.synth import SceneOptions, render_scene
+from tools.synth import SceneOptions, render_scene, render_scene_and_empty_tray
 
 TABLE = 9802  # as tests/vision/test_remembered_look.py
 
@@ -98,6 +100,36 @@ def test_the_camera_check_forgets_the_looks_of_before(tmp_path: Path, reads_give
     assert RememberedLooks(looks).look_for(DiceSpec()) is None  # nor at the next start
     reader(render_scene(TABLE, SceneOptions(layout_seed=1))[0])
     assert _given(reads_given, "look_scale") == [None, None]
+
+
+def _moved(frame: np.ndarray, across: float) -> np.ndarray:
+    """The frame as a camera moved sideways by `across` of the picture's width would see it."""
+    shift = np.float32([[1, 0, across * frame.shape[1]], [0, 1, 0]])
+    return cv2.warpAffine(frame, shift, (frame.shape[1], frame.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_look_of_a_run_before_is_kept_while_the_stored_empty_tray_still_matches_the_view(
+        tmp_path: Path, reads_given: list[dict[str, Any]]) -> None:
+    """The camera may have been packed away and set up again since: the first frame of a run
+    that no longer matches the stored empty tray (moved by 8 % of the picture) forgets the look
+    of before; one from where the camera stood keeps it."""
+    frame, _labels, empty = render_scene_and_empty_tray(TABLE, SceneOptions(layout_seed=0))
+    reference, looks = tmp_path / "empty-tray.png", tmp_path / "reader-looks.json"
+    save_reference(empty, reference)
+
+    def start() -> TableReader:
+        return TableReader(load_vision_params(), load_learned_params(), None, reference, looks)
+
+    remembered = start()(frame).look_scale
+    assert remembered is not None
+    steady = start()
+    steady(render_scene_and_empty_tray(TABLE, SceneOptions(layout_seed=1))[0])
+    assert _given(reads_given, "look_scale")[-1] == remembered
+    moved = start()
+    reading = moved(_moved(render_scene_and_empty_tray(TABLE, SceneOptions(layout_seed=2))[0], 0.08))
+    assert _given(reads_given, "look_scale")[-1] is None
+    # on disk: the look this reading found, if it read all six, not the one of before
+    assert RememberedLooks(looks).look_for(DiceSpec()) == (reading.look_scale if reading.complete else None)
 
 
 def test_each_game_s_dice_keep_their_own_look(reads_given: list[dict[str, Any]]) -> None:

@@ -203,6 +203,19 @@ def _aligned(now: np.ndarray, empty: np.ndarray, params: VisionParams) -> np.nda
     return cv2.warpAffine(empty, matrix, now.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def seen_from_where_taken(frame: np.ndarray, reference: EmptyTray, params: VisionParams) -> bool:
+    """Whether `frame` (dice in it or not) can still be compared with the empty tray: the camera
+    has not moved since, nor the light changed much."""
+    try:
+        checked = check_frame(frame, params)
+        if reference.frame_size != (checked.shape[1], checked.shape[0]):
+            return False
+        tray_difference(checked, reference, (0, 0), params)
+    except (FrameError, ReferenceUnusable):
+        return False
+    return True
+
+
 def shows_empty_tray(frame: np.ndarray, found_dice: int, params: VisionParams,
                      reference: EmptyTray | None = None) -> bool:
     """Whether a still frame the reader found `found_dice` dice in may become the empty-tray

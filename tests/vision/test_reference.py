@@ -17,7 +17,7 @@ from vision.learned_models import DieCandidate
 from vision.learned_params import load_learned_params
 from vision.params import WHOLE_FRAME, VisionParams, load_vision_params
 from vision.reader import read_dice
-from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, tray_difference
+from vision.reference import EmptyTray, ReferenceUnusable, TrayDifference, seen_from_where_taken, tray_difference
 from tools.synth import SceneLabels, SceneOptions
 
 PARAMS = load_vision_params()
@@ -230,3 +230,16 @@ def test_a_grained_table_keeps_its_empty_tray_however_the_dice_cover_its_stripes
     assert float(difference.changed[near_dice == 0].mean()) < 0.02
     beside = read_dice(frame, tapped, expect="any", learned=LEARNED, reference=empty)
     assert beside.dice and "reference" not in beside.message
+
+
+def test_a_view_with_dice_is_seen_from_where_the_empty_tray_was_taken_until_the_camera_moves() -> None:
+    """What decides whether the look of a run before still fits (app.dice_station.TableReader)."""
+    params = load_vision_params()
+    frame, empty, _labels = scene_and_empty_tray(2)
+    tray = EmptyTray.of(empty, params)
+    assert seen_from_where_taken(frame, tray, params)
+    moved = cv2.warpAffine(frame, np.float32([[1, 0, 0.08 * frame.shape[1]], [0, 1, 0]]), frame.shape[1::-1],
+                           borderMode=cv2.BORDER_REPLICATE)
+    assert not seen_from_where_taken(moved, tray, params)
+    assert not seen_from_where_taken(cv2.resize(frame, (1280, 720)), tray, params)  # another camera mode
+    assert not seen_from_where_taken(np.zeros((0, 0, 3), np.uint8), tray, params)  # not a frame at all
