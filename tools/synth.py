@@ -23,7 +23,7 @@ import math
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 import cv2
 import numpy as np
@@ -1278,6 +1278,7 @@ def _smear_kernel(length_px: float, angle: float) -> np.ndarray:
     return kernel / max(float(kernel.sum()), 1e-6)
 
 
+Rendered = TypeVar("Rendered")  # what a render function of `_randomised` gives
 EmptyTrayScene = tuple[np.ndarray, SceneLabels, np.ndarray]  # frame, its labels, the same table without the dice
 
 
@@ -1442,9 +1443,28 @@ def render_randomised_and_empty_tray(scene_seed: int, allowed: dict[str, tuple[s
     return frame, labels, empty
 
 
+def render_still_frames(seed: int, options: SceneOptions = SceneOptions(),
+                        count: int = 3) -> tuple[list[np.ndarray], SceneLabels, np.ndarray]:
+    """The scene of `render_scene_and_empty_tray` as `count` still frames of a roll at rest (the
+    first is `render_scene`'s frame; each has noise and JPEG of its own, as a camera's frames
+    have), its labels and the empty tray."""
+    world = _build_world(seed, options)
+    frames = [_compose(world, world.dice, np.random.default_rng([seed, 1] if index == 0 else [seed, 1, index]))
+              for index in range(count)]
+    return frames, _labels(world, world.dice), _compose(world, (), np.random.default_rng([seed, 1, 99]))
+
+
+def render_randomised_still_frames(scene_seed: int, allowed: dict[str, tuple[str, ...]], count: int = 3,
+                                   options: SceneOptions = SceneOptions()
+                                   ) -> tuple[list[np.ndarray], SceneLabels, np.ndarray]:
+    """`render_still_frames` of the scene `render_randomised_and_empty_tray` draws."""
+    frames, labels, empty = _randomised(scene_seed, allowed, options,
+                                        lambda seed, chosen: render_still_frames(seed, chosen, count))
+    return frames, labels, empty
+
+
 def _randomised(scene_seed: int, allowed: dict[str, tuple[str, ...]], options: SceneOptions,
-                render: Callable[[int, SceneOptions], tuple[np.ndarray, SceneLabels, np.ndarray | None]],
-                ) -> tuple[np.ndarray, SceneLabels, np.ndarray | None]:
+                render: Callable[[int, SceneOptions], Rendered]) -> Rendered:
     problem = ""
     for attempt in range(SCENE_ATTEMPTS):
         seed = scene_seed + attempt * ATTEMPT_SEED_STEP

@@ -437,3 +437,16 @@ def test_a_cocked_die_leans_on_a_cube_only_when_asked() -> None:
 def test_a_die_leans_on_a_die_or_on_a_cube_not_both() -> None:
     with pytest.raises(ValueError, match="not both"):
         render_scene(5, SceneOptions(cocked=True, cocked_on_a_die=True, cocked_on_a_cube=True))
+
+
+def test_still_frames_are_one_scene_each_with_its_own_noise() -> None:
+    """A roll at rest as a camera sends it: the first frame is render_scene's, the empty tray
+    render_scene_and_empty_tray's, and the others differ from the first by noise alone."""
+    options = SceneOptions(layout_seed=3)
+    frames, labels, empty = synth.render_still_frames(11, options, count=3)
+    frame, labels_once, empty_once = synth.render_scene_and_empty_tray(11, options)
+    assert np.array_equal(frames[0], frame) and np.array_equal(empty, empty_once)
+    assert [d.to_json() for d in labels.dice] == [d.to_json() for d in labels_once.dice]
+    for other in frames[1:]:
+        difference = np.abs(other.astype(np.int16) - frames[0].astype(np.int16))
+        assert 0 < difference.mean() < 4 and np.median(difference) <= 2
