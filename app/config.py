@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import logging
 import math
 import os
 import tomllib
@@ -34,6 +35,8 @@ from app.logs import LEVELS
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.settle_params import SettleParams
+
+log = logging.getLogger(__name__)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS_PATH = REPO_ROOT / "config.toml"
@@ -257,10 +260,29 @@ def load_config(cli_path: str | os.PathLike[str] | None = None,
     override_path = find_override_file(cli_path, env, home, system_path)
     if override_path is None:
         return _checked_config(defaults, (defaults_path,))
-    overrides = read_toml(override_path)
+    overrides = _without_retired_keys(read_toml(override_path), override_path)
     check_tables(overrides, override_path, complete=False, defaults=defaults)
     merged = _merge(defaults, overrides)
     return _checked_config(merged, (defaults_path, override_path))
+
+
+# Keys an override file written for an older Windrose may hold: said in the log and left out,
+# so that the table's settings still start the app. (table, key) -> what took its place.
+RETIRED_KEYS: dict[tuple[str, str], str] = {
+    ("vision.settle", "min_vote_frames"): "still_frames (the still frames are averaged, not voted on)",
+    ("vision.settle", "vote_agreement"): "nothing (the still frames are averaged, not voted on)",
+    ("vision.settle", "match_distance"): "nothing (the still frames are averaged, not voted on)",
+}
+
+
+def _without_retired_keys(overrides: dict[str, Any], path: Path) -> dict[str, Any]:
+    """`overrides` without the RETIRED_KEYS, each one found said in the log."""
+    for (table, key), successor in RETIRED_KEYS.items():
+        holder = _lookup(overrides, table)
+        if isinstance(holder, dict) and key in holder:
+            del holder[key]
+            log.warning("%s: [%s] %s is no longer used and was left out; in its place: %s", path, table, key, successor)
+    return overrides
 
 
 def _checked_config(data: Mapping[str, Any], files: tuple[Path, ...]) -> Config:

@@ -18,7 +18,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
 from typing import Any, Protocol
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from hardware.camera import Camera, CameraError, to_bgr_uint8
 from hardware.status_led import LightPattern, StatusLed
+from vision.settle import one_die_per_colour, still_picture
 from vision.table_rolls import Confirmed
 from vision.types import DiceReading, DiceSpec, DieReading, MotionState
 
@@ -35,7 +36,6 @@ Reader = Callable[[np.ndarray], DiceReading]
 # Keeps a confirmed proposal: its frame, the reading, the players' values by colour (one die's
 # value, or a list where the game's colours repeat) and the dice the game rolls.
 RollKeeper = Callable[[np.ndarray, DiceReading, Confirmed, DiceSpec], object]
-Voter = Callable[[Sequence[DiceReading]], DiceReading]
 CameraFactory = Callable[[], Camera | None]
 
 
@@ -94,7 +94,7 @@ class RollTimings:
 
     motion_timeout_s: float
     settle_timeout_s: float  # [vision.settle] max_wait_s
-    vote_frames: int  # [vision.settle] min_vote_frames
+    still_frames: int  # [vision.settle] still_frames: averaged into the picture read
     motion_fraction: float  # [vision.settle] changed_fraction: this much change is a roll
     retry_initial_s: float
     retry_max_s: float
@@ -172,7 +172,7 @@ class DiceService:
     """The roll flow as a state machine; thread-safe, every step driven by `tick(now)`."""
 
     def __init__(self, make_camera: CameraFactory, reader: Reader, new_settler: Callable[[], Settler],
-                 vote: Voter, timings: RollTimings, clock: Callable[[], float],
+                 timings: RollTimings, clock: Callable[[], float],
                  on_status: Callable[[DiceStatus], None], on_roll: Callable[[dict[str, Any]], None],
                  led: StatusLed | None = None, rest_reader: Callable[[], None] | None = None,
                  dice: DiceSpec = DiceSpec(), keep_roll: RollKeeper | None = None) -> None:
@@ -191,7 +191,6 @@ class DiceService:
         self._proposal_frame: np.ndarray | None = None  # the frame read last for the proposal shown
         self._roll_to_keep: tuple[np.ndarray, DiceReading, Confirmed, DiceSpec] | None = None
         self._new_settler = new_settler
-        self._vote = vote
         self._timings = timings
         self._clock = clock
         self._on_status = on_status
@@ -203,7 +202,7 @@ class DiceService:
         self._camera: Camera | None = None
         self._camera_configured = True
         self._settler: Settler | None = None
-        self._readings: list[DiceReading] = []
+        self._still_frames: list[np.ndarray] = []  # this roll's still frames, until enough to read
         self._frames_seen = 0
         self._phase_started = 0.0
         self._next_retry = -math.inf
@@ -353,13 +352,14 @@ class DiceService:
             before = self._status
             camera, settler = self._camera, self._settler
             job = self._job_for(now, before.state, camera, settler)
+            gathered = tuple(self._still_frames)
         try:
             if job is _Job.OPEN:
                 opened = self._open_camera()
             elif job is _Job.RELOCK and camera is not None:
                 camera.relock_exposure()
             elif job is _Job.LOOK and camera is not None and settler is not None:
-                look = self._look(now, before.state, camera, settler)
+                look = self._look(now, before.state, camera, settler, gathered)
             elif job is _Job.PREVIEW and camera is not None:
                 preview = to_bgr_uint8(np.asarray(camera.read_motion()), "the camera's motion frame")
         except Exception as exc:  # a camera fault, or garbage it delivered: never the end of the ticker
@@ -414,8 +414,10 @@ class DiceService:
             camera.open()
         return camera
 
-    def _look(self, now: float, state: RollState, camera: Camera, settler: Settler) -> _Look:
-        """One motion frame, and while reading a still tray one main frame through the reader."""
+    def _look(self, now: float, state: RollState, camera: Camera, settler: Settler,
+              gathered: Sequence[np.ndarray]) -> _Look:
+        """One motion frame, and while reading a still tray one main frame: kept with the ones
+        `gathered` before it until there are `still_frames`, whose mean the reader then reads."""
         small = to_bgr_uint8(np.asarray(camera.read_motion()), "the camera's motion frame")
         try:
             motion = settler.update(now, small)
@@ -424,9 +426,13 @@ class DiceService:
         if state is not RollState.READING or not motion.still:
             return _Look(small, motion)
         frame = to_bgr_uint8(np.asarray(camera.read_main()), "the camera's main frame")
+        frames = [*gathered, frame]
+        if len(frames) < self._timings.still_frames:
+            return _Look(frame, motion)
         self._reader_busy = True
         try:
-            return _Look(frame, motion, reading=self._reader(frame))
+            picture = still_picture(frames)
+            return _Look(picture, motion, reading=self._reader(picture))
         except Exception as exc:  # a reader fault must cost one roll, never the game
             return _Look(frame, motion, problem=f"{type(exc).__name__}: {exc}")
 
@@ -440,7 +446,7 @@ class DiceService:
                 self._enter(RollState.WAITING_FOR_STILL, now, "Waiting for the dice to lie still")
         elif not motion.still:
             if state is RollState.READING:
-                self._readings = []
+                self._still_frames = []
                 self._set(RollState.WAITING_FOR_STILL, "Waiting for the dice to lie still")
             elif now - self._phase_started >= self._timings.settle_timeout_s:
                 self._settler = None
@@ -448,42 +454,40 @@ class DiceService:
                             "The dice did not come to rest within {seconds:g} s: roll again or enter them by hand",
                             {"seconds": self._timings.settle_timeout_s})
         elif state is RollState.WAITING_FOR_STILL:
-            self._readings = []
+            self._still_frames = []
             self._set(RollState.READING, "Reading the dice")
         else:
             self._take_reading(now, look)
 
     def _take_reading(self, now: float, look: _Look) -> None:
-        voted = None
-        problem = look.problem
-        if look.reading is not None:
-            self._readings.append(look.reading)
-            if len(self._readings) < self._timings.vote_frames:
-                return
-            try:
-                voted = self._vote(self._readings)
-            except Exception as exc:  # as for the reader: one lost roll at most
-                problem = f"{type(exc).__name__}: {exc}"
-        self._settler = None
-        if voted is None:
-            self._enter(RollState.ERROR, now, "The dice reader failed ({problem}): enter the dice by hand",
-                        {"problem": problem})
+        """A still frame kept for later, or the reading of the still frames' mean proposed."""
+        if look.reading is None and not look.problem:
+            self._still_frames.append(look.frame)
             return
-        complete = self._repeats_complete(voted) if self.dice.repeats else self._complete(voted)
+        frames = len(self._still_frames) + 1
+        self._settler = None
+        if look.reading is None:
+            self._enter(RollState.ERROR, now, "The dice reader failed ({problem}): enter the dice by hand",
+                        {"problem": look.problem})
+            return
+        read = one_die_per_colour(look.reading, self.dice.repeats)
+        note = f"the mean of {frames} still frame(s) read"
+        read = replace(read, message=f"{note}: {read.message}" if read.message else note)
+        complete = self._repeats_complete(read) if self.dice.repeats else self._complete(read)
         self._proposal_frame = look.frame
         self._enter(RollState.PROPOSED, now,
                     "Check the dice and confirm" if complete else "Some dice are unclear: correct them, then confirm",
-                    {"detail": voted.message}, reading=voted)
+                    {"detail": read.message}, reading=read)
 
-    def _complete(self, voted: DiceReading) -> bool:
+    def _complete(self, reading: DiceReading) -> bool:
         """Each of the game's dice read for sure, one of each colour."""
-        read = voted.values_by_colour(self.dice)
-        return len(voted.dice) == self.dice.count and None not in read.values()
+        read = reading.values_by_colour(self.dice)
+        return len(reading.dice) == self.dice.count and None not in read.values()
 
-    def _repeats_complete(self, voted: DiceReading) -> bool:
+    def _repeats_complete(self, reading: DiceReading) -> bool:
         """Colours repeat, so how many dice lie in the tray is the table's to say: every die
         found is read for sure in one of the game's colours."""
-        return bool(voted.dice) and not any(d.unsure or d.colour not in self.dice.colours for d in voted.dice)
+        return bool(reading.dice) and not any(d.unsure or d.colour not in self.dice.colours for d in reading.dice)
 
     def _open_failed(self, now: float, problem: str) -> None:
         self._next_retry = now + self._retry_pause
@@ -506,7 +510,7 @@ class DiceService:
             self._camera.close()
             self._camera = None
         self._settler = None
-        self._readings = []
+        self._still_frames = []
         self._next_retry = now + self._retry_pause
         self._enter(RollState.CAMERA_UNAVAILABLE, now,
                     "Camera unavailable ({problem}); trying again. Enter the dice by hand meanwhile",
@@ -517,7 +521,7 @@ class DiceService:
     def _enter(self, state: RollState, now: float, note: str,
                params: Mapping[str, Any] | None = None, reading: DiceReading | None = None) -> None:
         self._phase_started = now
-        self._readings = []
+        self._still_frames = []
         if state is not RollState.WAITING_FOR_STILL:
             self._frames_seen = 0
         self._set(state, note, params, reading)

@@ -57,7 +57,7 @@ from vision.reference import (
     shows_empty_tray,
 )
 from vision.remembered_looks import RememberedLooks, default_looks_path
-from vision.settle import SettleDetector, SettleParams, vote
+from vision.settle import SettleDetector, SettleParams
 from vision.table_rolls import Confirmed, default_rolls_folder, keep_roll
 from vision.types import ANY_DICE_MODE, SIX_COLOURS_MODE, DiceReading, DiceSpec, ExpectMode
 
@@ -77,7 +77,7 @@ def camera_settings(config: Config) -> CameraSettings:
 def roll_timings(config: Config) -> RollTimings:
     settle = config["vision.settle"]
     return RollTimings(motion_timeout_s=config["camera"]["motion_timeout_s"],
-                       settle_timeout_s=settle["max_wait_s"], vote_frames=settle["min_vote_frames"],
+                       settle_timeout_s=settle["max_wait_s"], still_frames=settle["still_frames"],
                        motion_fraction=settle["changed_fraction"],
                        retry_initial_s=config["camera"]["retry_initial_s"],
                        retry_max_s=config["camera"]["retry_max_s"])
@@ -415,7 +415,6 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         make_camera=open_camera,
         reader=reader,
         new_settler=lambda: SettleDetector(settle_params, vision_params.tray),
-        vote=lambda readings: vote(readings, params=settle_params, repeats=reader.dice.repeats),
         timings=roll_timings(config), clock=clock,
         on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest,
         keep_roll=(functools.partial(keep_table_roll, default_calibration_path(vision_params), vision_params.keep_rolls,

@@ -1,12 +1,13 @@
 """Roll-flow figures on rendered rolls: `python -m bench.roll_bench [--rolls N]`.
 
 For each rendered roll (tools.synth) the frames are replayed through the
-folder camera into the real dice service (settling, reader, vote) at 10 frames
+folder camera into the real dice service (settling, the still frames' mean, reader) at 10 frames
 per second of simulated time, read by the app's own table reader
 (app.dice_station.TableReader: one for every roll, which remembers the look
 that found the dice and rests between rolls, as the station's does), and it prints how long after the dice came to
-rest the proposal appeared, the slowest tick in wall time, and how many dice
-the proposal got right, left unsure, or got wrong.
+rest the proposal appeared, the slowest tick in wall time, the wall time of the
+ticks from rest to proposal (taking and reading the still frames), and how many
+dice the proposal got right, left unsure, or got wrong.
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ from app.dice_station import TableReader, roll_timings
 from hardware.camera import FolderCamera
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
-from vision.settle import SettleDetector, SettleParams, vote
+from vision.settle import SettleDetector, SettleParams
 from tools.synth import render_roll_sequence
 
 
-def bench_roll(seed: int, folder: Path, reader: TableReader) -> tuple[float | None, float, int, int, int]:
-    """(seconds from rest to proposal or None, slowest tick ms, right, unsure, wrong) for one roll."""
+def bench_roll(seed: int, folder: Path, reader: TableReader) -> tuple[float | None, float, float, int, int, int]:
+    """(seconds from rest to proposal or None, slowest tick ms, ms of ticks from rest to proposal,
+    right, unsure, wrong) for one roll."""
     config = load_config()
     settle_params = SettleParams.from_table(config["vision.settle"])
     sequence = render_roll_sequence(seed, n_frames=40)
@@ -42,28 +44,29 @@ def bench_roll(seed: int, folder: Path, reader: TableReader) -> tuple[float | No
         make_camera=lambda: FolderCamera(folder, motion_size, loop=False),
         reader=reader,
         new_settler=lambda: SettleDetector(settle_params, reader.params.tray),
-        vote=lambda readings: vote(readings, params=settle_params, repeats=reader.dice.repeats),
         timings=roll_timings(config), clock=lambda: now[0], on_status=lambda status: None,
         on_roll=lambda action: None, rest_reader=reader.rest)
     service.tick(now[0])
     service.roll()
-    slowest = 0.0
+    slowest = busy = 0.0
     proposed_at: float | None = None
+    rest = sequence.timestamps_s[sequence.moving.index(False)]
     for timestamp in sequence.timestamps_s:
         now[0] = 1.0 + timestamp
         started = time.perf_counter()
         service.tick(now[0])
-        slowest = max(slowest, (time.perf_counter() - started) * 1000)
+        took = (time.perf_counter() - started) * 1000
+        slowest = max(slowest, took)
+        busy += took if timestamp >= rest else 0.0
         if service.state is RollState.PROPOSED:
             proposed_at = timestamp
             break
-    rest = sequence.timestamps_s[sequence.moving.index(False)]
     truth = {label.colour: label.value for label in sequence.labels.dice}
     got = service.status.proposed_dice
     right = sum(got[colour] == value for colour, value in truth.items())
     unsure = sum(got[colour] is None for colour in truth)
     delay = None if proposed_at is None else proposed_at - rest
-    return delay, slowest, right, unsure, len(truth) - right - unsure
+    return delay, slowest, busy, right, unsure, len(truth) - right - unsure
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,9 +79,10 @@ def main(argv: list[str] | None = None) -> int:
                          LearnedParams.from_table(dict(config["vision.learned"])), None)
     for seed in range(1, args.rolls + 1):
         with tempfile.TemporaryDirectory() as folder:
-            delay, slowest, right, unsure, wrong = bench_roll(seed, Path(folder), reader)
+            delay, slowest, busy, right, unsure, wrong = bench_roll(seed, Path(folder), reader)
         shown = "never" if delay is None else f"{delay:.1f} s"
         print(f"roll {seed}: proposal {shown} after rest; slowest tick {slowest:.0f} ms; "
+              f"ticks from rest to proposal {busy:.0f} ms; "
               f"dice right {right}, unsure {unsure}, wrong {wrong}")
         if delay is not None:
             delays.append(delay)

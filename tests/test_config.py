@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import json
 import math
 import re
@@ -84,7 +86,7 @@ def test_overrides_merge_over_the_defaults(tmp_path: Path) -> None:
     assert config["camera"]["frame_rate"] == 10.0 and isinstance(config["camera"]["frame_rate"], float)
     assert config["camera"]["width"] == 2304  # untouched keys keep their defaults
     assert config["vision.settle"]["still_time_s"] == 1.0
-    assert config["vision.settle"]["min_vote_frames"] == 3
+    assert config["vision.settle"]["still_frames"] == 3
     assert config.files[-1] == tmp_path / "override.toml"
 
 
@@ -218,7 +220,7 @@ def test_a_tilde_path_is_expanded_once_for_every_caller(tmp_path: Path) -> None:
     ("[vision]\nblank_frame_std = inf\n", "[vision] blank_frame_std: expected a number from 0 to 80, found inf"),
     ("[vision]\nblank_frame_std = -inf\n", "[vision] blank_frame_std: expected a number from 0 to 80, found -inf"),
     ("[vision]\nblank_frame_std = 1e300\n", "[vision] blank_frame_std: expected a number from 0 to 80, found 1e+300"),
-    ("[vision.settle]\nmin_vote_frames = 100000\n", "[vision.settle] min_vote_frames: expected an integer from 0 to 100,"),
+    ("[vision.settle]\nstill_frames = 100000\n", "[vision.settle] still_frames: expected an integer from 0 to 100,"),
     ("[ui]\ntext_scale = nan\n", "[ui] text_scale: expected a number from 0.5 to 2, found nan"),
     ('[journal]\ndb_path = "/proc/version"\n', '[journal] db_path: expected a string naming a path outside /proc and /sys, found the string'),
     ('[ui]\nexports_dir = "/sys/kernel"\n', "[ui] exports_dir: expected a string naming a path outside /proc and /sys"),
@@ -227,6 +229,19 @@ def test_a_tilde_path_is_expanded_once_for_every_caller(tmp_path: Path) -> None:
 def test_numbers_have_ranges_and_kernel_folders_are_refused(tmp_path: Path, text: str, message: str) -> None:
     error = error_for(tmp_path, text)
     assert error.startswith(f"{tmp_path / 'override.toml'}: ") and message in error
+
+
+def test_keys_an_older_windrose_wrote_are_left_out_and_said(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The still frames are averaged since 2026-12-07, no longer voted on: an override file that
+    still sets the vote starts the app all the same, and the log says what was left out."""
+    with caplog.at_level(logging.WARNING, logger="app.config"):
+        config = load_with(tmp_path, "[vision.settle]\nmin_vote_frames = 5\nvote_agreement = 0.6\nmatch_distance = 0.4\n"
+                                     "still_time_s = 1\n")
+    assert config["vision.settle"]["still_frames"] == 3 and config["vision.settle"]["still_time_s"] == 1.0
+    assert "min_vote_frames" not in config["vision.settle"]
+    said = [record.getMessage() for record in caplog.records]
+    assert len(said) == 3 and all(str(tmp_path / "override.toml") in line for line in said)
+    assert "[vision.settle] min_vote_frames is no longer used" in said[0] and "still_frames" in said[0]
 
 
 def test_a_byte_order_mark_is_read_as_utf8(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@ against the game's colours, the proposal confirmed (as read or corrected) withou
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from app.games import game
 from app.games.base import DiceNeed
 from hardware.camera import FolderCamera
 from tests.test_dice_service import DT, MOTION, ManualClock, moving_frame, write_frames
-from vision.settle import SettleDetector, SettleParams, vote
+from vision.settle import SettleDetector, SettleParams
 from vision.types import DiceReading, DiceSpec, DieReading, UnsureReason
 
 SET = DiceSpec(14, ("red", "blue", "black", "white"), repeats=True)
@@ -44,7 +43,7 @@ class SetHarness:
         self.service = DiceService(
             make_camera=lambda: FolderCamera(folder, MOTION, False), reader=lambda frame: reading,
             new_settler=lambda: SettleDetector(params),
-            vote=lambda readings: vote(readings, params=params, repeats=True), timings=roll_timings(CONFIG),
+            timings=roll_timings(CONFIG),
             clock=self.clock, on_status=self.statuses.append, on_roll=self.rolls.append, dice=SET,
             keep_roll=lambda *roll: self.kept.append(roll))
 
@@ -75,7 +74,7 @@ def test_the_proposal_comes_grouped_by_colour_and_one_confirm_takes_it(tmp_path:
     assert harness.kept == []  # kept on the ticking thread, not the UI's
     harness.tick()
     ((frame, reading, groups, spec),) = harness.kept
-    assert spec == SET and frame.ndim == 3 and set(reading.dice) == set(SURE.dice)  # the proposal, voted over its frames
+    assert spec == SET and frame.ndim == 3 and set(reading.dice) == set(SURE.dice)  # the proposal, read from its still frames
     assert groups == {"red": [3, 1, 5], "blue": [6], "black": [], "white": [2]}
 
 
@@ -111,7 +110,7 @@ def test_dice_that_are_not_the_games_are_refused_plainly() -> None:
 def test_without_a_camera_dice_typed_in_are_still_taken() -> None:
     params = SettleParams.from_table(CONFIG["vision.settle"])
     service = DiceService(make_camera=lambda: None, reader=lambda frame: DiceReading(),
-                          new_settler=lambda: SettleDetector(params), vote=functools.partial(vote, params=params),
+                          new_settler=lambda: SettleDetector(params),
                           timings=roll_timings(CONFIG), clock=lambda: 5.0, on_status=lambda status: None,
                           on_roll=lambda action: None, dice=SET)
     service.tick(5.0)

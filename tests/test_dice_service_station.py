@@ -141,7 +141,7 @@ def test_the_users_learned_reader_setting_reaches_the_reader(tmp_path: Path, moc
             break
     assert station.service.state is RollState.PROPOSED
     reading = statuses[-1].reading
-    assert reading is not None and f"(last frame: {path}" in reading.message
+    assert reading is not None and reading.message.startswith(f"the mean of 3 still frame(s) read: {path}")
 
 
 def test_the_learned_models_are_let_go_once_the_roll_is_read(tmp_path: Path, mock_factory) -> None:

@@ -1,8 +1,7 @@
-"""The whole roll flow on rendered frames: folder camera, real settling, real reader, real vote."""
+"""The whole roll flow on rendered frames: folder camera, real settling, the still frames' mean, real reader."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import cv2
@@ -15,7 +14,7 @@ from app.dice_station import roll_timings
 from hardware.camera import FolderCamera
 from vision.params import VisionParams
 from vision.reader import read_dice
-from vision.settle import SettleDetector, SettleParams, vote
+from vision.settle import SettleDetector, SettleParams, still_picture
 from tools.synth import render_roll_sequence
 from vision.types import DiceReading
 
@@ -31,11 +30,11 @@ def test_rendered_roll_is_read_only_once_the_dice_lie_still(tmp_path: Path, sequ
     config = load_config(env={}, home=Path("/nonexistent"), system_path=tmp_path / "none.toml")
     vision_params = VisionParams.from_table(dict(config["vision"]))
     settle_params = SettleParams.from_table(config["vision.settle"])
-    read_frames: list[int] = []
+    pictures: list[np.ndarray] = []
 
-    def reader(frame: np.ndarray) -> DiceReading:
-        read_frames.append(next(i for i, f in enumerate(sequence.frames) if np.array_equal(f, frame)))
-        return read_dice(frame, vision_params, "macao", None)
+    def reader(picture: np.ndarray) -> DiceReading:
+        pictures.append(picture)
+        return read_dice(picture, vision_params, "macao", None)
 
     now = [0.0]
     rolls: list[dict] = []
@@ -43,7 +42,7 @@ def test_rendered_roll_is_read_only_once_the_dice_lie_still(tmp_path: Path, sequ
         make_camera=lambda: FolderCamera(
             tmp_path, (config["camera"]["motion_width"], config["camera"]["motion_height"]), loop=False),
         reader=reader, new_settler=lambda: SettleDetector(settle_params),
-        vote=functools.partial(vote, params=settle_params), timings=roll_timings(config),
+ timings=roll_timings(config),
         clock=lambda: now[0], on_status=lambda status: None, on_roll=rolls.append)
     service.tick(now[0])
     assert service.state is RollState.IDLE
@@ -55,10 +54,13 @@ def test_rendered_roll_is_read_only_once_the_dice_lie_still(tmp_path: Path, sequ
             break
     assert service.state is RollState.PROPOSED, service.status.message
     first_still = sequence.moving.index(False)
-    assert len(read_frames) == settle_params.min_vote_frames
-    assert min(read_frames) >= first_still  # nothing read while a die or the hand still moved
+    count = settle_params.still_frames
+    assert len(pictures) == 1  # one reading a roll: of its still frames' mean
+    averaged = [start for start in range(len(sequence.frames) - count + 1)
+                if np.array_equal(still_picture(sequence.frames[start:start + count]), pictures[0])]
+    assert averaged and min(averaged) >= first_still  # nothing taken while a die or the hand still moved
     proposal = service.status.reading
-    assert proposal is not None and proposal.message.startswith(f"voted over {settle_params.min_vote_frames} frames")
+    assert proposal is not None and proposal.message.startswith(f"the mean of {count} still frame(s) read")
     truth = {label.colour: label.value for label in sequence.labels.dice}
     service.confirm(truth)  # the player fixes whatever the reader was unsure of
     assert rolls == [{"type": "roll", "dice": truth}]

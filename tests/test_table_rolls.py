@@ -4,7 +4,6 @@ writes the layout `vision evaluate` reads and keeps the newest N; Settings can t
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 from pathlib import Path
@@ -25,7 +24,7 @@ from vision.params import load_vision_params
 from vision.reference import EmptyTray
 from vision.evaluate import Score, evaluate, every_die_labelled, load_labels, score_image
 from vision.head_refit import candidate_classes
-from vision.settle import SettleDetector, SettleParams, vote
+from vision.settle import SettleDetector, SettleParams
 from vision.table_rolls import keep_roll, labelled_dice
 from vision.types import DiceReading, DiceSpec, DieReading
 
@@ -41,7 +40,7 @@ def _service(config, folder: Path, keeper) -> tuple[DiceService, ManualClock, li
     clock, rolls = ManualClock(), []
     params = SettleParams.from_table(config["vision.settle"])
     service = DiceService(make_camera=lambda: FolderCamera(folder, MOTION, False), reader=label_reader,
-                          new_settler=lambda: SettleDetector(params), vote=functools.partial(vote, params=params),
+                          new_settler=lambda: SettleDetector(params),
                           timings=roll_timings(config), clock=clock, on_status=lambda _status: None,
                           on_roll=rolls.append, keep_roll=keeper)
     return service, clock, rolls

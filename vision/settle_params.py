@@ -1,4 +1,4 @@
-"""Thresholds of settling detection and voting, read from config.toml's [vision.settle].
+"""Thresholds of settling detection and the still frames read, from config.toml's [vision.settle].
 
 Kept apart from the detector so that loading the settings never imports OpenCV
 (the command line reads the settings too).
@@ -24,7 +24,7 @@ class SettleConfigError(ValueError):
 
 @dataclass(frozen=True)
 class SettleParams:
-    """Thresholds of settling detection and voting (see [vision.settle] in config.toml)."""
+    """Thresholds of settling detection and the still frames read (see [vision.settle] in config.toml)."""
 
     motion_width: int
     blur_px: int
@@ -41,9 +41,7 @@ class SettleParams:
     hand_min_width_px: int
     hand_still_limit_s: float
     light_change_fraction: float
-    min_vote_frames: int
-    vote_agreement: float
-    match_distance: float
+    still_frames: int
 
     # (lowest, highest) allowed for each field; ints and floats keep their type.
     _LIMITS: ClassVar[dict[str, tuple[float, float]]] = {
@@ -62,9 +60,7 @@ class SettleParams:
         "hand_min_width_px": (1, 101),
         "hand_still_limit_s": (0.0, 600.0),
         "light_change_fraction": (0.0, 1.0),
-        "min_vote_frames": (3, 100),
-        "vote_agreement": (0.5, 1.0),
-        "match_distance": (0.05, 3.0),
+        "still_frames": (1, 20),
     }
 
     @classmethod

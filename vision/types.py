@@ -30,7 +30,6 @@ class UnsureReason(str, Enum):
     COLOUR_DOUBTFUL = "colour_doubtful"  # its colour could as well be another die's
     MAYBE_NOT_A_DIE = "maybe_not_a_die"  # the reader doubts it is a die at all
     VALUE_DOUBTFUL = "value_doubtful"  # a die, but its pips do not read clearly
-    FRAMES_DISAGREE = "frames_disagree"  # still frames read it differently
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,7 @@ class DieReading:
 
 @dataclass(frozen=True)
 class DiceReading:
-    """Everything read from one frame (or voted over several)."""
+    """Everything read from one frame (or from the mean of a roll's still frames)."""
 
     dice: tuple[DieReading, ...] = ()
     ms: float = 0.0

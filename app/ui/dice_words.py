@@ -14,5 +14,4 @@ UNSURE_WORDS: dict[str, str] = {
     "colour_doubtful": N_("colour?"),
     "maybe_not_a_die": N_("a die?"),
     "value_doubtful": N_("pips unclear"),
-    "frames_disagree": N_("frames differ"),
 }

@@ -25,7 +25,7 @@ from hardware.camera import CameraError, shrink
 from tests.test_dice_service import MOTION, ROLL, label_reader, moving_frame, still_frame
 from vision.params import VisionParams
 from vision.reader import read_dice
-from vision.settle import SettleDetector, SettleParams, vote
+from vision.settle import SettleDetector, SettleParams
 
 DT = 0.1
 BUTTON_PIN = 17
@@ -99,7 +99,7 @@ class Rig:
         self.timings = roll_timings(config)
         self.service = DiceService(
             make_camera=lambda: self.camera, reader=reader,
-            new_settler=lambda: SettleDetector(params), vote=functools.partial(vote, params=params),
+            new_settler=lambda: SettleDetector(params),
             timings=self.timings, clock=self.clock, on_status=self.statuses.append, on_roll=self.rolls.append)
 
     def tick(self, count: int = 1) -> RollState:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ from app.config import load_config
 from app.dice_service import DiceService, InvalidDice, checked_dice
 from app.dice_station import roll_timings
 from app.games import all_games
-from vision.settle import SettleDetector, SettleParams, vote
+from vision.settle import SettleDetector, SettleParams
 from vision.types import DIE_COLOURS, DiceReading, DiceSpec, DieReading
 
 THREE = DiceSpec(3, ("white", "black", "red"))
@@ -52,7 +51,7 @@ def test_the_service_accepts_the_games_dice_once_told() -> None:
     rolls: list[dict[str, Any]] = []
     service = DiceService(
         make_camera=lambda: None, reader=lambda frame: DiceReading(), new_settler=lambda: SettleDetector(params),
-        vote=functools.partial(vote, params=params), timings=roll_timings(config), clock=lambda: 0.0,
+ timings=roll_timings(config), clock=lambda: 0.0,
         on_status=lambda status: None, on_roll=rolls.append)
     with pytest.raises(InvalidDice):
         service.confirm({"white": 2, "black": 5, "red": 1})  # the six colours until told otherwise

@@ -1,11 +1,12 @@
 """Figures for how the app turns a roll's still frames into one proposal (not a test). The app
-reads each of `[vision.settle] min_vote_frames` still frames and keeps a die's value only where
-enough frames agree (`vision.settle.vote`); `vision evaluate` reads one frame. Here every drawn
-scene is shot as that many still frames, each with its own camera noise and JPEG
-(`tools.synth.render_still_frames`), read as the app reads after its camera check (in the tray's
-corners, beside the empty tray), and judged per flat die four ways: the first frame alone, the
-vote, the frames' pixel mean read once, and the vote's rule relaxed to a majority of the frames
-reading the die sure with no frame reading it otherwise.
+reads the mean of `[vision.settle] still_frames` still frames once (`vision.settle.still_picture`);
+`vision evaluate` reads one frame. Here every drawn scene is shot as that many still frames, each
+with its own camera noise and JPEG (`tools.synth.render_still_frames`), read as the app reads after
+its camera check (in the tray's corners, beside the empty tray), and judged per flat die three
+ways: the first frame alone, the frames' mean (as the app), and each frame read with a die's value
+kept where more than half the frames read it sure and none read it otherwise (a majority vote).
+Until 2026-12-07 the app voted instead, keeping a value only where all three frames read it sure:
+docs/dice-reader.md, "Settling", has that rule's figures on these scenes.
 
     .venv/bin/python -m tests.vision.bench_still_frames --seed 3904 --scenes 40 \\
         --only style=white --only background=light_wood --only camera=webcam --only tilt=20-30,30-35
@@ -28,10 +29,10 @@ from vision.evaluate import LabelledDie, match
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
 from vision.reference import EmptyTray
-from vision.settle import SettleParams, vote
+from vision.settle import SettleParams, one_die_per_colour, still_picture
 from vision.types import DiceReading, ExpectMode
 
-WAYS = ("first frame", "vote (as the app)", "mean frame", "majority, no conflict")
+WAYS = ("first frame", "mean frame (as the app)", "majority, no conflict")
 OUTCOMES = ("right", "wrong", "unsure", "missed")
 
 
@@ -81,7 +82,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     allowed = allowed_values({}, parse_choices(args.only, "--only"))
     params, settle = load_vision_params(), SettleParams.from_config_file()
-    frames_each = settle.min_vote_frames
+    frames_each = settle.still_frames
     tally = {way: Counter[str]() for way in WAYS}
     for index in range(args.scenes):
         frames, labels, empty = render_randomised_still_frames(args.seed * 100_003 + index, allowed, frames_each)
@@ -93,12 +94,10 @@ def main() -> None:
             return read_dice(frame, checked, args.expect, reference=tray, dice_count=count)
 
         readings = [read(frame) for frame in frames]
-        voted = vote(readings, settle, repeats=args.expect == "any")
-        mean = read(np.mean(np.stack(frames), axis=0).round().astype(np.uint8))
+        mean = one_die_per_colour(read(still_picture(frames)), repeats=args.expect == "any")
         each_frame = [per_die(reading, labels, args.expect) for reading in readings]
-        ways = {WAYS[0]: each_frame[0], WAYS[1]: per_die(voted, labels, args.expect),
-                WAYS[2]: per_die(mean, labels, args.expect),
-                WAYS[3]: [majority([frame[i] for frame in each_frame]) for i in range(len(each_frame[0]))]}
+        ways = {WAYS[0]: each_frame[0], WAYS[1]: per_die(mean, labels, args.expect),
+                WAYS[2]: [majority([frame[i] for frame in each_frame]) for i in range(len(each_frame[0]))]}
         truths = [d.value for d in labels.dice if d.value is not None]
         for way, got in ways.items():
             tally[way].update(outcome(value, truth) for value, truth in zip(got, truths))  # type: ignore[arg-type]

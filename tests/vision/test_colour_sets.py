@@ -1,5 +1,5 @@
 """Dice whose colours repeat (each player's dice in the player's colour): drawn sets, naming each
-die by its nearest learnt colour (doubtful ones unsure), the camera check of a set, the vote."""
+die by its nearest learnt colour (doubtful ones unsure), the camera check of a set, the proposal."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from vision.die import BodyColour, DieFace
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
 from vision.reader import read_dice
-from vision.settle import SettleParams, vote
+from vision.settle import one_die_per_colour
 from tools.synth import SceneOptions, render_dice_set
 from vision.types import DiceReading, DieReading, UnsureReason
 from vision.unsure import COLOUR_UNCLEAR, die_reading
@@ -107,9 +107,7 @@ def test_the_check_says_how_many_dice_it_needs() -> None:
         calibrate_set(check, COLOURS, PARAMS, LEARNED)
 
 
-def test_the_vote_keeps_several_dice_of_a_colour_when_colours_repeat() -> None:
-    params = SettleParams.from_table(CONFIG["vision.settle"])
-    frame = DiceReading((DieReading(10, 10, 20, 20, "red", 3, 0.9, False), DieReading(80, 10, 20, 20, "red", 5, 0.9, False)))
-    frames = [frame] * params.min_vote_frames
-    assert [d.value for d in vote(frames, params, repeats=True).dice] == [3, 5]
-    assert all(d.reason is UnsureReason.COLOUR_DOUBTFUL for d in vote(frames, params).dice)  # Macao: one per colour
+def test_a_proposal_keeps_several_dice_of_a_colour_when_colours_repeat() -> None:
+    reading = DiceReading((DieReading(10, 10, 20, 20, "red", 3, 0.9, False), DieReading(80, 10, 20, 20, "red", 5, 0.9, False)))
+    assert [d.value for d in one_die_per_colour(reading, repeats=True).dice] == [3, 5]
+    assert all(d.reason is UnsureReason.COLOUR_DOUBTFUL for d in one_die_per_colour(reading).dice)  # Macao: one per colour

@@ -14,7 +14,7 @@ from tests.vision.scene_checks import mistakes_in
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
 from vision.reader import read_dice
-from vision.settle import SettleDetector, SettleParams, vote
+from vision.settle import SettleDetector, SettleParams, one_die_per_colour, still_picture
 from tools.synth import SceneLabels, SceneOptions, render_roll_sequence, render_scene
 
 # Everything not under test is calm: neutral light, grey card, no cubes, no glare, a little blur.
@@ -69,20 +69,20 @@ def test_no_confident_wrong_reading(path: str, case: str) -> None:
     assert not found, f"{path} path, {case}: " + "; ".join(found)
 
 
-def test_roll_read_after_settling_and_voted_has_no_confident_mistake() -> None:
-    """The whole flow on a rendered roll: wait for still, read three frames, vote."""
+def test_roll_read_after_settling_has_no_confident_mistake() -> None:
+    """The whole flow on a rendered roll: wait for still, take the still frames, read their mean."""
     settle = SettleParams.from_config_file()
     options = SceneOptions(**(CALM | {"cubes": 6, "touching": True}))
     sequence = render_roll_sequence(4, n_frames=16, options=options)
     detector = SettleDetector(settle)
-    readings = []
+    still = []
     for t, frame, moving in zip(sequence.timestamps_s, sequence.frames, sequence.moving):
         if detector.update(t, frame).still:
             assert not moving
-            readings.append(read_dice(frame, params(), expect="macao"))
-        if len(readings) == settle.min_vote_frames:
+            still.append(frame)
+        if len(still) == settle.still_frames:
             break
-    assert len(readings) == settle.min_vote_frames, "the roll never settled"
-    voted = vote(readings, settle)
-    assert voted.dice, voted.message
-    assert not mistakes_in(voted, sequence.labels)
+    assert len(still) == settle.still_frames, "the roll never settled"
+    reading = one_die_per_colour(read_dice(still_picture(still), params(), expect="macao"))
+    assert reading.dice, reading.message
+    assert not mistakes_in(reading, sequence.labels)

@@ -1,4 +1,4 @@
-"""Settling detection on rendered rolls (injected timestamps), and voting across still frames."""
+"""Settling detection on rendered rolls (injected timestamps), and the still frames made one picture."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.settle import SettleConfigError, SettleDetector, SettleParams, vote
+from vision.settle import SettleConfigError, SettleDetector, SettleParams, one_die_per_colour, still_picture
 from tools.synth import RollSequence, SceneOptions, render_roll_sequence
 from vision.types import DiceReading, DieReading, MotionState, UnsureReason
 
@@ -40,7 +40,7 @@ def first_quiet_time(sequence: RollSequence) -> float:
 
 
 def test_repository_config_loads() -> None:
-    assert PARAMS.min_vote_frames >= 3
+    assert PARAMS.still_frames >= 1
     assert PARAMS.still_time_s > 0
 
 
@@ -53,7 +53,7 @@ def _table() -> dict[str, object]:
     [
         ("motion_width", 2.5, "whole number"),
         ("still_time_s", "soon", "must be a number"),
-        ("min_vote_frames", 2, "outside"),
+        ("still_frames", 0, "outside"),
         ("changed_fraction", True, "must be a number"),
         ("skin_cr_min", 200, "below"),
     ],
@@ -210,79 +210,45 @@ def test_bad_input_is_refused_clearly() -> None:
         detector.update(2.0, frame[..., 0])
 
 
-# --------------------------------------------------------------------------- vote
+# --------------------------------------------------------------------------- the still picture
 
 
 def die(x: int, y: int, value: int | None, colour: str | None = "red", confidence: float = 0.9) -> DieReading:
     return DieReading(x=x, y=y, w=40, h=40, colour=colour, value=value, confidence=confidence, unsure=value is None)
 
 
-def frames_of(*rows: tuple[DieReading, ...]) -> list[DiceReading]:
-    return [DiceReading(dice=row, ms=5.0) for row in rows]
+def test_the_still_picture_is_the_frames_mean_rounded() -> None:
+    """What lies still stays as it is; what the camera's noise moves is averaged down."""
+    rng = np.random.default_rng(4)
+    scene = rng.integers(30, 220, (90, 160, 3)).astype(np.float32)
+    frames = [np.clip(scene + rng.normal(0, 12, scene.shape), 0, 255).round().astype(np.uint8) for _ in range(3)]
+    picture = still_picture(frames)
+    assert picture.dtype == np.uint8 and picture.shape == frames[0].shape
+    exact = np.mean(np.stack(frames).astype(np.float64), axis=0)
+    assert np.abs(picture - exact).max() <= 0.5 + 1e-6
+    assert np.abs(picture - scene).mean() < 0.75 * np.abs(frames[0] - scene).mean()
+    assert np.array_equal(still_picture([frames[1]]), frames[1])
+    assert np.array_equal(still_picture([frames[2]] * 3), frames[2])
 
 
-def test_vote_agreement_keeps_values_and_matches_by_position() -> None:
-    readings = frames_of(
-        (die(100, 100, 4), die(300, 100, 2, "blue")),
-        (die(303, 98, 2, "blue"), die(102, 101, 4)),  # other order, small jitter
-        (die(99, 100, 4), die(301, 102, 2, "blue")),
-    )
-    result = vote(readings, PARAMS)
-    assert {(d.colour, d.value, d.unsure) for d in result.dice} == {("red", 4, False), ("blue", 2, False)}
-    assert all(0.8 < d.confidence <= 0.9 for d in result.dice)
-    assert "3 frames" in result.message
+@pytest.mark.parametrize("frames", [
+    [],
+    [np.zeros((90, 160, 3), np.uint8), np.zeros((90, 161, 3), np.uint8)],
+    [np.zeros((90, 160, 3), np.uint8), np.zeros((90, 160, 3), np.float32)],
+])
+def test_still_frames_that_cannot_be_one_picture_are_refused(frames: list[np.ndarray]) -> None:
+    with pytest.raises(ValueError, match="no still frame|differ in size or kind"):
+        still_picture(frames)
 
 
-def test_vote_disagreement_is_unsure() -> None:
-    readings = frames_of((die(100, 100, 4),), (die(100, 100, 4),), (die(100, 100, 5),))
-    (voted,) = vote(readings, PARAMS).dice
-    assert voted.unsure and voted.value is None and voted.confidence == 0.0
-    assert voted.reason is UnsureReason.FRAMES_DISAGREE
-
-
-def test_vote_keeps_the_reason_most_frames_gave() -> None:
-    leaning = dataclasses.replace(die(100, 100, None), reason=UnsureReason.LEANING)
-    (voted,) = vote(frames_of((leaning,), (leaning,), (die(100, 100, 4),)), PARAMS).dice
-    assert voted.unsure and voted.reason is UnsureReason.LEANING
-
-
-def test_vote_clear_majority_keeps_value_with_lower_confidence() -> None:
-    readings = frames_of(*[(die(100, 100, 6),)] * 4, (die(100, 100, 5),))
-    (voted,) = vote(readings, PARAMS).dice
-    assert voted.value == 6 and not voted.unsure
-    assert voted.confidence == pytest.approx(0.8 * 0.9)
-
-
-def test_vote_unsure_frames_count_against_a_value() -> None:
-    readings = frames_of((die(100, 100, 3),), (die(100, 100, None),), (die(100, 100, None),))
-    (voted,) = vote(readings, PARAMS).dice
-    assert voted.unsure
-
-
-def test_vote_colour_disagreement_is_unsure() -> None:
-    readings = frames_of((die(100, 100, 3, "red"),), (die(100, 100, 3, "violet"),), (die(100, 100, 3, "red"),))
-    (voted,) = vote(readings, PARAMS).dice
-    assert voted.unsure and voted.colour == "red"
-
-
-def test_vote_colour_claimed_twice_is_unsure_in_both_places() -> None:
-    rows = [(die(100, 100, 3, "red"), die(400, 100, 5, "red"), die(700, 100, 2, None))] * 3
-    result = vote(frames_of(*rows), PARAMS)
-    assert [(d.colour, d.unsure, d.reason) for d in result.dice] == [
-        ("red", True, UnsureReason.COLOUR_DOUBTFUL), ("red", True, UnsureReason.COLOUR_DOUBTFUL), (None, False, None)]
-
-
-def test_vote_ignores_a_detection_seen_in_one_frame_only() -> None:
-    readings = frames_of((die(100, 100, 3), die(500, 300, 1, "gray")), (die(100, 100, 3),), (die(100, 100, 3),))
-    result = vote(readings, PARAMS)
-    assert [(d.colour, d.value) for d in result.dice] == [("red", 3)]
-    assert "too few frames" in result.message
-
-
-def test_vote_needs_enough_frames() -> None:
-    readings = frames_of((die(100, 100, 3),), (die(100, 100, 3),))
-    result = vote(readings, PARAMS)
-    assert result.dice == () and "3 are needed" in result.message
+def test_a_colour_read_on_two_dice_is_unsure_on_both_unless_colours_repeat() -> None:
+    reading = DiceReading(dice=(die(100, 100, 3, "red"), die(400, 100, 5, "red"), die(700, 100, 2, "blue"),
+                                die(900, 100, None, "blue")))
+    checked = one_die_per_colour(reading)
+    assert [(d.colour, d.value, d.unsure, d.reason) for d in checked.dice] == [
+        ("red", None, True, UnsureReason.COLOUR_DOUBTFUL), ("red", None, True, UnsureReason.COLOUR_DOUBTFUL),
+        ("blue", 2, False, None), ("blue", None, True, None)]  # an unsure die claims no colour
+    assert one_die_per_colour(reading, repeats=True) is reading
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -312,9 +278,9 @@ def test_light_change_is_never_a_hand_and_settles_again() -> None:
     assert later[-1].still
 
 
-def test_demo_frames_give_every_roll_time_to_settle_and_vote() -> None:
+def test_demo_frames_give_every_roll_time_to_settle_and_be_read() -> None:
     """Replayed like the app's folder camera (one frame per 0.1 s tick), each demo roll must be
-    seen moving, then still for long enough to read `min_vote_frames` frames after the switch."""
+    seen moving, then still for long enough to take `still_frames` frames after the switch."""
     folder = Path(__file__).resolve().parents[2] / "app" / "assets" / "demo_frames"
     files = sorted(folder.glob("roll*_*.jpg"))
     rolls = sorted({path.name.split("_")[0] for path in files})
@@ -329,7 +295,7 @@ def test_demo_frames_give_every_roll_time_to_settle_and_vote() -> None:
             states.append(detector.update(t, cv2.resize(frame, (320, 180), interpolation=cv2.INTER_AREA)))
             t += 0.1
         assert not states[0].still and not states[1].still, roll_name
-        assert sum(s.still for s in states) >= PARAMS.min_vote_frames + 1, roll_name
+        assert sum(s.still for s in states) >= PARAMS.still_frames + 1, roll_name
 
 
 def test_a_thing_put_down_at_the_edge_stops_counting_as_a_hand() -> None:
