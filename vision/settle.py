@@ -183,9 +183,9 @@ def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def still_picture(frames: Sequence[np.ndarray]) -> np.ndarray:
     """The still frames of a roll at rest as the one picture the reader reads: their pixel mean.
     Nothing in the tray moves between them, the camera's noise does, so the mean shows the dice
-    as they lie with that noise averaged down (drawn webcam rolls: 87.7 % of the dice read right
-    from one frame, 91.5 % from the mean of three; docs/dice-reader.md, "Settling"). ValueError
-    for no frames or frames of different sizes."""
+    as they lie with that noise averaged down (six drawn sets: 80.7 % of the dice read right from
+    one frame, 81.8 % from the mean of three; docs/dice-reader.md, "Settling"). ValueError for no
+    frames or frames of different sizes."""
     if not frames:
         raise ValueError("no still frame to read")
     first = frames[0]
