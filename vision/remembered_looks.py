@@ -4,8 +4,10 @@ Between two runs the camera and the dice move no more than between two rolls, so
 after a start (or a power cut) can read at the remembered look (`read_dice(look_scale=...)`)
 instead of judging every look afresh. One look per kind of dice (`DiceSpec`): another game's dice
 may lie at another size. Kept as a small JSON file beside the empty-tray picture; the camera check
-forgets them all (the camera may have moved). A remembered look that no longer fits costs only
-time: the reader then judges the looks as it would without one.
+forgets them all (the camera may have moved). A remembered look that no longer fits mostly costs
+time (the reader then judges the looks as it would without one); where it still finds the dice, it
+reads them at a size not theirs and asks about a few more (docs/dice-reader.md), which is why the
+app tries a stored look against the stored empty tray first.
 """
 
 from __future__ import annotations
