@@ -13,8 +13,7 @@ hand as a player would). The clock driving the station is injected, so a roll
 costs only the work, not the seconds a table would wait.
 
 Prints memory (VmRSS), OS and Python threads, open descriptors and database
-size at the start (onnxruntime imported, which opens a database of its own under
-~/.cache/Microsoft for as long as the process runs), after the first game (warm: caches and libraries loaded)
+size at the start (nothing loaded), after the first game (warm: caches and libraries loaded)
 and at the end; goal: no growth beyond 10 MB after warm-up, no leaked threads
 or descriptors once the station and the session are closed.
 """
@@ -180,10 +179,6 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="windrose-soak-", dir=args.dir))
     db = work / "data" / "windrose.db"
     try:
-        try:  # onnxruntime opens a database of its own on import, held for the process: not a leak
-            import onnxruntime  # noqa: F401, PLC0415
-        except ImportError:
-            pass
         before = measure(db)
         from app.session import Session  # noqa: PLC0415 - measured before the app is loaded
 
@@ -221,7 +216,7 @@ def main() -> int:
     print(f"backup record files: {backups}; session notices: {notices or 'none'}; "
           f"game list of {len(summaries)} games built in {listing_s:.2f} s; "
           f"reopening the database with its start-up check: {reopen_s * 1000:.0f} ms")
-    report("start (only onnxruntime)", before)
+    report("start (nothing loaded)", before)
     report("after game 1 (warm)", warm)
     report(f"after game {args.games}", end)
     report("after closing everything", closed)

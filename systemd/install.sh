@@ -73,6 +73,9 @@ install_service() {
         install -D -m 0644 "$dir/systemd/appliance-config.toml" /etc/windrose/config.toml
         say "wrote /etc/windrose/config.toml (fullscreen, Pi camera); edit it to change settings"
     fi
+    # Until 2026-12-07 onnxruntime queued usage events here (never sent: the unit has no
+    # network); the app now switches that off, and nothing reads what is left.
+    rm -rf "$state_dir/.cache/Microsoft/DeveloperTools/.onnxruntime"
     render_unit "$dir" "$default_user" > "/etc/systemd/system/$service_name"
     chmod 0644 "/etc/systemd/system/$service_name"
     systemctl daemon-reload

@@ -5,10 +5,16 @@ twice as fast (a whole read in two thirds of the time) but costs the app some 28
 no wheel for 32-bit Raspberry Pi OS, where OpenCV's DNN module (always there) takes over.
 `runtime` in [vision.learned] picks one: "auto" (onnxruntime if it imports), "onnxruntime" or
 "opencv".
+
+onnxruntime's wheels (1.32) keep a queue of usage events (the computer, the models' names, run
+times) under ~/.cache/Microsoft and send it to Microsoft. A table's computer sends nothing
+anywhere and writes nothing it does not need, so this module switches that off. The switch is
+read when onnxruntime is first imported, so it is set as soon as this module is.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -17,6 +23,8 @@ import cv2
 import numpy as np
 
 from vision.learned_params import RUNTIMES
+
+os.environ["ORT_DISABLE_TELEMETRY"] = "1"
 
 
 def image_blob(images: np.ndarray) -> np.ndarray:
@@ -96,6 +104,7 @@ def load_net(path: Path, runtime: str = "auto") -> OnnxNet:
             if runtime == "onnxruntime":
                 raise NetError("runtime 'onnxruntime' asked for, but onnxruntime is not installed") from exc
         else:
+            onnxruntime.disable_telemetry_events()  # for a process that imported it before this module
             return OnnxRuntimeNet(path, onnxruntime)
     return OpenCvNet(path)
 

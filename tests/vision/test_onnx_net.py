@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from vision.params import load_vision_params
 from vision.reader import CLASSICAL_PATH, LEARNED_PATH, read_dice, release_learned_models
 from tools.synth import SceneOptions, render_scene
 
+REPO = Path(__file__).resolve().parents[2]
 PARAMS = load_vision_params()
 LEARNED = load_learned_params()
 onnxruntime = pytest.importorskip("onnxruntime")  # installed by requirements.txt on x86-64 and 64-bit ARM
@@ -113,3 +116,25 @@ def test_an_opencv_net_read_from_two_threads_gives_each_its_own_output() -> None
     for thread in threads:
         thread.join(timeout=120)
     assert mismatches == [0, 0]
+
+
+def _files_left_in_home(tmp_path: Path, name: str, script: str) -> list[str]:
+    """The files a fresh Python writes under a home of its own while it runs `script`."""
+    home = tmp_path / name
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("ORT_DISABLE_TELEMETRY", "XDG_CACHE_HOME")}
+    env.update(HOME=str(home), PYTHONPATH=str(REPO))
+    subprocess.run([sys.executable, "-c", script], env=env, cwd=REPO, check=True, timeout=120)
+    return sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file())
+
+
+def test_the_reader_keeps_onnxruntimes_telemetry_off(tmp_path: Path) -> None:
+    """onnxruntime alone keeps a queue of usage events in the home folder, to be sent away; the
+    reader's nets, and the tools, run with it switched off and write nothing there."""
+    run_a_net = (f"import numpy as np; net = load_net(Path({str(model_path(LEARNED.classifier_path))!r}));"
+                 " net.run(np.zeros((1, 3, 64, 64), np.float32))")
+    alone = _files_left_in_home(tmp_path, "alone", "import onnxruntime")
+    assert any("onnxruntime" in f for f in alone), f"this onnxruntime keeps no store to switch off: {alone}"
+    assert _files_left_in_home(tmp_path, "reader", f"from pathlib import Path; from vision.onnx_net import load_net; "
+                                                   f"{run_a_net}") == []
+    assert _files_left_in_home(tmp_path, "tools", "import tools; import onnxruntime") == []
