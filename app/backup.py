@@ -14,9 +14,10 @@ import os
 import re
 from pathlib import Path
 
+from vision.atomic_file import write_atomically
+
 BACKUP_FOLDER = "backups"
 MAX_NAME_PART = 40  # characters of user text kept in a file name
-PARTIAL_SUFFIX = ".partial"
 _LEADING_ID = re.compile(r"^(\d+)-")
 
 
@@ -32,25 +33,6 @@ def safe_name_part(text: str, limit: int = MAX_NAME_PART) -> str:
 
 def backup_path(folder: Path, game_id: int, started: str | None) -> Path:
     return folder / f"{game_id}-{safe_name_part(started or '')}.json"
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write text via a synced temporary file and a rename (OSError if the disk refuses)."""
-    temporary = path.with_name(path.name + PARTIAL_SUFFIX)
-    try:
-        with temporary.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-        raise
-    descriptor = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)  # the rename itself must survive a power cut
-    finally:
-        os.close(descriptor)
 
 
 def write_backup(folder: Path, game_id: int, started: str | None, record_text: str) -> Path:

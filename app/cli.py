@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -29,6 +28,7 @@ from app.journal import JournalError, JournalOpenError
 from app.logs import start_logging
 from app.paths import default_db_path
 from app.session import Session, SessionError
+from vision.atomic_file import write_atomically
 
 SUBCOMMANDS = ("score", "check", "import", "export")
 OPTIONS_WITH_VALUE = ("--config", "--db", "--screenshot-tour")  # their value is never a command
@@ -280,14 +280,9 @@ def _pick_game(session: Session, which: str) -> int:
 
 
 def _write_file(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a record."""
-    temporary = path.with_name(path.name + ".partial")
+    """Write whole or not at all, so a crash never leaves half a record."""
     try:
-        with temporary.open("w", encoding="utf-8") as handle:
-            handle.write(text if text.endswith("\n") else text + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
+        write_atomically(path, text if text.endswith("\n") else text + "\n")
     except OSError as err:
         raise CliError(f"{path}: cannot write ({err.strerror or err})") from None
 

@@ -28,6 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from vision.atomic_file import sync_folder
+
 Clock = Callable[[], str]
 Connect = Callable[[Path], sqlite3.Connection]
 
@@ -554,7 +556,7 @@ def set_aside(path: Path, clock: Clock) -> Path:
         source = Path(f"{path}{suffix}")
         if source.exists():
             os.replace(source, Path(f"{target}{suffix}"))
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
     return target
 
 
@@ -578,15 +580,6 @@ def open_or_set_aside(
                 path, f"{damage.reason}, and it cannot be set aside ({err.strerror or err})"
             ) from None
         return Journal.open(path, clock, connect), damage, moved_to
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make renames in a folder durable (a power cut must not undo them)."""
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def _check_header(path: Path) -> None:

@@ -29,6 +29,7 @@ from vision.adapt import (
     models_fingerprint,
     write_adaptation,
 )
+from vision.atomic_file import write_atomically
 from vision.calibrate import Calibration
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams
@@ -124,13 +125,10 @@ class ReaderAdaptation:
         A disk that refuses it costs no more than a run again after the next game."""
         kept = roll_numbers(self.rolls_folder)
         marker = self.rolls_folder / LAST_RUN_NAME
-        written = marker.with_suffix(".tmp")
         try:
-            written.write_text(json.dumps({"newest_roll": kept[-1] if kept else 0}) + "\n", encoding="utf-8")
-            written.replace(marker)
+            write_atomically(marker, json.dumps({"newest_roll": kept[-1] if kept else 0}) + "\n")
         except OSError as exc:
             log.warning("%s: the last run on the table's rolls could not be noted (%s)", marker, exc)
-            written.unlink(missing_ok=True)
 
     def learn(self, table_calibration: Calibration | None) -> Adaptation:
         """Refit on the kept rolls and write the refit when it reads the held-out rolls better

@@ -27,6 +27,7 @@ from app.reader_adaptation import (
     ReaderAdaptation,
 )
 from vision.adapt import RECORD_NAME, AdaptError
+from vision.atomic_file import PARTIAL_SUFFIX
 from vision.calibrate import Calibration
 from vision.colour import default_models, default_models_for
 from vision.learned_params import load_learned_params
@@ -221,7 +222,7 @@ def test_a_run_that_cannot_be_noted_still_runs(tmp_path: Path, caplog: pytest.Lo
         adaptation.learn(None)
     assert f"{adaptation.rolls_folder / LAST_RUN_NAME}: the last run on the table's rolls could not be noted" \
         in caplog.text
-    assert adaptation.due() and not list(adaptation.rolls_folder.glob("*.tmp"))  # due again after the next game
+    assert adaptation.due() and not list(adaptation.rolls_folder.glob(f"*{PARTIAL_SUFFIX}"))  # due again after the next game
 
 
 # The any-mode refit was learnt from a too strict shipped threshold (tests/learnt_table.py).

@@ -44,6 +44,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.atomic_file import write_atomically
 from vision.calibrate import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.colour import LEARNED_MEASURE, ColourModel
 from vision.evaluate import (CameraCheck, LabelledDie, Score, camera_check_of, checked_params, empty_tray_of, evaluate,
@@ -409,7 +410,7 @@ def write_adaptation(out: Path, result: Adaptation, models: str, judged_against:
         save_heads(out / HEADS_NAME, layers)
     else:
         (out / HEADS_NAME).unlink(missing_ok=True)
-    _write_atomically(out / SETTINGS_NAME, adapted_settings(result.refit, out / HEADS_NAME if layers else None))
+    write_atomically(out / SETTINGS_NAME, adapted_settings(result.refit, out / HEADS_NAME if layers else None))
     record = {
         "version": RECORD_VERSION,
         "mode": result.refit.expect,
@@ -427,13 +428,8 @@ def write_adaptation(out: Path, result: Adaptation, models: str, judged_against:
         "calibration": calibration_fingerprint(out / CALIBRATION_NAME),
         "heads": calibration_fingerprint(out / HEADS_NAME),
     }
-    _write_atomically(out / RECORD_NAME, json.dumps(record, indent=1) + "\n")
+    write_atomically(out / RECORD_NAME, json.dumps(record, indent=1) + "\n")
 
-
-def _write_atomically(path: Path, text: str) -> None:
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
 
 
 def load_adaptation(folder: Path, models: str, judged_against: str,

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.atomic_file import write_atomically
 from vision.colour import (
     CLASSICAL_MEASURE,
     LEARNED_MEASURE,
@@ -210,9 +211,7 @@ def _models_from(faces: list[DieFace], assignment: list[int | None],
 def save_calibration(calibration: Calibration, path: Path) -> None:
     """Write the calibration as JSON (directories are created; written atomically)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(json.dumps(calibration.to_json(), indent=1) + "\n", encoding="utf-8")
-    temporary.replace(path)
+    write_atomically(path, json.dumps(calibration.to_json(), indent=1) + "\n")
 
 
 def load_calibration(path: Path) -> Calibration:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.atomic_file import write_atomically
 from vision.onnx_net import OnnxNet
 
 HEADS_VERSION = 1
@@ -99,7 +100,5 @@ def save_heads(path: Path, heads: dict[str, Head]) -> None:
     """Write the layers (atomically: a run cut short leaves the old file or none); OSError when
     it cannot."""
     text = json.dumps({"version": HEADS_VERSION, "heads": {name: head.to_json() for name, head in heads.items()}})
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(text + "\n", encoding="utf-8")
-    temporary.replace(path)
+    write_atomically(path, text + "\n")
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.atomic_file import write_atomically
 from vision.frame import FrameError, check_frame, is_blank
 from vision.learned_models import DieCandidate
 from vision.params import VisionParams
@@ -246,9 +247,7 @@ def save_reference(frame: np.ndarray, path: Path) -> None:
     if not encoded:
         raise OSError(f"{path}: the picture could not be encoded")
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_bytes(data.tobytes())
-    temporary.replace(path)
+    write_atomically(path, data.tobytes())
 
 
 def load_reference(path: Path) -> np.ndarray | None:

@@ -16,6 +16,7 @@ import json
 import logging
 from pathlib import Path
 
+from vision.atomic_file import write_atomically
 from vision.types import DiceSpec
 
 log = logging.getLogger(__name__)
@@ -59,9 +60,7 @@ class RememberedLooks:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_suffix(self.path.suffix + ".tmp")
-            temporary.write_text(json.dumps({"format": FORMAT, "looks": self.looks}, indent=1), encoding="utf-8")
-            temporary.replace(self.path)
+            write_atomically(self.path, json.dumps({"format": FORMAT, "looks": self.looks}, indent=1))
         except OSError as exc:
             log.warning("the reader's last look not stored (%s): %s", self.path, exc)
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.atomic_file import write_atomically
 from vision.types import DiceReading, DieReading, ExpectMode
 
 _NAME = re.compile(r"roll-(\d{6})")
@@ -89,9 +90,8 @@ def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: 
     image = images / f"{name}.jpg"
     if empty_tray is not None:
         _keep_empty_tray(folder / "references", image.name, empty_tray, kept[-1] if kept else None)
-    _write_atomically(image, data.tobytes())
-    _write_atomically(labels / f"{name}.json",
-                      (json.dumps({"dice": dice, "dice_in_roll": in_roll}, indent=1) + "\n").encode("utf-8"))
+    write_atomically(image, data.tobytes())
+    write_atomically(labels / f"{name}.json", json.dumps({"dice": dice, "dice_in_roll": in_roll}, indent=1) + "\n")
     for number in _numbers(images)[:-limit]:
         for old in (images / f"roll-{number:06d}.jpg", labels / f"roll-{number:06d}.json",
                     folder / "references" / f"roll-{number:06d}.jpg"):
@@ -112,7 +112,7 @@ def _keep_empty_tray(references: Path, name: str, empty_tray: np.ndarray, before
     if previous is not None and previous.is_file() and previous.read_bytes() == data.tobytes():
         os.link(previous, target)
     else:
-        _write_atomically(target, data.tobytes())
+        write_atomically(target, data.tobytes())
 
 
 def roll_numbers(folder: Path) -> list[int]:
@@ -125,8 +125,3 @@ def _numbers(images: Path) -> list[int]:
     """The kept rolls' numbers, oldest first."""
     return sorted(int(match.group(1)) for path in images.glob("roll-*.jpg") if (match := _NAME.fullmatch(path.stem)))
 
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_bytes(data)
-    temporary.replace(path)

@@ -14,8 +14,8 @@ import re
 from contextlib import suppress
 from pathlib import Path
 
-from app.backup import write_atomically
 from app.games.base import ScoreTable
+from vision.atomic_file import write_atomically
 
 FORMULA_SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20"  # and their full-width forms, which spreadsheets fold
 LINE_STARTS = ("\t", "\r", "\n")

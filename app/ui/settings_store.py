@@ -8,7 +8,6 @@ ever rewritten by the app.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from app.games.base import Message
 from app.session import PlayerNotice
 from app.ui.i18n import LANGUAGES, N_
+from vision.atomic_file import write_atomically
 
 TEXT_SCALES: tuple[float, ...] = (0.85, 1.0, 1.2, 1.4)
 # "config": as config.toml's [camera] source / [button] enabled say; the others override them.
@@ -107,6 +107,4 @@ class SettingsStore:
 
     def save(self, settings: UiSettings) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(asdict(settings), indent=2), encoding="utf-8")
-        os.replace(temporary, self.path)
+        write_atomically(self.path, json.dumps(asdict(settings), indent=2))

@@ -9,7 +9,6 @@ JSON next to the journal; it can be exported and merged with another file
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -19,6 +18,7 @@ from app.games.macao import CUBE_COLOURS
 from app.games.base import Message
 from app.session import PlayerNotice
 from app.ui.i18n import N_
+from vision.atomic_file import write_atomically
 
 CARD_KINDS: tuple[str, ...] = ("office", "building", "person")
 FORMAT = "windrose-cards/1"
@@ -177,7 +177,5 @@ class CardCatalogue:
             {**card, "seen": self._seen.get(key, 1)}
             for key, card in sorted(self._cards.items(), key=lambda item: (item[0][0], item[0][1].lower()))
         ]
-        temporary = target.with_suffix(".tmp")
-        temporary.write_text(json.dumps({"format": FORMAT, "cards": entries}, indent=2, ensure_ascii=False), encoding="utf-8")
-        os.replace(temporary, target)
+        write_atomically(target, json.dumps({"format": FORMAT, "cards": entries}, indent=2, ensure_ascii=False))
         return target
