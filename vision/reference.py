@@ -209,12 +209,9 @@ def seen_from_where_taken(frame: np.ndarray, reference: EmptyTray, params: Visio
     has not moved since, nor the light changed much."""
     try:
         checked = check_frame(frame, params)
-        if reference.frame_size != (checked.shape[1], checked.shape[0]):
-            return False
-        tray_difference(checked, reference, (0, 0), params)
-    except (FrameError, ReferenceUnusable):
+    except FrameError:
         return False
-    return True
+    return _whole_frame_difference(checked, reference, params) is not None
 
 
 def shows_empty_tray(frame: np.ndarray, found_dice: int, params: VisionParams,
@@ -231,13 +228,19 @@ def shows_empty_tray(frame: np.ndarray, found_dice: int, params: VisionParams,
         return False
     if found_dice != 0 or is_blank(checked, params):
         return False
-    if reference is None or reference.frame_size != (checked.shape[1], checked.shape[0]):
-        return True
+    difference = _whole_frame_difference(checked, reference, params) if reference is not None else None
+    return difference is None or not difference.proposals([], None, 0.0, params)
+
+
+def _whole_frame_difference(checked: np.ndarray, reference: EmptyTray, params: VisionParams) -> TrayDifference | None:
+    """How the whole checked frame differs from the empty tray; None when it cannot be compared
+    (another frame size, the camera moved, the light changed)."""
+    if reference.frame_size != (checked.shape[1], checked.shape[0]):
+        return None
     try:
-        difference = tray_difference(checked, reference, (0, 0), params)
+        return tray_difference(checked, reference, (0, 0), params)
     except ReferenceUnusable:
-        return True
-    return not difference.proposals([], None, 0.0, params)
+        return None
 
 
 def save_reference(frame: np.ndarray, path: Path) -> None:
