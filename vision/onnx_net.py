@@ -7,7 +7,7 @@ no wheel for 32-bit Raspberry Pi OS, where OpenCV's DNN module (always there) ta
 "opencv".
 
 onnxruntime's wheels (1.32) keep a queue of usage events (the computer, the models' names, run
-times) under ~/.cache/Microsoft and send it to Microsoft. A table's computer sends nothing
+times) under ~/.cache/Microsoft and send it to Microsoft (except where they see a CI service). A table's computer sends nothing
 anywhere and writes nothing it does not need, so this module switches that off. The switch is
 read when onnxruntime is first imported, so it is set as soon as this module is.
 """
