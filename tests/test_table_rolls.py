@@ -149,6 +149,11 @@ def _die(x: int, colour: str, value: int | None) -> DieReading:
     ([("red", 3), ("red", 5), ("white", 2)], {"red": [3], "white": [2]}, [None, None, 2]),
     # a colour the players did not confirm, and the Macao form (one value a colour)
     ([("gray", 2), ("violet", 4)], {"violet": 5}, [None, 5]),
+    # two colours corrected to each other's values: the reader swapped their colours, most
+    # likely, so neither label would be right; two colours corrected otherwise are
+    ([("black", 3), ("white", 5), ("red", 1)], {"black": 5, "white": 3, "red": 1}, [None, None, 1]),
+    ([("black", 3), ("white", 2)], {"black": 5, "white": 4}, [5, 4]),
+    ([("red", 3), ("red", 1), ("blue", 5)], {"red": [5, 1], "blue": [3]}, [None, 1, None]),
 ])
 def test_a_kept_roll_labels_only_the_dice_whose_value_is_certain(
         read: list[tuple[str, int | None]], confirmed: dict, labels: list[int | None]) -> None:

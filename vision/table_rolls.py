@@ -48,7 +48,9 @@ def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieR
     another one's misreading). A value read on no more dice than were confirmed with it is
     theirs; the dice left (read otherwise, or unsure) take the values left only where those are
     all one value (a single corrected die, say). Any other die is left out: two dice read 3
-    where the players confirmed a 3 and a 5 could be either way round."""
+    where the players confirmed a 3 and a 5 could be either way round. So are two dice of two
+    colours corrected to each other's values: more likely the reader swapped their colours
+    than misread both values, and then each label would name the other die's value."""
     pairs: list[tuple[DieReading, int]] = []
     for colour, given in confirmed.items():
         values = Counter([int(given)] if isinstance(given, (int, np.integer)) else [int(v) for v in given])
@@ -62,7 +64,15 @@ def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieR
         remaining = list((values - Counter({value: read[value] for value in kept})).elements())
         if left and len(set(remaining)) == 1:
             pairs.extend((die, remaining[0]) for die in left)
-    return pairs
+    return _without_swapped_colours(pairs)
+
+
+def _without_swapped_colours(pairs: list[tuple[DieReading, int]]) -> list[tuple[DieReading, int]]:
+    """`pairs` without the dice of two colours that were each read with the other's confirmed value."""
+    corrected = [(i, die, value) for i, (die, value) in enumerate(pairs) if die.value not in (None, value)]
+    swapped = {i for i, die, value in corrected for _, other, other_value in corrected
+               if other.colour != die.colour and other.value == value and die.value == other_value}
+    return [pair for i, pair in enumerate(pairs) if i not in swapped]
 
 
 def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: Confirmed,
