@@ -4,6 +4,7 @@ writes the layout `vision evaluate` reads and keeps the newest N; Settings can t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -26,7 +27,7 @@ from vision.evaluate import Score, evaluate, every_die_labelled, load_labels, sc
 from vision.head_refit import candidate_classes
 from vision.settle import SettleDetector, SettleParams
 from vision.table_rolls import keep_roll, labelled_dice
-from vision.types import DiceReading, DiceSpec, DieReading
+from vision.types import DiceReading, DiceSpec, DieReading, UnsureReason
 
 Kept = tuple[np.ndarray, DiceReading, dict[str, int], DiceSpec]
 
@@ -154,12 +155,28 @@ def _die(x: int, colour: str, value: int | None) -> DieReading:
     ([("black", 3), ("white", 5), ("red", 1)], {"black": 5, "white": 3, "red": 1}, [None, None, 1]),
     ([("black", 3), ("white", 2)], {"black": 5, "white": 4}, [5, 4]),
     ([("red", 3), ("red", 1), ("blue", 5)], {"red": [5, 1], "blue": [3]}, [None, 1, None]),
+    # a die corrected from the value of a colour whose die was missed or left unsure may be that
+    # die under the wrong colour; where that colour's die was read with it, it is not
+    ([("black", 3), ("white", None)], {"black": 5, "white": 3}, [None, 3]),
+    ([("black", 3)], {"black": 5, "white": 3}, [None]),
+    ([("black", 3), ("white", 3)], {"black": 5, "white": 3}, [5, 3]),
+    ([("red", 3), ("red", 4), ("blue", 2), ("blue", None)], {"red": [3, 6], "blue": [2, 4]}, [3, None, 2, 4]),
 ])
 def test_a_kept_roll_labels_only_the_dice_whose_value_is_certain(
         read: list[tuple[str, int | None]], confirmed: dict, labels: list[int | None]) -> None:
     reading = DiceReading(tuple(_die(40 * i, colour, value) for i, (colour, value) in enumerate(read)))
     given = {die.x: value for die, value in labelled_dice(reading, confirmed)}
     assert [given.get(die.x) for die in reading.dice] == labels
+
+
+@pytest.mark.parametrize(("reason", "labelled"), [
+    (UnsureReason.VALUE_DOUBTFUL, True), (UnsureReason.LEANING, True), (UnsureReason.GLARE, True),
+    (UnsureReason.MAYBE_NOT_A_DIE, False), (UnsureReason.COLOUR_DOUBTFUL, False)])
+def test_an_unsure_die_is_labelled_only_where_its_colour_is_not_in_doubt(reason: UnsureReason, labelled: bool) -> None:
+    doubted = dataclasses.replace(_die(40, "violet", None), reason=reason)
+    reading = DiceReading((_die(0, "red", 3), doubted, _die(80, "blue", None)))
+    pairs = labelled_dice(reading, {"red": 3, "violet": 5, "blue": [2]})
+    assert [(die.colour, value) for die, value in pairs] == [("red", 3)] + [("violet", 5)] * labelled + [("blue", 2)]
 
 
 def test_a_roll_of_repeated_colours_is_kept_with_its_certain_dice(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.atomic_file import write_atomically
-from vision.types import DiceReading, DieReading, ExpectMode
+from vision.types import DiceReading, DieReading, ExpectMode, UnsureReason
 
 _NAME = re.compile(r"roll-(\d{6})")
 # JPEG quality of the kept frames: the reader is never tuned on artefacts it does not see live.
@@ -40,6 +40,8 @@ def default_rolls_folder(calibration_path: Path, mode: ExpectMode = "macao") -> 
 
 # The values the players confirmed, by colour: one die's value, or the values of a colour's dice.
 Confirmed = Mapping[str, int | Sequence[int]]
+# Why a die was unsure where its colour, which ties it to a confirmed value, is not known either.
+COLOUR_UNTIED = (UnsureReason.MAYBE_NOT_A_DIE, UnsureReason.COLOUR_DOUBTFUL)
 
 
 def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieReading, int]]:
@@ -48,12 +50,11 @@ def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieR
     another one's misreading). A value read on no more dice than were confirmed with it is
     theirs; the dice left (read otherwise, or unsure) take the values left only where those are
     all one value (a single corrected die, say). Any other die is left out: two dice read 3
-    where the players confirmed a 3 and a 5 could be either way round. So are two dice of two
-    colours corrected to each other's values: more likely the reader swapped their colours
-    than misread both values, and then each label would name the other die's value."""
+    where the players confirmed a 3 and a 5 could be either way round. So are the dice whose
+    colour, which ties a die to a confirmed value, is in doubt (`_colour_in_doubt`)."""
     pairs: list[tuple[DieReading, int]] = []
     for colour, given in confirmed.items():
-        values = Counter([int(given)] if isinstance(given, (int, np.integer)) else [int(v) for v in given])
+        values = _values(given)
         dice = [d for d in reading.dice if d.colour == colour]
         if len(dice) != values.total():
             continue
@@ -64,15 +65,39 @@ def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieR
         remaining = list((values - Counter({value: read[value] for value in kept})).elements())
         if left and len(set(remaining)) == 1:
             pairs.extend((die, remaining[0]) for die in left)
-    return _without_swapped_colours(pairs)
+    return [pair for pair in pairs if not _colour_in_doubt(*pair, pairs, reading, confirmed)]
 
 
-def _without_swapped_colours(pairs: list[tuple[DieReading, int]]) -> list[tuple[DieReading, int]]:
-    """`pairs` without the dice of two colours that were each read with the other's confirmed value."""
-    corrected = [(i, die, value) for i, (die, value) in enumerate(pairs) if die.value not in (None, value)]
-    swapped = {i for i, die, value in corrected for _, other, other_value in corrected
-               if other.colour != die.colour and other.value == value and die.value == other_value}
-    return [pair for i, pair in enumerate(pairs) if i not in swapped]
+def _colour_in_doubt(die: DieReading, label: int, pairs: list[tuple[DieReading, int]], reading: DiceReading,
+                     confirmed: Confirmed) -> bool:
+    """Whether `die` may be a die of another colour, so that `label` would name the value of
+    another die. On drawn Macao tables about half such labels were wrong. Unsure because the
+    reader doubted it is a die, or doubted its colour. Read sure and corrected by the players
+    to `label`, where the value read is one the players gave a colour whose die the reader
+    missed or left unsure, or where a die of that colour was corrected to this one's value
+    (two colours swapped, values read right)."""
+    if die.reason in COLOUR_UNTIED:
+        return True
+    if die.value is None or die.value == label:
+        return False
+    if any(other.colour != die.colour and other.value == label and other_label == die.value
+           for other, other_label in pairs):
+        return True
+    return any(die.value in _values_not_read(reading, colour, given)
+               for colour, given in confirmed.items() if colour != die.colour)
+
+
+def _values_not_read(reading: DiceReading, colour: str, given: int | Sequence[int]) -> Counter[int]:
+    """The values confirmed for `colour` that no die of it was read with, where the reader
+    missed a die of that colour or left one unsure (else there are none)."""
+    read = Counter(d.value for d in reading.dice if d.colour == colour and d.value is not None)
+    values = _values(given)
+    return values - read if read.total() < values.total() else Counter()
+
+
+def _values(given: int | Sequence[int]) -> Counter[int]:
+    """The values the players confirmed for a colour, as a multiset."""
+    return Counter([int(given)] if isinstance(given, (int, np.integer)) else [int(v) for v in given])
 
 
 def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: Confirmed,
