@@ -35,8 +35,8 @@ from vision.rereads import (at_typical_side, beside_the_dice, read_doubted_on_bo
                             split_seams, turned_where)
 from vision.second_opinion import review_doubtful
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
-from vision.unsure import (COLOUR_UNCLEAR, DOUBTFUL_VALUE, GLARE_AT_CENTRE, LEANING, MAYBE_NOT_A_DIE, PARTLY_OUTSIDE,
-                           die_reading)
+from vision.unsure import (DOUBTFUL_VALUE, GLARE_AT_CENTRE, LEANING, MAYBE_NOT_A_DIE, PARTLY_OUTSIDE, die_reading,
+                           with_colour_doubt)
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -634,7 +634,7 @@ def read_with_model(
         if colour_index is None:
             drawn.append((dataclasses.replace(face, reason=NO_COLOUR_LEFT), None, False))
             continue
-        reason = face.reason or (COLOUR_UNCLEAR if margin < learned.colour_margin_min or sway else "")
+        reason = with_colour_doubt(face.reason, margin < learned.colour_margin_min or sway)
         dice.append(die_reading(face, DIE_COLOURS[colour_index], reason))
         drawn.append((dataclasses.replace(face, reason=reason), DIE_COLOURS[colour_index], True))
     if debug is not None:

@@ -38,7 +38,7 @@ from vision.reader_view import reader_view, view_difference
 from vision.reference import EmptyTray, TrayDifference
 from vision.segment import Candidate, find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
-from vision.unsure import COLOUR_UNCLEAR, LEANING, die_reading
+from vision.unsure import LEANING, die_reading, with_colour_doubt
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -272,9 +272,7 @@ def read_classical(
             drawn.append((face, None, False))
             continue
         colour = DIE_COLOURS[colour_index]
-        reason = face.reason
-        if not reason and margin < params.colour_margin_min:
-            reason = COLOUR_UNCLEAR
+        reason = with_colour_doubt(face.reason, margin < params.colour_margin_min)
         dice.append(die_reading(face, colour, reason))
         drawn.append((face, colour, True))
     if debug is not None:

@@ -58,6 +58,16 @@ def unsure_reason(note: str) -> UnsureReason:
     return _REASONS.get(note, UnsureReason.VALUE_DOUBTFUL)
 
 
+def with_colour_doubt(note: str, colour_unclear: bool) -> str:
+    """A die's note once its colour is judged. A doubtful colour outranks a doubtful value: the
+    value the players put right goes to the colour shown, so that is what they must check, and
+    a kept roll would label another die with it. It does not outrank a die that leans, is cut
+    off, shines or may be no die: those say what to do with it."""
+    if colour_unclear and unsure_reason(note) is UnsureReason.VALUE_DOUBTFUL:
+        return COLOUR_UNCLEAR
+    return note
+
+
 def die_reading(face: ReadFace, colour: str | None, note: str) -> DieReading:
     """The reading of one face: unsure, with its reason, when a stage left a note or no value."""
     unsure = bool(note) or face.value is None

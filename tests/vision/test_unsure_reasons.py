@@ -15,7 +15,7 @@ from vision.die import BodyColour, DieFace
 from tools.synth import SceneOptions, render_scene
 from vision.types import DieReading, UnsureReason
 from vision.unsure import (BLURRED, COLOUR_UNCLEAR, DOUBTFUL_VALUE, GLARE, GLARE_AT_CENTRE, LEANING, MAYBE_NOT_A_DIE,
-                           PARTLY_OUTSIDE, die_reading, unsure_reason)
+                           PARTLY_OUTSIDE, die_reading, unsure_reason, with_colour_doubt)
 
 FACE = DieFace((10, 20, 30, 30), 4, 0.9, "", "dark", np.zeros((0, 2)), BodyColour(50.0, 0.0, 0.0), True)
 
@@ -31,6 +31,15 @@ def test_each_note_is_reported_as_its_reason(note: str, reason: UnsureReason) ->
     reading = die_reading(FACE, "red", note)
     assert reading.unsure and reading.value is None and reading.reason is reason
     assert reading.to_json()["reason"] == reason.value
+
+
+@pytest.mark.parametrize(("note", "kept"), [
+    ("", COLOUR_UNCLEAR), (DOUBTFUL_VALUE, COLOUR_UNCLEAR), ("layout of 5 off by 0.40", COLOUR_UNCLEAR),
+    (LEANING, LEANING), (PARTLY_OUTSIDE, PARTLY_OUTSIDE), (GLARE_AT_CENTRE, GLARE_AT_CENTRE), (BLURRED, BLURRED),
+    (MAYBE_NOT_A_DIE, MAYBE_NOT_A_DIE)])
+def test_a_doubtful_colour_outranks_a_doubtful_value_only(note: str, kept: str) -> None:
+    assert with_colour_doubt(note, colour_unclear=True) == kept
+    assert with_colour_doubt(note, colour_unclear=False) == note
 
 
 def test_a_clean_face_has_no_reason_and_a_face_without_value_doubts_its_pips() -> None:
