@@ -9,6 +9,7 @@ refits) and the app's (backups, exports, settings, the card catalogue) all go th
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 PARTIAL_SUFFIX = ".partial"
@@ -16,8 +17,9 @@ PARTIAL_SUFFIX = ".partial"
 
 def write_atomically(path: Path, data: bytes | str) -> None:
     """Replace `path` with `data` (text as UTF-8). OSError when the disk refuses: the old file is
-    left as it was and the partial one removed."""
-    temporary = path.with_name(path.name + PARTIAL_SUFFIX)
+    left as it was and the partial one removed. Each writer (process and thread) writes its own
+    partial file, so two writing one file at once leave one whole file, whichever came last."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}{PARTIAL_SUFFIX}")
     try:
         with temporary.open("wb") as handle:
             handle.write(data.encode("utf-8") if isinstance(data, str) else data)

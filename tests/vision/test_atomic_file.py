@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,20 @@ def test_the_file_and_then_its_folder_are_synced(tmp_path: Path, monkeypatch: py
 
     monkeypatch.setattr(os, "fsync", noting_fsync)
     write_atomically(tmp_path / "calibration.json", "{}")
-    assert synced == [str(tmp_path / f"calibration.json{PARTIAL_SUFFIX}"), str(tmp_path)]
+    assert len(synced) == 2 and synced[1] == str(tmp_path)
+    assert synced[0].startswith(str(tmp_path / "calibration.json.")) and synced[0].endswith(PARTIAL_SUFFIX)
+
+
+def test_two_writers_at_once_leave_one_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "roll-000001.json"
+    texts = [f"{{\"writer\": {n}, \"pad\": \"{'x' * 200_000}\"}}" for n in range(4)]
+    writers = [threading.Thread(target=write_atomically, args=(path, text)) for text in texts]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    assert path.read_text(encoding="utf-8") in texts
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
 
 
 def test_a_full_disk_keeps_the_old_file_and_leaves_nothing_else(tmp_path: Path) -> None:
