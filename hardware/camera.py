@@ -9,6 +9,7 @@ state. picamera2 is imported only inside `Picamera2Camera`.
 
 from __future__ import annotations
 
+import queue
 import re
 import threading
 from abc import ABC, abstractmethod
@@ -290,9 +291,12 @@ class TimedCamera:
     camera half unplugged, a stalled libcamera request) must not hold the dice loop, or a
     Settings change that closes the camera, for ever.
 
-    Each call runs on a short-lived daemon thread. One that does not answer in time is left
-    behind and reported as CameraError; until it returns, further calls are refused at once
-    (the driver is not called twice at the same time), and `close` does not wait for it.
+    The calls run one at a time on one daemon thread, kept for the camera's life. A thread per
+    call would cost memory for good: OpenCV keeps about 1 KB for every thread that has run one
+    of its parallel functions (the motion frame's resize), some 30 KB a roll. A call that does
+    not answer in time is left behind and reported as CameraError; until it returns, further
+    calls are refused at once (the driver is not called twice at the same time), and `close`
+    runs beside it on a thread of its own and does not wait for it.
     """
 
     def __init__(self, camera: Camera, timeout_s: float) -> None:
@@ -300,9 +304,12 @@ class TimedCamera:
         self._camera = camera
         self._timeout_s = timeout_s
         self._hung: threading.Event | None = None  # set once the call that hung has returned
+        self._calls: queue.SimpleQueue[Callable[[], None] | None] | None = None
+        self._worker: threading.Thread | None = None
 
     def _call(self, what: str, function: Callable[[], Any], even_if_hung: bool = False) -> Any:
-        if not even_if_hung and self._hung is not None and not self._hung.is_set():
+        hung = self._hung is not None and not self._hung.is_set()
+        if hung and not even_if_hung:
             raise CameraError(f"{self.description} still has not answered an earlier request; "
                               "check its cable, or restart the Pi")
         done = threading.Event()
@@ -315,7 +322,10 @@ class TimedCamera:
                 outcome.append((False, exc))
             done.set()
 
-        threading.Thread(target=run, name="windrose-camera-call", daemon=True).start()
+        if hung:  # the worker is still inside the hung call
+            threading.Thread(target=run, name="windrose-camera-close", daemon=True).start()
+        else:
+            self._queue().put(run)
         if not done.wait(self._timeout_s):
             self._hung = done
             raise CameraError(f"{self.description}: {what} gave no answer within {self._timeout_s:g} s "
@@ -324,6 +334,15 @@ class TimedCamera:
         if not ok:
             raise value
         return value
+
+    def _queue(self) -> queue.SimpleQueue[Callable[[], None] | None]:
+        """The worker's queue, the worker started on first use (again after a close)."""
+        if self._calls is None:
+            calls: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+            self._worker = threading.Thread(target=_serve, args=(calls,), name="windrose-camera-call", daemon=True)
+            self._worker.start()
+            self._calls = calls
+        return self._calls
 
     def open(self) -> None:
         self._call("opening", self._camera.open)
@@ -339,11 +358,22 @@ class TimedCamera:
 
     def close(self) -> None:
         """Release the device, waiting at most `timeout_s`, even beside a call that hangs (closing
-        is what may free it); never raises."""
+        is what may free it), and end the worker once it is free; never raises."""
         try:
             self._call("closing", self._camera.close, even_if_hung=True)
         except Exception:  # a camera that hangs or fails on close is given up all the same
-            return
+            pass
+        calls, worker, self._calls, self._worker = self._calls, self._worker, None, None
+        if calls is not None and worker is not None:
+            calls.put(None)  # after the call it is in, if one hangs
+            if self._hung is None or self._hung.is_set():
+                worker.join(self._timeout_s)
+
+
+def _serve(calls: queue.SimpleQueue[Callable[[], None] | None]) -> None:
+    """A camera worker's life: run the calls in order until told to stop (None)."""
+    while (call := calls.get()) is not None:
+        call()
 
 
 def _natural_key(path: Path) -> list[object]:

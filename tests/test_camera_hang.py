@@ -1,5 +1,6 @@
 """A camera read that never returns: the roll gives up after read_timeout_s and falls back to the
-hand entry, and closing the dice station (a Settings change) never waits for the hung read.
+hand entry, and closing the dice station (a Settings change) never waits for the hung read. And
+the timed camera's calls, hung or not, all run on one thread that ends with the camera.
 
 The hang is real: the folder camera's only image is a FIFO with no writer, so OpenCV's read of it
 blocks in the kernel, as a read from a half-unplugged USB camera does.
@@ -12,6 +13,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -39,7 +42,7 @@ def hanging_folder(tmp_path: Path) -> Iterator[Path]:
     except OSError:  # ENXIO: nobody reads it (any more)
         pass
     for thread in threading.enumerate():
-        if thread.name == "windrose-camera-call":
+        if thread.name.startswith("windrose-camera"):
             thread.join(BOUND_S)
 
 
@@ -75,3 +78,47 @@ def test_a_hung_camera_leaves_hand_entry_and_closing_never_waits(
     closing.join(BOUND_S)
     assert not closing.is_alive(), "closing the dice station waited on the hung read"
     assert link.station is None
+
+
+def _camera_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name.startswith("windrose-camera")]
+
+
+def test_every_call_runs_on_one_thread_that_ends_with_the_camera(tmp_path: Path) -> None:
+    """A thread per call would leave OpenCV's per-thread memory behind on every frame."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for index in range(3):
+        cv2.imwrite(str(folder / f"{index}.png"), np.full((90, 160, 3), 40 * index, np.uint8))
+    callers: set[int] = set()
+
+    class WhoCalls(FolderCamera):
+        def _grab(self) -> np.ndarray:
+            callers.add(threading.get_ident())
+            return super()._grab()
+
+    camera = TimedCamera(WhoCalls(folder, (32, 18), loop=True), BOUND_S)
+    camera.open()
+    frames = [camera.read_motion() if index % 2 else camera.read_main() for index in range(20)]
+    assert [frame.shape for frame in frames[:2]] == [(90, 160, 3), (18, 32, 3)]
+    assert len(callers) == 1 and threading.get_ident() not in callers
+    assert len(_camera_threads()) == 1
+    camera.close()
+    assert _camera_threads() == []
+    camera.open()  # reopened after a close: a new worker, ended by the next close
+    assert camera.read_motion().shape == (18, 32, 3)
+    camera.close()
+    assert _camera_threads() == []
+
+
+def test_the_worker_ends_once_the_call_that_hung_returns(hanging_folder: Path) -> None:
+    camera = TimedCamera(FolderCamera(hanging_folder, (32, 24), loop=True), TIMEOUT_S)
+    camera.open()
+    with pytest.raises(CameraError, match="the camera hangs"):
+        camera.read_main()
+    camera.close()
+    assert [thread.name for thread in _camera_threads()].count("windrose-camera-call") == 1  # still in the read
+    os.close(os.open(hanging_folder / "000.jpg", os.O_WRONLY | os.O_NONBLOCK))  # the read returns
+    for thread in _camera_threads():
+        thread.join(BOUND_S)
+    assert _camera_threads() == []
