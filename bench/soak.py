@@ -88,7 +88,11 @@ class CameraRolls:
             for index, frame in enumerate(render_roll_sequence(seed + roll, n_frames=FRAMES_PER_ROLL).frames):
                 cv2.imwrite(str(frames / f"roll{roll}_{index:03d}.png"), frame)
         settings = work / "config.toml"
-        settings.write_text(f'[camera]\nsource = "folder"\nfolder = "{frames}"\nloop = true\n', encoding="utf-8")
+        # The reader's files (empty tray, looks, kept rolls) beside the calibration, in the work folder:
+        # never the user's own data folder.
+        settings.write_text(f'[camera]\nsource = "folder"\nfolder = "{frames}"\nloop = true\n'
+                            f'[vision]\ncalibration_path = "{work / "reader" / "calibration.json"}"\n',
+                            encoding="utf-8")
         config = load_config(settings, env={}, home=Path("/nonexistent"))
         self.tick_s = float(config["camera"]["tick_interval_s"])
         self.pin_number = int(config["button"]["pin"])
