@@ -169,11 +169,14 @@ def test_a_kept_roll_labels_only_the_dice_whose_value_is_certain(
     assert [given.get(die.x) for die in reading.dice] == labels
 
 
-@pytest.mark.parametrize(("reason", "labelled"), [
-    (UnsureReason.VALUE_DOUBTFUL, True), (UnsureReason.LEANING, True), (UnsureReason.GLARE, True),
-    (UnsureReason.MAYBE_NOT_A_DIE, False), (UnsureReason.COLOUR_DOUBTFUL, False)])
-def test_an_unsure_die_is_labelled_only_where_its_colour_is_not_in_doubt(reason: UnsureReason, labelled: bool) -> None:
-    doubted = dataclasses.replace(_die(40, "violet", None), reason=reason)
+@pytest.mark.parametrize(("reason", "colour_doubtful", "labelled"), [
+    (UnsureReason.VALUE_DOUBTFUL, False, True), (UnsureReason.LEANING, False, True), (UnsureReason.GLARE, False, True),
+    (UnsureReason.MAYBE_NOT_A_DIE, False, False), (UnsureReason.COLOUR_DOUBTFUL, True, False),
+    (UnsureReason.LEANING, True, False), (UnsureReason.GLARE, True, False)])
+def test_an_unsure_die_is_labelled_only_where_its_colour_is_not_in_doubt(
+        reason: UnsureReason, colour_doubtful: bool, labelled: bool) -> None:
+    """A die that leans or shines shows that reason first, but its colour's doubt stays with it."""
+    doubted = dataclasses.replace(_die(40, "violet", None), reason=reason, colour_doubtful=colour_doubtful)
     reading = DiceReading((_die(0, "red", 3), doubted, _die(80, "blue", None)))
     pairs = labelled_dice(reading, {"red": 3, "violet": 5, "blue": [2]})
     assert [(die.colour, value) for die, value in pairs] == [("red", 3)] + [("violet", 5)] * labelled + [("blue", 2)]

@@ -21,7 +21,6 @@ import numpy as np
 from vision.die import DieFace
 from vision.params import VisionParams
 from vision.types import DIE_COLOURS
-from vision.unsure import with_colour_doubt
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -158,13 +157,12 @@ def cost_matrix(faces: list[DieFace], models: dict[str, ColourModel], params: Vi
 
 
 def set_colours(faces: list[DieFace], calibration: Calibration | None, measure: str, params: VisionParams,
-                margin_min: float, lightness_floor: float | None = None) -> tuple[list[tuple[str | None, str]], str]:
+                margin_min: float, lightness_floor: float | None = None) -> tuple[list[tuple[str | None, bool]], str]:
     """`any` mode: per die its colour among a colour set's (`calibration`, learnt by this reader's
-    `measure`, else the set's built-in colours) and its reader's note, with the colour's doubt
-    (`with_colour_doubt`). Without a calibration the dice stay unnamed. Also a note when
-    the set was learnt by the other reader."""
+    `measure`, else the set's built-in colours) and whether that colour is in doubt. Without a
+    calibration the dice stay unnamed. Also a note when the set was learnt by the other reader."""
     if calibration is None:
-        return [(None, face.reason) for face in faces], ""
+        return [(None, False) for _ in faces], ""
     note = ""
     models = calibration.models
     if calibration.measure != measure:
@@ -172,7 +170,7 @@ def set_colours(faces: list[DieFace], calibration: Calibration | None, measure: 
         note = f"colours learnt by the {calibration.measure} reader not used: calibrate again"
     named = colours_of_a_set(faces, {name: models[name] for name in calibration.colours}, params, margin_min,
                              lightness_floor)
-    return [(colour, with_colour_doubt(face.reason, doubtful)) for face, (colour, doubtful) in zip(faces, named)], note
+    return [(colour, doubtful) for colour, doubtful in named], note
 
 
 def faded_costs(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams,

@@ -617,10 +617,10 @@ def read_with_model(
     if expect == "any":
         named, calibration_note = set_colours(faces, calibration, LEARNED_MEASURE, params, learned.colour_margin_min,
                                               learned.colour_lightness_floor)
-        dice = [die_reading(face, colour, reason) for face, (colour, reason) in zip(faces, named)]
+        dice = [die_reading(face, colour, face.reason, doubtful) for face, (colour, doubtful) in zip(faces, named)]
         if debug is not None:
-            debug.add(WHY_UNSURE, draw_faces(checked, [(dataclasses.replace(face, reason=reason), colour, True)
-                                                       for face, (colour, reason) in zip(faces, named)]))
+            debug.add(WHY_UNSURE, draw_faces(checked, [(dataclasses.replace(face, reason=with_colour_doubt(
+                face.reason, doubtful)), colour, True) for face, (colour, doubtful) in zip(faces, named)]))
         note = "; ".join(filter(None, [_unsure_note(dice), calibration_note]))
         return DiceReading(dice=tuple(dice), ms=_ms(started), message=note, look_scale=located.scale)
     models_by_colour, calibration_note = colour_models(calibration, LEARNED_MEASURE, params)
@@ -634,8 +634,9 @@ def read_with_model(
         if colour_index is None:
             drawn.append((dataclasses.replace(face, reason=NO_COLOUR_LEFT), None, False))
             continue
-        reason = with_colour_doubt(face.reason, margin < learned.colour_margin_min or sway)
-        dice.append(die_reading(face, DIE_COLOURS[colour_index], reason))
+        doubtful = bool(margin < learned.colour_margin_min or sway)
+        reason = with_colour_doubt(face.reason, doubtful)
+        dice.append(die_reading(face, DIE_COLOURS[colour_index], face.reason, doubtful))
         drawn.append((dataclasses.replace(face, reason=reason), DIE_COLOURS[colour_index], True))
     if debug is not None:
         debug.add(WHY_UNSURE, draw_faces(checked, drawn))

@@ -38,7 +38,7 @@ from vision.reader_view import reader_view, view_difference
 from vision.reference import EmptyTray, TrayDifference
 from vision.segment import Candidate, find_candidates, foreground_mask, squareness
 from vision.types import DIE_COLOURS, DiceReading, DieReading, ExpectMode
-from vision.unsure import LEANING, die_reading, with_colour_doubt
+from vision.unsure import LEANING, die_reading
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -256,7 +256,7 @@ def read_classical(
         faces = [dataclasses.replace(f, reason=LEANING) if flag else f for f, flag in zip(faces, cocked)]
     if expect == "any":
         named, calibration_note = set_colours(faces, calibration, CLASSICAL_MEASURE, params, params.colour_margin_min)
-        dice = [die_reading(face, colour, reason) for face, (colour, reason) in zip(faces, named)]
+        dice = [die_reading(face, colour, face.reason, doubtful) for face, (colour, doubtful) in zip(faces, named)]
         if debug is not None:
             debug.add("read", draw_faces(frame, [(f, colour, True) for f, (colour, _) in zip(faces, named)]))
         return DiceReading(dice=tuple(dice), ms=_ms(started),
@@ -272,8 +272,7 @@ def read_classical(
             drawn.append((face, None, False))
             continue
         colour = DIE_COLOURS[colour_index]
-        reason = with_colour_doubt(face.reason, margin < params.colour_margin_min)
-        dice.append(die_reading(face, colour, reason))
+        dice.append(die_reading(face, colour, face.reason, margin < params.colour_margin_min))
         drawn.append((face, colour, True))
     if debug is not None:
         debug.add("read", draw_faces(frame, drawn))

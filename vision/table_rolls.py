@@ -75,8 +75,9 @@ def _colour_in_doubt(die: DieReading, label: int, pairs: list[tuple[DieReading, 
     reader doubted it is a die, or doubted its colour. Read sure and corrected by the players
     to `label`, where the value read is one the players gave a colour whose die the reader
     missed or left unsure, or where a die of that colour was corrected to this one's value
-    (two colours swapped, values read right)."""
-    if die.reason in COLOUR_UNTIED:
+    (two colours swapped, values read right). A die whose colour was a near thing is in doubt
+    whatever reason it shows (it may lean too)."""
+    if die.reason in COLOUR_UNTIED or die.colour_doubtful:
         return True
     if die.value is None or die.value == label:
         return False

@@ -61,7 +61,9 @@ class DieReading:
     """One die found in a frame.
 
     `value` is None when the reader is unsure, and `reason` then says why; `colour` is None in
-    `any` mode or when the colour could not be told.
+    `any` mode or when the colour could not be told. `colour_doubtful`: the colour given was a
+    near thing, whatever `reason` shows (a die that leans says so first), so no value confirmed
+    for that colour can be taken for this die's.
     """
 
     x: int
@@ -73,6 +75,7 @@ class DieReading:
     confidence: float
     unsure: bool
     reason: UnsureReason | None = None
+    colour_doubtful: bool = False
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -85,6 +88,7 @@ class DieReading:
             "confidence": round(self.confidence, 3),
             "unsure": self.unsure,
             "reason": None if self.reason is None else self.reason.value,
+            "colour_doubtful": self.colour_doubtful,
         }
 
 

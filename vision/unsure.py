@@ -68,10 +68,12 @@ def with_colour_doubt(note: str, colour_unclear: bool) -> str:
     return note
 
 
-def die_reading(face: ReadFace, colour: str | None, note: str) -> DieReading:
-    """The reading of one face: unsure, with its reason, when a stage left a note or no value."""
+def die_reading(face: ReadFace, colour: str | None, note: str, colour_doubtful: bool = False) -> DieReading:
+    """The reading of one face: unsure, with its reason, when a stage left a note or no value,
+    or when its colour is in doubt (`with_colour_doubt` chooses the reason shown)."""
+    note = with_colour_doubt(note, colour_doubtful)
     unsure = bool(note) or face.value is None
     x, y, w, h = face.box
     return DieReading(x=x, y=y, w=w, h=h, colour=colour, value=None if unsure else face.value,
                       confidence=float(face.confidence), unsure=unsure,
-                      reason=unsure_reason(note) if unsure else None)
+                      reason=unsure_reason(note) if unsure else None, colour_doubtful=colour_doubtful)

@@ -42,7 +42,8 @@ def test_read_json_shape(scene_file: Path, capsys: pytest.CaptureFixture[str], t
     assert line["image"] == str(scene_file) and isinstance(line["ms"], float)
     assert line["dice"], "the synthetic scene has six dice"
     for die in line["dice"]:
-        assert set(die) == {"x", "y", "w", "h", "colour", "value", "confidence", "unsure", "reason"}
+        assert set(die) == {"x", "y", "w", "h", "colour", "value", "confidence", "unsure", "reason",
+                            "colour_doubtful"}
         assert die["value"] is None or 1 <= die["value"] <= 6
         assert die["unsure"] == (die["value"] is None) == (die["reason"] is not None)
         assert die["reason"] is None or die["reason"] in {reason.value for reason in UnsureReason}

@@ -18,7 +18,7 @@ from vision.reader import read_dice
 from vision.settle import one_die_per_colour
 from tools.synth import SceneOptions, render_dice_set
 from vision.types import DiceReading, DieReading, UnsureReason
-from vision.unsure import COLOUR_UNCLEAR, die_reading
+from vision.unsure import die_reading
 
 CONFIG = load_config(env={}, home=Path("/nonexistent"))
 PARAMS = VisionParams.from_table(dict(CONFIG["vision"]))
@@ -57,16 +57,17 @@ def test_a_die_between_two_colours_is_unsure_with_a_doubtful_colour() -> None:
                                face(0, 1, 230, "dark")], calibration, LEARNED_MEASURE, PARAMS, 0.2)
     assert note == ""
     assert [colour for colour, _ in named] == ["red", named[1][0], "red", "white"]
-    assert [reason for _, reason in named] == ["", COLOUR_UNCLEAR, "", ""]
-    reading = die_reading(face(between, 60), named[1][0], named[1][1])
+    assert [doubtful for _, doubtful in named] == [False, True, False, False]
+    reading = die_reading(face(between, 60), named[1][0], "", named[1][1])
     assert reading.unsure and reading.value is None and reading.reason is UnsureReason.COLOUR_DOUBTFUL
+    assert reading.colour_doubtful
 
 
 def test_without_a_set_any_mode_names_no_colour_and_the_other_readers_set_is_not_used() -> None:
-    assert set_colours([face(40, 60)], None, LEARNED_MEASURE, PARAMS, 0.2) == ([(None, "")], "")
+    assert set_colours([face(40, 60)], None, LEARNED_MEASURE, PARAMS, 0.2) == ([(None, False)], "")
     other = Calibration(default_models_for(("red", "blue"), PARAMS), "classical", ("red", "blue"))
     named, note = set_colours([face(PARAMS.default_hue_blue, 60)], other, LEARNED_MEASURE, PARAMS, 0.2)
-    assert named == [("blue", "")] and "classical reader not used" in note
+    assert named == [("blue", False)] and "classical reader not used" in note
 
 
 def test_a_colour_without_a_built_in_model_is_named() -> None:

@@ -42,6 +42,16 @@ def test_a_doubtful_colour_outranks_a_doubtful_value_only(note: str, kept: str) 
     assert with_colour_doubt(note, colour_unclear=False) == note
 
 
+@pytest.mark.parametrize(("note", "reason"), [
+    ("", UnsureReason.COLOUR_DOUBTFUL), (DOUBTFUL_VALUE, UnsureReason.COLOUR_DOUBTFUL),
+    (LEANING, UnsureReason.LEANING), (MAYBE_NOT_A_DIE, UnsureReason.MAYBE_NOT_A_DIE)])
+def test_a_reading_keeps_its_colours_doubt_whatever_reason_it_shows(note: str, reason: UnsureReason) -> None:
+    doubted = die_reading(FACE, "red", note, colour_doubtful=True)
+    assert doubted.unsure and doubted.reason is reason and doubted.colour_doubtful
+    assert doubted.to_json()["colour_doubtful"] is True
+    assert not die_reading(FACE, "red", note).colour_doubtful
+
+
 def test_a_clean_face_has_no_reason_and_a_face_without_value_doubts_its_pips() -> None:
     clean = die_reading(FACE, "red", "")
     assert (clean.value, clean.unsure, clean.reason) == (4, False, None)
