@@ -12,6 +12,7 @@ from __future__ import annotations
 import queue
 import re
 import threading
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -306,6 +307,7 @@ class TimedCamera:
         self._hung: threading.Event | None = None  # set once the call that hung has returned
         self._calls: queue.SimpleQueue[Callable[[], None] | None] | None = None
         self._worker: threading.Thread | None = None
+        self._stop_worker: weakref.finalize | None = None
 
     def _call(self, what: str, function: Callable[[], Any], even_if_hung: bool = False) -> Any:
         hung = self._hung is not None and not self._hung.is_set()
@@ -336,16 +338,24 @@ class TimedCamera:
         return value
 
     def _queue(self) -> queue.SimpleQueue[Callable[[], None] | None]:
-        """The worker's queue, the worker started on first use (again after a close)."""
+        """The worker's queue, the worker started on first use (again after a close). A camera
+        dropped without a close ends its worker too."""
         if self._calls is None:
             calls: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
             self._worker = threading.Thread(target=_serve, args=(calls,), name="windrose-camera-call", daemon=True)
             self._worker.start()
+            self._stop_worker = weakref.finalize(self, calls.put, None)
             self._calls = calls
         return self._calls
 
     def open(self) -> None:
-        self._call("opening", self._camera.open)
+        """Open the device; where that fails the worker ends too (a camera that did not open is
+        dropped, and tried again with a new one)."""
+        try:
+            self._call("opening", self._camera.open)
+        except Exception:
+            self._end_worker()
+            raise
 
     def read_main(self) -> np.ndarray:
         return self._call("reading a frame", self._camera.read_main)
@@ -363,9 +373,14 @@ class TimedCamera:
             self._call("closing", self._camera.close, even_if_hung=True)
         except Exception:  # a camera that hangs or fails on close is given up all the same
             pass
-        calls, worker, self._calls, self._worker = self._calls, self._worker, None, None
-        if calls is not None and worker is not None:
-            calls.put(None)  # after the call it is in, if one hangs
+        self._end_worker()
+
+    def _end_worker(self) -> None:
+        """Let the worker end once the call it is in returns, waiting for it only if none hangs."""
+        stop, worker = self._stop_worker, self._worker
+        self._calls = self._worker = self._stop_worker = None
+        if stop is not None and worker is not None:
+            stop()  # the worker ends after the call it is in, if one hangs
             if self._hung is None or self._hung.is_set():
                 worker.join(self._timeout_s)
 

@@ -8,6 +8,7 @@ blocks in the kernel, as a read from a half-unplugged USB camera does.
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from collections.abc import Iterator
@@ -80,8 +81,10 @@ def test_a_hung_camera_leaves_hand_entry_and_closing_never_waits(
     assert link.station is None
 
 
-def _camera_threads() -> list[threading.Thread]:
-    return [thread for thread in threading.enumerate() if thread.name.startswith("windrose-camera")]
+def _camera_threads(before: set[threading.Thread] = frozenset()) -> list[threading.Thread]:
+    """The camera threads alive now, leaving out those of `before` (another test's hung camera)."""
+    return [thread for thread in threading.enumerate()
+            if thread.name.startswith("windrose-camera") and thread not in before]
 
 
 def test_every_call_runs_on_one_thread_that_ends_with_the_camera(tmp_path: Path) -> None:
@@ -91,6 +94,7 @@ def test_every_call_runs_on_one_thread_that_ends_with_the_camera(tmp_path: Path)
     for index in range(3):
         cv2.imwrite(str(folder / f"{index}.png"), np.full((90, 160, 3), 40 * index, np.uint8))
     callers: set[int] = set()
+    before = set(threading.enumerate())
 
     class WhoCalls(FolderCamera):
         def _grab(self) -> np.ndarray:
@@ -102,23 +106,48 @@ def test_every_call_runs_on_one_thread_that_ends_with_the_camera(tmp_path: Path)
     frames = [camera.read_motion() if index % 2 else camera.read_main() for index in range(20)]
     assert [frame.shape for frame in frames[:2]] == [(90, 160, 3), (18, 32, 3)]
     assert len(callers) == 1 and threading.get_ident() not in callers
-    assert len(_camera_threads()) == 1
+    assert len(_camera_threads(before)) == 1
     camera.close()
-    assert _camera_threads() == []
+    assert _camera_threads(before) == []
     camera.open()  # reopened after a close: a new worker, ended by the next close
     assert camera.read_motion().shape == (18, 32, 3)
     camera.close()
-    assert _camera_threads() == []
+    assert _camera_threads(before) == []
 
 
 def test_the_worker_ends_once_the_call_that_hung_returns(hanging_folder: Path) -> None:
+    before = set(threading.enumerate())
     camera = TimedCamera(FolderCamera(hanging_folder, (32, 24), loop=True), TIMEOUT_S)
     camera.open()
     with pytest.raises(CameraError, match="the camera hangs"):
         camera.read_main()
     camera.close()
-    assert [thread.name for thread in _camera_threads()].count("windrose-camera-call") == 1  # still in the read
+    assert [thread.name for thread in _camera_threads(before)].count("windrose-camera-call") == 1  # still in the read
     os.close(os.open(hanging_folder / "000.jpg", os.O_WRONLY | os.O_NONBLOCK))  # the read returns
-    for thread in _camera_threads():
+    for thread in _camera_threads(before):
         thread.join(BOUND_S)
-    assert _camera_threads() == []
+    assert _camera_threads(before) == []
+
+
+def test_a_camera_that_does_not_open_leaves_no_thread_behind(tmp_path: Path) -> None:
+    """The dice service tries a missing camera again and again, each time with a new one."""
+    before = set(threading.enumerate())
+    for _ in range(5):
+        camera = TimedCamera(FolderCamera(tmp_path / "unplugged", (32, 18), loop=True), BOUND_S)
+        with pytest.raises(CameraError, match="unplugged"):
+            camera.open()
+    assert _camera_threads(before) == []
+
+
+def test_a_camera_dropped_without_closing_ends_its_worker(tmp_path: Path) -> None:
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0.png"), np.zeros((18, 32, 3), np.uint8))
+    before = set(threading.enumerate())
+    camera = TimedCamera(FolderCamera(folder, (32, 18), loop=True), BOUND_S)
+    camera.open()
+    (worker,) = _camera_threads(before)
+    del camera
+    gc.collect()
+    worker.join(BOUND_S)
+    assert not worker.is_alive()
