@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import weakref
 from pathlib import Path
 
 from app.backup import BACKUP_FOLDER
 from app.games.macao import replay
+from app.journal import Journal, Timeline
 from app.session import Session
 from tests.reliability.helpers import seeded_game, start
 
@@ -130,3 +132,30 @@ def test_a_copy_that_does_not_replay_is_kept_and_told_not_restored(tmp_path: Pat
         assert session.restore_backups() == []
         assert "could not be restored" in session.notices[-1] and copy.exists()
         assert session.journal.games() == []
+
+
+def test_checking_the_backups_holds_one_games_timeline_at_a_time(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """At 200 stored games, every timeline held at once came to some 50 MB the process kept."""
+    db = tmp_path / "windrose.db"
+    with Session.open(db) as session:
+        for day, seed in enumerate((3, 5, 7, 11), start=1):  # four evenings: four games, each its own header
+            record = seeded_game(seed, started=f"2026-11-{day:02d}T20:00:00+01:00")
+            start(session, record)
+            for action in record.actions[:40]:
+                session.act(action)
+    alive: list[weakref.ref[Timeline]] = []
+    most_at_once = 0
+    timeline_of = Journal.timeline
+
+    def counted(journal: Journal, game_id: int) -> Timeline:
+        nonlocal most_at_once
+        timeline = timeline_of(journal, game_id)
+        alive.append(weakref.ref(timeline))
+        most_at_once = max(most_at_once, sum(ref() is not None for ref in alive))
+        return timeline
+
+    monkeypatch.setattr(Journal, "timeline", counted)
+    with Session.open(db) as session:
+        assert session.backup_offers == [] and len(session.games()) == 4
+    assert len(alive) >= 8  # each game's timeline read for its summary and for its backup
+    assert most_at_once == 1
