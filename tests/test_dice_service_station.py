@@ -142,6 +142,7 @@ def test_the_users_learned_reader_setting_reaches_the_reader(tmp_path: Path, moc
     assert station.service.state is RollState.PROPOSED
     reading = statuses[-1].reading
     assert reading is not None and reading.message.startswith(f"the mean of 3 still frame(s) read: {path}")
+    assert station.stop()
 
 
 def test_the_learned_models_are_let_go_once_the_roll_is_read(tmp_path: Path, mock_factory) -> None:
@@ -157,3 +158,4 @@ def test_the_learned_models_are_let_go_once_the_roll_is_read(tmp_path: Path, moc
         station.service.tick(clock.now)
     again = learned_models(station.reader.learned)
     assert not isinstance(again, str) and again[0] is not held[0]  # the next read loads them anew
+    assert station.stop()
