@@ -157,7 +157,7 @@ def cost_matrix(faces: list[DieFace], models: dict[str, ColourModel], params: Vi
 
 
 def set_colours(faces: list[DieFace], calibration: Calibration | None, measure: str, params: VisionParams,
-                margin_min: float, lightness_floor: float | None = None) -> tuple[list[tuple[str | None, bool]], str]:
+                margin_min: float, lightness_floor: float | None = None) -> tuple[Sequence[tuple[str | None, bool]], str]:
     """`any` mode: per die its colour among a colour set's (`calibration`, learnt by this reader's
     `measure`, else the set's built-in colours) and whether that colour is in doubt. Without a
     calibration the dice stay unnamed. Also a note when the set was learnt by the other reader."""
@@ -170,7 +170,7 @@ def set_colours(faces: list[DieFace], calibration: Calibration | None, measure: 
         note = f"colours learnt by the {calibration.measure} reader not used: calibrate again"
     named = colours_of_a_set(faces, {name: models[name] for name in calibration.colours}, params, margin_min,
                              lightness_floor)
-    return [(colour, doubtful) for colour, doubtful in named], note
+    return named, note
 
 
 def faded_costs(faces: list[DieFace], models: dict[str, ColourModel], params: VisionParams,
