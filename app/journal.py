@@ -18,6 +18,7 @@ refuses (full, read-only) is a JournalError in plain words and saves nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -371,6 +372,25 @@ class Journal:
         ).fetchall()
         return dict(rows)
 
+    def digests(self) -> dict[int, str]:
+        """Each game's digest of all that decides its replay: its kind, header and finished flag,
+        and its events' seq, kind and payload, byte for byte (so a flipped bit changes it too).
+
+        The start cache (app/start_cache.py) trusts a game summarised before only while its
+        digest is unchanged. One pass over the stored bytes, no JSON decoded.
+        """
+        hashes: dict[int, Any] = {}
+        for game_id, game_type, header, finished in self._db.execute(
+                "SELECT id, CAST(game_type AS BLOB), CAST(header AS BLOB), finished FROM games"):
+            hashes[game_id] = hashlib.blake2b(_fields(str(finished).encode(), game_type, header), digest_size=16)
+        # Each event as one length-prefixed string made by SQLite: half the time of a tuple per field.
+        for game_id, event in self._db.execute(
+                "SELECT game_id, CAST(seq || ' ' || length(CAST(kind AS BLOB)) || ' ' || length(CAST(payload AS BLOB)) "
+                "|| ':' || kind || payload AS BLOB) FROM events ORDER BY game_id, seq"):
+            if (digest := hashes.get(game_id)) is not None:
+                digest.update(b"-" if event is None else event)
+        return {game_id: digest.hexdigest() for game_id, digest in hashes.items()}
+
     def last_game(self) -> int | None:
         """The game most recently created or played, finished or not."""
         row = self._db.execute("SELECT id FROM games ORDER BY touched DESC, id DESC LIMIT 1").fetchone()
@@ -469,6 +489,13 @@ def _game_row(row: tuple[Any, ...]) -> GameRow:
     except (ValueError, TypeError) as err:
         return GameRow(game_id, game_type, {}, created_at, bool(finished), f"game {game_id}: the stored {_reason(err)}")
     return GameRow(game_id, game_type, decoded, created_at, bool(finished))
+
+
+def _fields(*stored: bytes | None) -> bytes:
+    """Stored fields as one byte string to hash, each length-prefixed so that no two rows give the same bytes."""
+    parts = [b"" if field is None else bytes(field) for field in stored]
+    lengths = b" ".join(b"-" if field is None else str(len(part)).encode() for field, part in zip(stored, parts))
+    return lengths + b":" + b"".join(parts)
 
 
 def _text(stored: bytes | None, what: str) -> str:

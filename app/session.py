@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.backup import BACKUP_FOLDER, backup_files, highest_backup_id, set_restored, write_backup
+from app.game_summary import GameSummary
 from app.games import MAX_DOCUMENT_BYTES, UnknownGame, read_document
 from app.games import game as find_game
 from app.games.base import (
@@ -47,27 +48,13 @@ from app.journal import (
     local_timestamp,
     open_or_set_aside,
 )
+from app.start_cache import KnownGame, QuietBackup, StartCache, key_digest, start_cache_path
 
 log = logging.getLogger(__name__)
 
 
 class SessionError(Exception):
     """A session request that cannot be met (no game loaded, nothing to undo, damaged game)."""
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One stored game, as a game list shows it."""
-
-    id: int
-    game: str  # the registered game's id
-    started: str
-    players: list[tuple[str, str]]  # (player id, name)
-    finished: bool
-    round: int
-    winner: str | None  # the winner's player id, once over
-    progress: Message | None  # how far it is in the game's own words (None if it does not replay)
-    problem: str | None = None  # why the stored game no longer replays, if it does not
 
 
 @dataclass(frozen=True)
@@ -176,11 +163,13 @@ class Session:
         session = cls(journal, backup_dir=folder)
         if damage is not None and moved_to is not None:
             session.notices.append(_set_aside_notice(damage, moved_to, folder))
-        session.check_games()
-        session.check_backups()
+        cache = StartCache.load(start_cache_path(db_path))
+        session.check_games(cache)
+        session.check_backups(cache)
+        cache.save()
         return session
 
-    def check_backups(self) -> None:
+    def check_backups(self, cache: StartCache | None = None) -> None:
         """Offer each backup that is ahead of the journal: its game is missing, or has fewer actions.
 
         A backup matches the journal's games by game and header (start time, players, set-up), so
@@ -189,13 +178,31 @@ class Session:
         reachable there (undone or gone back from on purpose).
 
         A game's timeline is read only for the backups of its header, one backup at a time: all
-        of them at once held some 50 MB at 200 stored games, which the process kept.
+        of them at once held some 50 MB at 200 stored games, which the process kept. With the
+        start cache (after `check_games` with it), a file that offered nothing last time is not
+        read again while it and the games it was weighed against are unchanged.
         """
         if self.backup_dir is None:
             return
-        headers = {row.id: _stored_game_key(row) for row in self.journal.games()}
-        offers = [offer for game_id, path in backup_files(self.backup_dir)
-                  if (offer := self._backup_offer(game_id, path, headers)) is not None]
+        known = cache.kept_games() if cache is not None else {}
+        keys = {row.id: known[row.id].key if row.id in known else key_digest(_stored_game_key(row))
+                for row in self.journal.games()}
+        offers = []
+        for game_id, path in backup_files(self.backup_dir):
+            try:
+                stat = path.stat()
+            except OSError:
+                continue  # gone since the folder was listed
+            if cache is not None and (quiet := cache.quiet_backup(path.name)) is not None \
+                    and quiet.still_quiet(stat, self._weighed_against(quiet.key, keys, known)):
+                cache.keep_backup(path.name, quiet)
+                continue
+            offer, key = self._backup_offer(game_id, path, keys)
+            if offer is not None:
+                offers.append(offer)
+            elif cache is not None and key is not None:
+                cache.keep_backup(path.name, QuietBackup(stat.st_size, stat.st_mtime_ns, key,
+                                                         self._weighed_against(key, keys, known)))
         self.backup_offers = offers
         if offers:
             self.notices.append(PlayerNotice(Message(
@@ -203,23 +210,29 @@ class Session:
                 "{games}. Tap \"Restore from the backups\" on the start screen to take them back.",
                 {"games": "; ".join(_offer_text(offer) for offer in offers)})))
 
-    def _backup_offer(self, game_id: int, path: Path, headers: dict[int, Any]) -> BackupOffer | None:
-        """The offer of one backup file, if it is ahead of the journal (`check_backups`)."""
+    def _backup_offer(self, game_id: int, path: Path, keys: dict[int, str | None]) -> tuple[BackupOffer | None, str | None]:
+        """The offer of one backup file, if it is ahead of the journal (`check_backups`), and the
+        digest of its same-game key (None for a file that cannot be read or whose header cannot be written)."""
         try:
             rules, document = read_game_file(path)
         except (OSError, RecordError):
-            return None  # not a copy we can use; the file stays for a person to look at
-        key = _same_game_key(rules, document.header)
-        matching = {other: timeline for other in headers
-                    if key is not None and headers[other] == key and (timeline := self._timeline_of(other)) is not None}
+            return None, None  # not a copy we can use; the file stays for a person to look at
+        key = key_digest(_same_game_key(rules, document.header))
+        matching = {other: timeline for other in keys
+                    if key is not None and keys[other] == key and (timeline := self._timeline_of(other)) is not None}
         if any(timeline.reachable >= len(document.actions) for timeline in matching.values()):
-            return None
+            return None, key
         same = matching.get(game_id)
         if same is not None and document.actions[: len(same.live)] == same.actions:
-            return BackupOffer(path, game_id, rules, document, len(same.live))
+            return BackupOffer(path, game_id, rules, document, len(same.live)), key
         if not matching:
-            return BackupOffer(path, game_id, rules, document, None)
-        return None
+            return BackupOffer(path, game_id, rules, document, None), key
+        return None, key
+
+    def _weighed_against(self, key: str, keys: dict[int, str | None], known: dict[int, KnownGame]) -> dict[int, str]:
+        """The stored games a backup of this key is weighed against (same key, replaying), with their digests."""
+        return {game_id: known[game_id].digest for game_id in keys
+                if keys[game_id] == key and game_id not in self.set_aside and game_id in known}
 
     def _timeline_of(self, game_id: int) -> Timeline | None:
         """The journal's timeline of a game that replays; None when it set the game aside."""
@@ -257,15 +270,40 @@ class Session:
             self.backup_offers.remove(offer)
         return restored
 
-    def check_games(self) -> None:
+    def check_games(self, cache: StartCache | None = None) -> None:
         """Replay every stored game; each one that does not replay is set aside and the table told.
 
         Its rows stay untouched (a later Windrose may read them); it is listed with its problem,
-        never resumed, and exports up to the point where it stops.
+        never resumed, and exports up to the point where it stops. With the start cache, a game
+        whose stored bytes are those the last start summarised is not replayed again.
         """
+        if cache is not None:
+            self._summaries_from(cache)
         for summary in self.games():
             if summary.problem is not None and summary.id not in self.set_aside:
                 self._set_game_aside(summary.id, summary.problem)
+
+    def _summaries_from(self, cache: StartCache) -> None:
+        """Take the cached summaries of unchanged games, summarise the rest, and keep them all in the cache."""
+        digests = self.journal.digests()
+        last_seqs = self.journal.last_seqs()
+        for game_id, digest in digests.items():
+            if (known := cache.known_game(game_id, digest)) is not None:
+                self._summaries[game_id] = (last_seqs.get(game_id, 0), known.summary)
+                cache.keep_game(game_id, known)
+        kept = cache.kept_games()
+        for row in self.journal.games():
+            if row.id not in kept and row.id in digests:
+                cache.keep_game(row.id, KnownGame(digests[row.id], self._summary_of(row, last_seqs),
+                                                  key_digest(_stored_game_key(row))))
+
+    def _summary_of(self, row: GameRow, last_seqs: dict[int, int]) -> GameSummary:
+        """The game's summary, replayed now and remembered until it has new events."""
+        cached = self._summaries.get(row.id)
+        if cached is None or cached[0] != last_seqs.get(row.id, 0) or cached[1].finished != row.finished:
+            cached = (last_seqs.get(row.id, 0), self._summarise(row))
+            self._summaries[row.id] = cached
+        return cached[1]
 
     def _set_game_aside(self, game_id: int, problem: str) -> None:
         self.set_aside[game_id] = problem
@@ -295,14 +333,7 @@ class Session:
         Each game is replayed once; the summary is reused until the game has new events.
         """
         last_seqs = self.journal.last_seqs()
-        summaries = []
-        for row in self.journal.games():
-            cached = self._summaries.get(row.id)
-            if cached is None or cached[0] != last_seqs.get(row.id, 0) or cached[1].finished != row.finished:
-                cached = (last_seqs.get(row.id, 0), self._summarise(row))
-                self._summaries[row.id] = cached
-            summaries.append(cached[1])
-        return summaries
+        return [self._summary_of(row, last_seqs) for row in self.journal.games()]
 
     def _summarise(self, row: GameRow) -> GameSummary:
         header = row.header
