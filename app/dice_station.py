@@ -45,7 +45,9 @@ from vision.calibrate import (
 )
 from vision.adapt import Adaptation
 from vision.learned_params import LearnedParams
+from vision.frame import tray_corner_pixels
 from vision.params import VisionParams
+from vision.perspective import CameraSlant, camera_slant
 from vision.colour import CLASSICAL_MEASURE, LEARNED_MEASURE, default_models_for
 from vision.reader import learned_models, read_dice, release_learned_models
 from vision.reference import (
@@ -251,6 +253,7 @@ class DiceStation:
     # The reader's refit on the table's own rolls, one per reader mode (each mode's rolls are its own).
     adaptations: dict[ExpectMode, ReaderAdaptation] = field(default_factory=dict)
     table_calibration: Calibration | None = None  # the camera check's, which the six dice's refit's colours replace
+    frame_size: tuple[int, int] | None = None  # the camera's picture size as configured (width, height)
 
     @property
     def mode(self) -> ExpectMode:
@@ -261,6 +264,17 @@ class DiceStation:
     def adaptation(self) -> ReaderAdaptation | None:
         """The refit of the game's dice' reader mode (what Settings shows and acts on)."""
         return self.adaptations.get(self.mode)
+
+    def camera_slant(self) -> CameraSlant | None:
+        """What the tray's four corners (the camera check's taps) tell of the camera: how far from
+        straight down it looks, or that they do not fit `[vision] camera_fov_deg`. None without
+        corners. The picture's size is the empty tray's (the camera's own), else the configured one."""
+        reference = self.reader.reference
+        size = reference.frame_size if reference is not None else self.frame_size
+        corners = None if size is None else tray_corner_pixels(self.reader.params, *size)
+        if size is None or corners is None:
+            return None
+        return camera_slant(corners, size[0], size[1], self.reader.params.camera_fov_deg)
 
     def use_dice(self, dice: DiceSpec) -> None:
         """Read and accept the dice of the game now on the table, with its reader mode's refit."""
@@ -430,7 +444,8 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
     ticker = TickThread(tick, config["camera"]["tick_interval_s"], clock)
     station = DiceStation(service=service, ticker=ticker, reader=reader,
                           calibration_path=default_calibration_path(vision_params), button=button, led=led,
-                          problems=problems, cameras=cameras, adaptations=adaptations, table_calibration=calibration)
+                          problems=problems, cameras=cameras, adaptations=adaptations, table_calibration=calibration,
+                          frame_size=settings.main_size)
     _start_adaptation(station, note)
     return station
 

@@ -4,6 +4,7 @@ frames, the real calibration runs, and the calibration file is written only when
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 import threading
@@ -41,16 +42,17 @@ class FixedClock:
 
 
 def station_on(tmp_path: Path, frame: Path | None, mock_factory: MockFactory,
-               calibration: Path | None = None) -> DiceLink:
+               calibration: Path | None = None, vision: str = "") -> DiceLink:
     """A dice station whose camera replays `frame` (None: a folder that does not exist),
-    its calibration file at `calibration` (default: tmp_path/calibration.json); the test ticks it."""
+    its calibration file at `calibration` (default: tmp_path/calibration.json), `vision` more
+    lines of its [vision] table; the test ticks it."""
     folder = tmp_path / "frames"
     if frame is not None:
         folder.mkdir()
         shutil.copyfile(frame, folder / f"000{frame.suffix}")
     override = tmp_path / "config.toml"
     override.write_text(f'[camera]\nsource = "folder"\nfolder = "{folder}"\nloop = true\n'
-                        f'[vision]\ncalibration_path = "{calibration or tmp_path / "calibration.json"}"\n')
+                        f'[vision]\ncalibration_path = "{calibration or tmp_path / "calibration.json"}"\n{vision}')
     config = load_config(override, env={}, home=Path("/nonexistent"))
     link = DiceLink()
     link.attach(lambda **callbacks: build_dice_station(config, clock=FixedClock(), pin_factory=mock_factory,
@@ -61,9 +63,9 @@ def station_on(tmp_path: Path, frame: Path | None, mock_factory: MockFactory,
 
 @contextmanager
 def camera_screen(tmp_path: Path, frame: Path | None, mock_factory: MockFactory,
-                  calibration: Path | None = None) -> Iterator[tuple[UiHarness, DiceLink]]:
+                  calibration: Path | None = None, vision: str = "") -> Iterator[tuple[UiHarness, DiceLink]]:
     """The app on the camera check with a station replaying `frame` (see station_on); closed after."""
-    link = station_on(tmp_path, frame, mock_factory, calibration)
+    link = station_on(tmp_path, frame, mock_factory, calibration, vision)
     ui = UiHarness(make_context(tmp_path, dice=link))
     try:
         ui.app.go("camera")
@@ -485,3 +487,45 @@ def test_marking_a_tray_with_dice_in_it_keeps_no_empty_tray(screen: tuple[UiHarn
     ui.tap_text("Mark the tray")
     ui.tap_text("Whole picture")
     assert not (tmp_path / "empty-tray.png").exists() and link.station.reader.reference is None
+
+
+def _corners_of_a_tray_seen(tilt_deg: float, lens_fov_deg: float) -> str:
+    """tray_corners of a tray in the middle of the view of a camera 60 cm up, leaning `tilt_deg`
+    towards a point 120 degrees round from the picture's right, its lens seeing `lens_fov_deg`
+    across a 2304 x 1296 picture (config.toml's camera); 30 x 20 cm under a 66-degree lens, and
+    as much of the view under another."""
+    width, height = 2304, 1296
+    focal = width / 2 / math.tan(math.radians(lens_fov_deg) / 2)
+    axis = np.array([math.cos(math.radians(120)), math.sin(math.radians(120)), 0.0])
+    cross = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    turn = math.radians(tilt_deg)
+    rotation = np.eye(3) + math.sin(turn) * cross + (1 - math.cos(turn)) * cross @ cross
+    ray = np.array([0.0, 0.0, -1.0]) @ rotation
+    middle = np.array([0.0, 0.0, 600.0]) + ray * (600.0 / -ray[2])
+    size = math.tan(math.radians(lens_fov_deg) / 2) / math.tan(math.radians(33))
+    tray = middle + size * np.array([[-150, -100, 0], [150, -100, 0], [150, 100, 0], [-150, 100, 0]], float)
+    seen = (tray - (0.0, 0.0, 600.0)) @ rotation.T
+    across = 0.5 + focal * seen[:, 0] / -seen[:, 2] / width
+    down = 0.5 + focal * seen[:, 1] / -seen[:, 2] / height
+    return " ".join(f"{x:.5f} {y:.5f}" for x, y in zip(across, down))
+
+
+@pytest.mark.parametrize(("tilt", "lens", "words"), [
+    (25, 66, "By the tray's corners the camera looks 25° from straight down (field of view 66°)."),
+    (25, 25, "The tray's corners fit a camera that sees 25° across, not the 66° of the config file"),
+    (5, 66, None),
+], ids=["leaning", "narrow-lens", "over-the-tray"])
+def test_the_camera_check_says_what_the_tray_s_corners_tell_of_the_camera(
+        tmp_path: Path, mock_factory: MockFactory, tilt: float, lens: float, words: str | None) -> None:
+    """A lens the configured field of view does not fit is said in words (the leaning check then
+    guesses where straight down is: flat dice may be asked about); a leaning camera's tilt is
+    said; a camera nearly over the tray says nothing."""
+    corners = _corners_of_a_tray_seen(tilt, lens)
+    with camera_screen(tmp_path, RESTING_DEMO_FRAME, mock_factory,
+                       vision=f'camera_fov_deg = 66.0\ntray_corners = "{corners}"\n') as (ui, link):
+        assert link.station.reader.params.tray_quad is not None
+        said = [text for text in ui.labels() if "tray's corners" in text]
+        if words is None:
+            assert said == []
+        else:
+            assert len(said) == 1 and said[0].startswith(words)

@@ -14,7 +14,7 @@ from tools import synth
 from vision.frame import RegionPlace, cut_with_margin, inside_corners
 from vision.learned_params import load_learned_params
 from vision.params import load_vision_params, parse_tray_corners
-from vision.perspective import focal_length_px, point_below_camera
+from vision.perspective import camera_slant, focal_length_px, point_below_camera
 from vision.reader import read_classical, read_dice
 from tools.synth import SceneOptions, render_scene
 from vision.types import UnsureReason
@@ -185,3 +185,40 @@ def test_the_leaning_check_of_a_camera_tilted_by_20_degrees_knows_where_below_it
             reading = read_dice(frame, params, expect="any", learned=LEARNED)
             marked[name] += sum(d.reason is UnsureReason.LEANING for d in reading.dice)
     assert marked["corners"] == 0 and marked["centre"] >= 2, marked
+
+
+def _tray_seen(tilt: float, towards: float, focal: float, width: int, height: int,
+               half_sides: tuple[float, float] = (150.0, 100.0)) -> np.ndarray:
+    """The four corners of a tray (half sides in mm) in the middle of the view of a `_pinhole` camera."""
+    project, rotation = _pinhole(tilt, towards, focal, width, height)
+    ray = np.array([0.0, 0.0, -1.0]) @ rotation
+    middle = np.array([0.0, 0.0, 600.0]) + ray * (600.0 / -ray[2])
+    a, b = half_sides
+    return project(middle + np.array([[-a, -b, 0], [a, -b, 0], [a, b, 0], [-a, b, 0]], float))
+
+
+@pytest.mark.parametrize(("tilt", "towards", "fov"), [(0, 0, 66), (12, 30, 66), (25, 120, 66), (35, 200, 80),
+                                                      (20, 0, 66), (30, 90, 50)])
+def test_the_camera_check_is_told_how_far_the_camera_leans(tilt: float, towards: float, fov: float) -> None:
+    """Its tilt from the corners (and the configured field of view where they cannot show it: seen
+    square along a side, towards 0 or 90), and the field of view they measure where they can."""
+    width, height = 1600, 900
+    corners = _tray_seen(tilt, towards, focal_length_px(width, fov), width, height)
+    slant = camera_slant(corners, width, height, fov)
+    assert slant.tilt_deg == pytest.approx(tilt, abs=0.5)
+    if tilt == 0 or towards % 90 == 0:
+        assert slant.measured_fov_deg is None
+    else:
+        assert slant.measured_fov_deg == pytest.approx(fov, abs=0.5)
+
+
+def test_corners_that_contradict_the_field_of_view_tell_the_one_they_measure() -> None:
+    """A narrow lens (three times the focal length of the configured 66 degrees): no tilt is given,
+    as the reader does not place the camera from them, and the lens's own field of view is told."""
+    width, height = 1600, 900
+    focal = 3 * focal_length_px(width, 66)
+    slant = camera_slant(_tray_seen(25, 120, focal, width, height, (50.0, 35.0)), width, height, 66)
+    own = float(np.degrees(2 * np.arctan(width / 2 / focal)))
+    assert slant.tilt_deg is None and slant.measured_fov_deg == pytest.approx(own, abs=0.5)
+    told = camera_slant(_tray_seen(25, 120, focal, width, height, (50.0, 35.0)), width, height, round(own))
+    assert told.tilt_deg == pytest.approx(25, abs=0.5)

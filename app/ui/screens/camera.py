@@ -38,6 +38,7 @@ from vision.types import DIE_COLOURS
 
 POLARITY_WORDS = {"light": N_("light pips"), "dark": N_("dark pips"), "": N_("pips not seen")}
 KEPT_UNCHANGED = N_("The colours in use stay as they were.")
+SLANT_WORTH_SAYING_DEG = 10.0  # a camera leaning less is as good as over the tray: nothing to say
 NEUTRAL_DICE = ("black", "gray", "white")  # dark to light
 LOG = logging.getLogger(__name__)
 
@@ -133,6 +134,8 @@ class CameraScreen(BaseScreen):
                 body.add_widget(self._marking_buttons())
                 root.add_widget(body)
                 return
+            if link.has_camera and (slant := self._slant_words(link.station)) is not None:
+                body.add_widget(slant)
             body.add_widget(self._calibration_words(link.station))
             if self.step.found is not None:
                 body.add_widget(self._swatches(self.step.found))
@@ -143,6 +146,25 @@ class CameraScreen(BaseScreen):
         if link is None or not link.has_camera:
             body.add_widget(Widget())
         root.add_widget(body)
+
+    @staticmethod
+    def _slant_words(station: Any) -> Widget | None:
+        """What the tray's corners tell of the camera: that they do not fit its field of view (the
+        reader then takes the camera as straight above the tray, and flat dice may be asked about as
+        leaning), or how far it leans; nothing for a camera nearly over the tray or a rectangular region."""
+        slant = station.camera_slant()
+        if slant is None or (slant.tilt_deg is not None and slant.tilt_deg < SLANT_WORTH_SAYING_DEG):
+            return None
+        fov = f"{station.reader.params.camera_fov_deg:g}"
+        if slant.tilt_deg is not None:
+            text = _("By the tray's corners the camera looks {tilt}° from straight down (field of view "
+                     "{fov}°).").format(tilt=round(slant.tilt_deg), fov=fov)
+            return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=26)
+        text = _("The tray's corners fit a camera that sees {measured}° across, not the {fov}° of the config "
+                 "file (camera_fov_deg): mark the tray again, or set the camera's own field of view. Until "
+                 "then flat dice may be asked about as cocked.").format(measured=round(slant.measured_fov_deg),
+                                                                          fov=fov)
+        return Paragraph(text, size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=66)
 
     def _calibration_words(self, station: Any) -> Widget:
         """The last calibration result, else which colours the reader uses and how to calibrate."""
