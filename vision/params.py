@@ -21,6 +21,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG_PATH = REPO_ROOT / "config.toml"
 # A tray region (left, top, width, height; fractions of the frame) that is the whole frame.
 WHOLE_FRAME = (0.0, 0.0, 1.0, 1.0)
+CAMERA_FOV_RANGE_DEG = (10.0, 170.0)  # the fields of view across that camera_fov_deg may give
 # A tray region's four corners (x, y; fractions of the frame's width and height).
 Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 WHOLE_FRAME_CORNERS: Corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
@@ -211,9 +212,10 @@ class VisionParams:
         if values["reference_long_side"] < 32:
             raise ValueError(f"[vision] key 'reference_long_side' must be at least 32 (px), "
                              f"got {values['reference_long_side']!r}")
-        if not 10.0 <= values["camera_fov_deg"] <= 170.0:
+        low, high = CAMERA_FOV_RANGE_DEG
+        if not low <= values["camera_fov_deg"] <= high:
             raise ValueError(f"[vision] key 'camera_fov_deg' is the camera's field of view across in degrees "
-                             f"(10-170), got {values['camera_fov_deg']!r}")
+                             f"({low:g}-{high:g}), got {values['camera_fov_deg']!r}")
         if not 0.0 <= values["tray_margin"] <= 0.5:
             raise ValueError(f"[vision] key 'tray_margin' is a fraction of the frame's long side (0-0.5), "
                              f"got {values['tray_margin']!r}")

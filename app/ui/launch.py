@@ -56,7 +56,8 @@ def configure_kivy(ui: Any, offscreen: bool = False) -> None:
 
 def dice_config(config: Config, settings: Any) -> tuple[Config, str | None]:
     """The config the dice station gets, after the table's choices (camera, button, the tray
-    region marked on the camera screen); the demo camera on a desktop."""
+    region marked on the camera screen and the field of view its corners measured); the demo
+    camera on a desktop."""
     from app.games.base import Message
     from app.session import PlayerNotice
     from app.ui.i18n import N_
@@ -75,6 +76,8 @@ def dice_config(config: Config, settings: Any) -> tuple[Config, str | None]:
     elif settings.tray is not None:  # a rectangle: the whole picture, or marked before corners were
         vision.update(zip(("tray_left", "tray_top", "tray_width", "tray_height"), map(float, settings.tray)))
         vision["tray_corners"] = ""
+    if settings.camera_fov_deg is not None:  # measured from the tray's corners on the camera screen
+        vision["camera_fov_deg"] = float(settings.camera_fov_deg)
     if not settings.learn_from_rolls:
         vision["keep_rolls"] = 0
     # A desktop without the Pi camera replays the shipped demo rolls unless a folder or

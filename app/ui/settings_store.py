@@ -35,6 +35,9 @@ class UiSettings:
     # corners (x y x y x y x y; fractions of the picture), or a rectangle (left, top, width,
     # height: "Whole picture", and what was marked before corners were); None: as configured.
     tray: list[float] | None = None
+    # The camera's field of view across (degrees) as the tray's corners measured it on the camera
+    # screen, over config.toml's [vision] camera_fov_deg where that did not fit; None: as configured.
+    camera_fov_deg: float | None = None
     # Keep the confirmed rolls as the reader's own dataset ([vision] keep_rolls); False: none.
     learn_from_rolls: bool = True
     # Cards: False, each revealed card is one tap (its tribute) and its cost is the cubes paid
@@ -61,6 +64,8 @@ class UiSettings:
             self.check_costs = default.check_costs
         if self.tray is not None and not _is_tray(self.tray):
             self.tray = default.tray
+        if self.camera_fov_deg is not None and not _is_field_of_view(self.camera_fov_deg):
+            self.camera_fov_deg = default.camera_fov_deg
         if not isinstance(self.learn_from_rolls, bool):
             self.learn_from_rolls = default.learn_from_rolls
         return self
@@ -83,6 +88,14 @@ def _is_tray(tray: object) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _is_field_of_view(degrees: object) -> bool:
+    """A number the reader takes as [vision] camera_fov_deg (imported here only, as for the tray)."""
+    from vision.params import CAMERA_FOV_RANGE_DEG
+
+    low, high = CAMERA_FOV_RANGE_DEG
+    return isinstance(degrees, (int, float)) and not isinstance(degrees, bool) and low <= float(degrees) <= high
 
 
 class SettingsStore:

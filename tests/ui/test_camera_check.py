@@ -529,3 +529,35 @@ def test_the_camera_check_says_what_the_tray_s_corners_tell_of_the_camera(
             assert said == []
         else:
             assert len(said) == 1 and said[0].startswith(words)
+
+
+def test_the_field_of_view_the_corners_measure_is_kept_by_one_tap(tmp_path: Path, mock_factory: MockFactory) -> None:
+    """Use 25° keeps the corners' field of view with the table's settings (over [vision]
+    camera_fov_deg): the station built from them places the camera; As in the config file drops
+    it with the marked tray."""
+    corners = _corners_of_a_tray_seen(25, 25)
+    with camera_screen(tmp_path, RESTING_DEMO_FRAME, mock_factory,
+                       vision=f'camera_fov_deg = 66.0\ntray_corners = "{corners}"\n') as (ui, _link):
+        ui.tap_text("Use 25°")
+        settings = ui.app.context.settings
+        assert settings.camera_fov_deg == 25.0
+        assert json.loads(ui.app.context.settings_store.path.read_text(encoding="utf-8"))["camera_fov_deg"] == 25.0
+        config = load_config(tmp_path / "config.toml", env={}, home=Path("/nonexistent"))
+        station_config, _note = dice_config(config, settings)
+        assert station_config["vision"]["camera_fov_deg"] == 25.0
+        station = build_dice_station(station_config, on_status=lambda _status: None, on_roll=lambda _roll: None,
+                                     report=lambda _problem: None, clock=FixedClock(), pin_factory=mock_factory)
+        try:
+            slant = station.camera_slant()
+            assert slant is not None and slant.tilt_deg == pytest.approx(25, abs=1)
+        finally:
+            station.stop()
+        ui.tap_text("Mark the tray")
+        ui.tap_text("As in the config file")
+        assert ui.app.context.settings.camera_fov_deg is None and ui.app.context.settings.tray is None
+
+
+@pytest.mark.parametrize("saved", [5, 171.0, "66", True, None, 66])
+def test_a_saved_field_of_view_the_reader_cannot_take_is_dropped(saved: object) -> None:
+    kept = UiSettings(camera_fov_deg=saved).checked().camera_fov_deg  # type: ignore[arg-type]
+    assert kept == (saved if saved in (None, 66) else None)

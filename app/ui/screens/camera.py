@@ -147,11 +147,11 @@ class CameraScreen(BaseScreen):
             body.add_widget(Widget())
         root.add_widget(body)
 
-    @staticmethod
-    def _slant_words(station: Any) -> Widget | None:
+    def _slant_words(self, station: Any) -> Widget | None:
         """What the tray's corners tell of the camera: that they do not fit its field of view (the
         reader then takes the camera as straight above the tray, and flat dice may be asked about as
-        leaning), or how far it leans; nothing for a camera nearly over the tray or a rectangular region."""
+        cocked), with a tap to use the one they measure; or how far it leans; nothing for a camera
+        nearly over the tray or a rectangular region."""
         slant = station.camera_slant()
         if slant is None or (slant.tilt_deg is not None and slant.tilt_deg < SLANT_WORTH_SAYING_DEG):
             return None
@@ -160,11 +160,22 @@ class CameraScreen(BaseScreen):
             text = _("By the tray's corners the camera looks {tilt}° from straight down (field of view "
                      "{fov}°).").format(tilt=round(slant.tilt_deg), fov=fov)
             return Paragraph(text, size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=26)
-        text = _("The tray's corners fit a camera that sees {measured}° across, not the {fov}° of the config "
-                 "file (camera_fov_deg): mark the tray again, or set the camera's own field of view. Until "
-                 "then flat dice may be asked about as cocked.").format(measured=round(slant.measured_fov_deg),
-                                                                          fov=fov)
-        return Paragraph(text, size=theme.FONT_SMALL, color=theme.WARN, size_hint_y=None, height=66)
+        measured = round(slant.measured_fov_deg)
+        row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=66)
+        row.add_widget(Paragraph(
+            _("The tray's corners fit a camera that sees {measured}° across, not the {fov}° of the config file "
+              "(camera_fov_deg): use theirs if this camera is not the one configured, else mark the tray again. "
+              "Until then flat dice may be asked about as cocked.").format(measured=measured, fov=fov),
+            size=theme.FONT_SMALL, color=theme.WARN))
+        row.add_widget(BigButton(_("Use {degrees}°").format(degrees=measured), size_hint_x=None, width=150,
+                                 on_tap=lambda: self.on_use_field_of_view(float(measured))))
+        return row
+
+    def on_use_field_of_view(self, degrees: float) -> None:
+        """Keep the field of view the tray's corners measured with the table's settings (over
+        [vision] camera_fov_deg) and restart the dice station with it."""
+        self.app.apply_settings(replace(self.app.context.settings, camera_fov_deg=degrees))
+        self.app.restart_dice()
 
     def _calibration_words(self, station: Any) -> Widget:
         """The last calibration result, else which colours the reader uses and how to calibrate."""
@@ -238,7 +249,8 @@ class CameraScreen(BaseScreen):
     def _marking_buttons(self) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         row.add_widget(BigButton(_("Whole picture"), on_tap=lambda: self._keep_tray(list(WHOLE_FRAME))))
-        if self.app.context.settings.tray is not None:  # the table's region overrides the config file's
+        settings = self.app.context.settings
+        if settings.tray is not None or settings.camera_fov_deg is not None:  # the table's own override the file's
             row.add_widget(BigButton(_("As in the config file"), on_tap=lambda: self._keep_tray(None)))
         row.add_widget(BigButton(_("Cancel"), on_tap=self.on_stop_marking))
         return row
@@ -273,9 +285,9 @@ class CameraScreen(BaseScreen):
         self._keep_tray(tray)
 
     def _keep_tray(self, tray: list[float] | None) -> None:
-        """Store the region with the table's settings (None: config.toml's [vision] tray_* again)
-        and restart the dice station with it; the picture of the tray, when it shows no die, is
-        kept as the empty tray the reader compares rolls with."""
+        """Store the region with the table's settings (None: config.toml's [vision] tray_* and
+        camera_fov_deg again) and restart the dice station with it; the picture of the tray, when
+        it shows no die, is kept as the empty tray the reader compares rolls with."""
         self._stop_marking()
         link = self.app.context.dice
         if link is not None and link.station is not None and link.has_camera:
@@ -283,7 +295,8 @@ class CameraScreen(BaseScreen):
                 link.station.take_empty_tray()
             except (CameraError, OSError) as exc:  # the region is kept all the same
                 LOG.warning("no empty-tray picture taken: %s", exc)
-        self.app.apply_settings(replace(self.app.context.settings, tray=tray))
+        settings = replace(self.app.context.settings, tray=tray)
+        self.app.apply_settings(settings if tray is not None else replace(settings, camera_fov_deg=None))
         self.app.restart_dice()
 
     def _reading(self, status: DiceStatus | None) -> Widget:
