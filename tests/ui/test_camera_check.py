@@ -28,6 +28,7 @@ from app.ui.launch import dice_config
 from app.ui.screens.camera import ColourSwatch, doubtful_colours
 from app.ui.settings_store import SettingsStore, UiSettings
 from tests.ui.harness import UiHarness, make_context
+from tests.vision.test_reference import scene_and_empty_tray
 from vision.calibrate import Calibration, load_calibration, save_calibration
 from vision.colour import ColourModel
 from tools.synth import SceneOptions, render_scene
@@ -561,3 +562,35 @@ def test_the_field_of_view_the_corners_measure_is_kept_by_one_tap(tmp_path: Path
 def test_a_saved_field_of_view_the_reader_cannot_take_is_dropped(saved: object) -> None:
     kept = UiSettings(camera_fov_deg=saved).checked().camera_fov_deg  # type: ignore[arg-type]
     assert kept == (saved if saved in (None, 66) else None)
+
+
+def _mark_the_tray(ui: UiHarness, link: DiceLink) -> None:
+    link.station.service.tick(100.1)  # a frame for the live picture
+    ui.idle()
+    ui.tap_text("Mark the tray")
+    view = ui.find(CameraView)[0]
+    for corner in ((0.05, 0.05), (0.95, 0.05), (0.95, 0.95), (0.05, 0.95)):
+        ui.tap_at(*_picture_point(view, *corner))
+
+
+def test_marking_a_tray_with_dice_in_it_says_the_empty_tray_was_not_kept(screen: tuple[UiHarness, DiceLink]) -> None:
+    """Without the empty tray board art and tray patterns can pass for dice: the table is told
+    to take the dice out and mark again, until it leaves the screen."""
+    ui, link = screen
+    _mark_the_tray(ui, link)
+    assert ui.app.context.settings.tray is not None
+    assert text_on_screen(ui, "The reader saw dice in the tray, so no picture of the empty tray was kept")
+    assert link.station.reader.reference is None
+    ui.app.go("start")
+    ui.app.go("camera")
+    assert not text_on_screen(ui, "picture of the empty tray")
+
+
+def test_marking_an_empty_tray_says_its_picture_was_kept(tmp_path: Path, mock_factory: MockFactory) -> None:
+    _frame, empty, _labels = scene_and_empty_tray(2)
+    picture = tmp_path / "empty.png"
+    cv2.imwrite(str(picture), empty)
+    with camera_screen(tmp_path, picture, mock_factory) as (ui, link):
+        _mark_the_tray(ui, link)
+        assert text_on_screen(ui, "The picture of the empty tray was kept: each roll is compared with it.")
+        assert link.station.reader.reference is not None

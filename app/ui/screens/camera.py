@@ -38,6 +38,11 @@ from vision.types import DIE_COLOURS
 
 POLARITY_WORDS = {"light": N_("light pips"), "dark": N_("dark pips"), "": N_("pips not seen")}
 KEPT_UNCHANGED = N_("The colours in use stay as they were.")
+EMPTY_TRAY_KEPT = N_("The picture of the empty tray was kept: each roll is compared with it.")
+EMPTY_TRAY_NOT_EMPTY = N_("The reader saw dice in the tray, so no picture of the empty tray was kept: take them "
+                          "out and mark the tray again.")
+EMPTY_TRAY_NO_PICTURE = N_("The camera gave no picture, so none of the empty tray was kept: mark the tray again "
+                           "once the picture shows.")
 SLANT_WORTH_SAYING_DEG = 10.0  # a camera leaning less is as good as over the tray: nothing to say
 NEUTRAL_DICE = ("black", "gray", "white")  # dark to light
 LOG = logging.getLogger(__name__)
@@ -103,6 +108,7 @@ class CameraScreen(BaseScreen):
         self.marking_tray = False  # the picture's taps mark the tray's corners
         self.tray_corners: list[tuple[float, float]] = []  # the corners tapped so far (up to four)
         self.tray_slipped = False  # the last four corners made no region that can hold the dice
+        self.empty_tray_said: str | None = None  # what became of the empty-tray picture at the last marking
 
     def prepare(self) -> None:
         """Coming to the screen starts afresh: an earlier result or pending calibration is dropped
@@ -110,6 +116,7 @@ class CameraScreen(BaseScreen):
         if not self.step.measuring:
             self.step = CalibrationStep()
         self._stop_marking()
+        self.empty_tray_said = None
 
     def build(self, root: BoxLayout) -> None:
         root.add_widget(self.title_bar(_("Camera check")))
@@ -136,6 +143,8 @@ class CameraScreen(BaseScreen):
                 return
             if link.has_camera and (slant := self._slant_words(link.station)) is not None:
                 body.add_widget(slant)
+            if self.empty_tray_said is not None:
+                body.add_widget(self._empty_tray_words())
             body.add_widget(self._calibration_words(link.station))
             if self.step.found is not None:
                 body.add_widget(self._swatches(self.step.found))
@@ -170,6 +179,13 @@ class CameraScreen(BaseScreen):
         row.add_widget(BigButton(_("Use {degrees}°").format(degrees=measured), size_hint_x=None, width=150,
                                  on_tap=lambda: self.on_use_field_of_view(float(measured))))
         return row
+
+    def _empty_tray_words(self) -> Widget:
+        """Whether the last marking kept the picture of the empty tray (the reader compares each
+        roll with it: without it, board art and tray patterns can pass for dice)."""
+        kept = self.empty_tray_said == EMPTY_TRAY_KEPT
+        return Paragraph(_(self.empty_tray_said or ""), size=theme.FONT_SMALL,
+                         color=theme.TEXT_DIM if kept else theme.WARN, size_hint_y=None, height=26 if kept else 48)
 
     def on_use_field_of_view(self, degrees: float) -> None:
         """Keep the field of view the tray's corners measured with the table's settings (over
@@ -257,7 +273,7 @@ class CameraScreen(BaseScreen):
 
     def on_mark_tray(self) -> None:
         self._stop_marking()
-        self.marking_tray = True
+        self.marking_tray, self.empty_tray_said = True, None
         self.refresh()
 
     def on_stop_marking(self) -> None:
@@ -292,9 +308,10 @@ class CameraScreen(BaseScreen):
         link = self.app.context.dice
         if link is not None and link.station is not None and link.has_camera:
             try:
-                link.station.take_empty_tray()
+                self.empty_tray_said = EMPTY_TRAY_KEPT if link.station.take_empty_tray() else EMPTY_TRAY_NOT_EMPTY
             except (CameraError, OSError) as exc:  # the region is kept all the same
                 LOG.warning("no empty-tray picture taken: %s", exc)
+                self.empty_tray_said = EMPTY_TRAY_NO_PICTURE
         settings = replace(self.app.context.settings, tray=tray)
         self.app.apply_settings(settings if tray is not None else replace(settings, camera_fov_deg=None))
         self.app.restart_dice()
