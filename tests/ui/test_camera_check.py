@@ -594,3 +594,29 @@ def test_marking_an_empty_tray_says_its_picture_was_kept(tmp_path: Path, mock_fa
         _mark_the_tray(ui, link)
         assert text_on_screen(ui, "The picture of the empty tray was kept: each roll is compared with it.")
         assert link.station.reader.reference is not None
+
+
+def test_an_empty_tray_the_disk_refuses_is_not_called_kept(tmp_path: Path, mock_factory: MockFactory) -> None:
+    """The marking restarts the dice station, which reads the empty tray from its file: where the
+    file could not be written (a folder in its place), the table is told it reads without one."""
+    _frame, empty, _labels = scene_and_empty_tray(2)
+    picture = tmp_path / "empty.png"
+    cv2.imwrite(str(picture), empty)
+    (tmp_path / "empty-tray.png").mkdir()
+    with camera_screen(tmp_path, picture, mock_factory) as (ui, link):
+        config = load_config(tmp_path / "config.toml", env={}, home=Path("/nonexistent"))
+
+        def start_dice(settings: UiSettings) -> None:
+            station_config, _note = dice_config(config, settings)
+            link.attach(lambda **callbacks: build_dice_station(station_config, clock=FixedClock(),
+                                                               pin_factory=mock_factory, **callbacks), start=False)
+            link.station.service.tick(100.0)
+
+        ui.app.context.start_dice = start_dice
+        _mark_the_tray(ui, link)
+        assert link.station.reader.reference is None
+        assert text_on_screen(ui, "The picture of the empty tray could not be stored (is the card full?)")
+        (tmp_path / "empty-tray.png").rmdir()
+        _mark_the_tray(ui, link)
+        assert link.station.reader.reference is not None
+        assert text_on_screen(ui, "The picture of the empty tray was kept")

@@ -43,6 +43,8 @@ EMPTY_TRAY_NOT_EMPTY = N_("The reader saw dice in the tray, so no picture of the
                           "out and mark the tray again.")
 EMPTY_TRAY_NO_PICTURE = N_("The camera gave no picture, so none of the empty tray was kept: mark the tray again "
                            "once the picture shows.")
+EMPTY_TRAY_NOT_STORED = N_("The picture of the empty tray could not be stored (is the card full?): rolls are read "
+                           "without it. Free some space and mark the tray again.")
 SLANT_WORTH_SAYING_DEG = 10.0  # a camera leaning less is as good as over the tray: nothing to say
 NEUTRAL_DICE = ("black", "gray", "white")  # dark to light
 LOG = logging.getLogger(__name__)
@@ -315,6 +317,11 @@ class CameraScreen(BaseScreen):
         settings = replace(self.app.context.settings, tray=tray)
         self.app.apply_settings(settings if tray is not None else replace(settings, camera_fov_deg=None))
         self.app.restart_dice()
+        restarted = self.app.context.dice
+        if self.empty_tray_said == EMPTY_TRAY_KEPT and (restarted is None or restarted.station is None
+                                                        or restarted.station.reader.reference is None):
+            self.empty_tray_said = EMPTY_TRAY_NOT_STORED  # the restarted station found no stored picture
+            self.refresh()
 
     def _reading(self, status: DiceStatus | None) -> Widget:
         row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=80)
