@@ -6,11 +6,15 @@ adapt then refits on three quarters and judges the held-out quarter, once with t
 all: dice read right, stated wrongly, unsure, and dice reported where none lies.
 
     .venv/bin/python -m tests.vision.bench_table_adapt [--throws 48] [--first 4811] [--tables 2]
-        [--only tilt=30-35 ...] [--beside]
+        [--only tilt=30-35 ...] [--beside] [--as-kept] [--fresh 24]
     .venv/bin/python -m tests.vision.bench_table_adapt --photos DIR   # a labelled set of one table
 
 --beside: each throw kept with its empty tray and the tray's corners, as the app keeps them, so
 that adapt judges the held-out throws as the app reads them (its teaching reads them alone).
+--as-kept: the throws adapt learns from are kept as the app keeps confirmed rolls of dice that share
+one colour (read as the app reads them, `keep_roll` labelling only the dice the reader found, and
+none of a throw where it found more or fewer dice than were rolled), not every die labelled; its
+held-out quarter is then labelled so too, so judge by --fresh.
 --fresh N: N more throws of each table that adapt never sees, read as shipped, through the layers
 refitted on every table, and as adapt writes it (the refit where it judged it better, else as
 shipped): the gate's choice judged on rolls that did not steer it.
@@ -22,6 +26,7 @@ and part of the teaching (the shipped classifiers were trained on its even half)
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import tempfile
@@ -31,14 +36,17 @@ import cv2
 import numpy as np
 
 from tools.scene_factors import allowed_values, parse_choices
-from tools.synth import SceneOptions, render_randomised, render_randomised_and_empty_tray
-from vision.adapt import Adaptation, adapt, reader_beside_empty_tray, with_heads
-from vision.evaluate import Score, evaluate, iter_dataset
+from tools.synth import SceneLabels, SceneOptions, render_randomised, render_randomised_and_empty_tray
+from vision.adapt import Adaptation, AdaptError, adapt, reader_beside_empty_tray, with_heads
+from vision.evaluate import CameraCheck, Score, evaluate, iter_dataset
 from vision.heads import save_heads
 from vision.learned_params import LearnedParams
 from vision.params import VisionParams, load_vision_params
 from vision.reader import learned_models, read_dice
+from vision.table_rolls import keep_roll
 from vision.types import DiceReading
+
+ONE_COLOUR = "die"  # the kept rolls' one colour: dice that share one, as a set of white dice
 
 # The leave-one-out conditions of the judging sets (docs/dice-reader.md, "The sets"), two tables each.
 CONDITIONS: dict[str, tuple[str, ...]] = {
@@ -50,30 +58,70 @@ CONDITIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: bool = False, first: int = 0) -> None:
-    """`throws` throws of one drawn table, each die labelled by its top face (as the app labels
-    the dice it found) with its value; a cocked die has none. With `beside`, each throw's empty
-    tray in references/ (as the app keeps it) and its tray corners and field of view in the label
-    (as the camera check knows them). `first`: the first throw's layout seed."""
+def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: bool = False, first: int = 0,
+                as_kept: bool = False) -> None:
+    """`throws` throws of one drawn table, each die labelled by its top face with its value (a
+    cocked die has none). With `beside`, each throw's empty tray in references/ (as the app keeps
+    it) and its tray corners and field of view in the label (as the camera check knows them).
+    `first`: the first throw's layout seed. With `as_kept`, each throw is kept as the app keeps
+    a confirmed roll instead (`kept_as_the_app_keeps`)."""
     allowed = allowed_values(None, parse_choices(only, "--only"))
     for part in ("images", "labels") + (("references",) if beside else ()):
         (folder / part).mkdir(parents=True)
+    kept = [0, 0]  # throws kept, dice thrown
     for throw in range(first, first + throws):
         name = f"roll-{throw + 1:06d}"
+        empty = None
         if beside:
             frame, labels, empty = render_randomised_and_empty_tray(seed, allowed, SceneOptions(layout_seed=throw))
-            cv2.imwrite(str(folder / "references" / f"{name}.jpg"), empty, [cv2.IMWRITE_JPEG_QUALITY, 95])
         else:
             frame, labels = render_randomised(seed, allowed, SceneOptions(layout_seed=throw))
+        scene = {key: labels.conditions[key] for key in ("tray_corners_px", "camera_fov_deg")} if beside else None
+        if as_kept:
+            kept[0] += 1 if kept_as_the_app_keeps(folder, frame, labels, empty, scene, throws) else 0
+            kept[1] += sum(1 for die in labels.dice if die.value is not None)
+            continue
+        if empty is not None:
+            cv2.imwrite(str(folder / "references" / f"{name}.jpg"), empty, [cv2.IMWRITE_JPEG_QUALITY, 95])
         cv2.imwrite(str(folder / "images" / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
         dice = []
         for die in labels.dice:
             x, y, half = die.center[0], die.center[1], die.face_side / 2
             dice.append({"bbox_px": [x - half, y - half, x + half, y + half], "value": die.value, "colour": die.colour})
         record: dict[str, object] = {"dice": dice}
-        if beside:
-            record["scene"] = {key: labels.conditions[key] for key in ("tray_corners_px", "camera_fov_deg")}
+        if scene is not None:
+            record["scene"] = scene
         (folder / "labels" / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
+    if as_kept:
+        labelled = sum(len(json.loads(path.read_text(encoding="utf-8"))["dice"]) for path in (folder / "labels").iterdir())
+        print(f"{folder.name}: {kept[0]} of {throws} throws kept, {labelled} of {kept[1]} dice labelled", flush=True)
+
+
+def kept_as_the_app_keeps(folder: Path, frame: np.ndarray, labels: SceneLabels, empty: np.ndarray | None,
+                          scene: dict[str, object] | None, limit: int) -> bool:
+    """One throw kept as the app keeps a confirmed roll of dice that share one colour (`any`
+    mode): read as the app reads it (beside its empty tray in its corners where given, else
+    alone), the players confirming the true values, and `vision.table_rolls.keep_roll` labelling
+    the dice the reader found (`labelled_dice`: none where it found more or fewer dice than
+    were rolled). A throw with no die labelled is not kept (False)."""
+    params = load_vision_params()
+    chosen = learned_models()
+    assert not isinstance(chosen, str), chosen
+    learned = chosen[1]
+    if empty is not None and scene is not None:
+        fov = scene.get("camera_fov_deg")
+        check = CameraCheck(np.array(scene["tray_corners_px"], float), None if fov is None else float(str(fov)))
+        reading = reader_beside_empty_tray(params, "any", None, learned)(frame, empty, check)
+    else:
+        reading = read_dice(frame, params, "any", learned=learned)
+    one_colour = dataclasses.replace(reading, dice=tuple(dataclasses.replace(d, colour=ONE_COLOUR)
+                                                         for d in reading.dice))
+    confirmed = {ONE_COLOUR: [die.value for die in labels.dice if die.value is not None]}
+    image = keep_roll(folder, frame, one_colour, confirmed, limit + 1, empty)
+    if image is not None and scene is not None:
+        label = folder / "labels" / f"{image.stem}.json"
+        label.write_text(json.dumps({**json.loads(label.read_text(encoding="utf-8")), "scene": scene}), encoding="utf-8")
+    return image is not None
 
 
 def photos_as_rolls(photos: Path, folder: Path) -> None:
@@ -104,7 +152,17 @@ def judge(folder: Path, name: str, totals: dict[str, list[int]], fresh: Path | N
     chosen = learned_models()
     assert not isinstance(chosen, str), chosen
     models, learned = chosen
-    layered = adapt(folder, params, models, learned, None, 0.003, 30, "any", layers=True)
+    try:
+        layered = adapt(folder, params, models, learned, None, 0.003, 30, "any", layers=True)
+    except AdaptError as exc:  # too few dice kept: adapt writes nothing, the table reads as shipped
+        print(f"{name}: not adapted ({exc})", flush=True)
+        if fresh is not None:
+            shipped = read_fresh(fresh, params, learned)
+            print(f"{name}, {shipped.dice} fresh dice: shipped {figures_of(shipped)}; layers {figures_of(shipped)}; "
+                  f"as written {figures_of(shipped)}", flush=True)
+            for key in ("fresh: shipped", "fresh: layers", "fresh: as written"):
+                _add(totals, key, shipped)
+        return
     plain = adapt(folder, params, models, learned, None, 0.003, 30, "any", layers=False) if threshold_alone else None
     before = layered.before
     print(f"{name}: {before.dice} held-out dice; shipped {before.right} right, {before.wrong_confident} wrong, "
@@ -127,9 +185,13 @@ def judge(folder: Path, name: str, totals: dict[str, list[int]], fresh: Path | N
               f"as written {figures_of(written)}", flush=True)
         scores += [("fresh: shipped", shipped), ("fresh: layers", everywhere), ("fresh: as written", written)]
     for key, score in scores:
-        row = totals.setdefault(key, [0, 0, 0, 0, 0])
-        for index, value in enumerate((score.dice, score.right, score.wrong_confident, score.unsure, score.phantom)):
-            row[index] += value
+        _add(totals, key, score)
+
+
+def _add(totals: dict[str, list[int]], key: str, score: Score) -> None:
+    row = totals.setdefault(key, [0, 0, 0, 0, 0])
+    for index, value in enumerate((score.dice, score.right, score.wrong_confident, score.unsure, score.phantom)):
+        row[index] += value
 
 
 def figures_of(score: Score) -> str:
@@ -154,6 +216,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fresh", type=int, default=0, help="throws of each table adapt never sees, judged apart")
     parser.add_argument("--no-threshold-alone", action="store_true", help="leave out adapt with the threshold alone")
     parser.add_argument("--photos", type=Path, help="a labelled set of photos of one table instead")
+    parser.add_argument("--as-kept", action="store_true",
+                        help="teach on the throws as the app keeps confirmed rolls (labelled where the reader found as "
+                             "many dice as were rolled) instead of every die labelled; judge on --fresh throws")
     parser.add_argument("--beside", action="store_true",
                         help="keep each throw's empty tray and tray corners, as the app keeps its rolls: adapt then "
                              "judges the held-out throws as the app reads them")
@@ -169,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
             for table in range(args.tables):
                 seed = args.first + 10 * number + table
                 folder = Path(scratch) / f"{condition}_{seed}"
-                write_table(folder, seed, args.throws, list(only), args.beside)
+                write_table(folder, seed, args.throws, list(only), args.beside, as_kept=args.as_kept)
                 fresh = Path(scratch) / f"{condition}_{seed}_fresh" if args.fresh else None
                 if fresh is not None:
                     write_table(fresh, seed, args.fresh, list(only), args.beside, first=args.throws)
