@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -68,7 +69,7 @@ def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: b
     allowed = allowed_values(None, parse_choices(only, "--only"))
     for part in ("images", "labels") + (("references",) if beside else ()):
         (folder / part).mkdir(parents=True)
-    kept = [0, 0]  # throws kept, dice thrown
+    kept = [0, 0, 0]  # throws kept, dice thrown, dice labelled with another value than their own
     for throw in range(first, first + throws):
         name = f"roll-{throw + 1:06d}"
         empty = None
@@ -78,8 +79,10 @@ def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: b
             frame, labels = render_randomised(seed, allowed, SceneOptions(layout_seed=throw))
         scene = {key: labels.conditions[key] for key in ("tray_corners_px", "camera_fov_deg")} if beside else None
         if as_kept:
-            kept[0] += 1 if kept_as_the_app_keeps(folder, frame, labels, empty, scene, throws) else 0
+            wrong = kept_as_the_app_keeps(folder, frame, labels, empty, scene, throws)
+            kept[0] += 0 if wrong is None else 1
             kept[1] += sum(1 for die in labels.dice if die.value is not None)
+            kept[2] += wrong or 0
             continue
         if empty is not None:
             cv2.imwrite(str(folder / "references" / f"{name}.jpg"), empty, [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -94,16 +97,18 @@ def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: b
         (folder / "labels" / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
     if as_kept:
         labelled = sum(len(json.loads(path.read_text(encoding="utf-8"))["dice"]) for path in (folder / "labels").iterdir())
-        print(f"{folder.name}: {kept[0]} of {throws} throws kept, {labelled} of {kept[1]} dice labelled", flush=True)
+        print(f"{folder.name}: {kept[0]} of {throws} throws kept, {labelled} of {kept[1]} dice labelled, "
+              f"{kept[2]} of them wrongly", flush=True)
 
 
 def kept_as_the_app_keeps(folder: Path, frame: np.ndarray, labels: SceneLabels, empty: np.ndarray | None,
-                          scene: dict[str, object] | None, limit: int) -> bool:
+                          scene: dict[str, object] | None, limit: int) -> int | None:
     """One throw kept as the app keeps a confirmed roll of dice that share one colour (`any`
     mode): read as the app reads it (beside its empty tray in its corners where given, else
     alone), the players confirming the true values, and `vision.table_rolls.keep_roll` labelling
     the dice the reader found (`labelled_dice`: none where it found more or fewer dice than
-    were rolled). A throw with no die labelled is not kept (False)."""
+    were rolled). Returns how many of the labels name another value than the die's own there
+    (the nearest true top face), or None when no die was labelled and the throw not kept."""
     params = load_vision_params()
     chosen = learned_models()
     assert not isinstance(chosen, str), chosen
@@ -118,10 +123,18 @@ def kept_as_the_app_keeps(folder: Path, frame: np.ndarray, labels: SceneLabels, 
                                                          for d in reading.dice))
     confirmed = {ONE_COLOUR: [die.value for die in labels.dice if die.value is not None]}
     image = keep_roll(folder, frame, one_colour, confirmed, limit + 1, empty)
-    if image is not None and scene is not None:
-        label = folder / "labels" / f"{image.stem}.json"
-        label.write_text(json.dumps({**json.loads(label.read_text(encoding="utf-8")), "scene": scene}), encoding="utf-8")
-    return image is not None
+    if image is None:
+        return None
+    label = folder / "labels" / f"{image.stem}.json"
+    record = json.loads(label.read_text(encoding="utf-8"))
+    if scene is not None:
+        label.write_text(json.dumps({**record, "scene": scene}), encoding="utf-8")
+    wrong = 0
+    for die in record["dice"]:
+        x0, y0, x1, y1 = die["bbox_px"]
+        nearest = min(labels.dice, key=lambda true: math.dist(true.center, ((x0 + x1) / 2, (y0 + y1) / 2)))
+        wrong += nearest.value != die["value"]
+    return wrong
 
 
 def photos_as_rolls(photos: Path, folder: Path) -> None:
