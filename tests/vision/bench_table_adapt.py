@@ -38,7 +38,7 @@ import numpy as np
 
 from tools.scene_factors import allowed_values, parse_choices
 from tools.synth import SceneLabels, SceneOptions, render_randomised, render_randomised_and_empty_tray
-from vision.adapt import Adaptation, AdaptError, adapt, reader_beside_empty_tray, with_heads
+from vision.adapt import Adaptation, AdaptError, adapt, reader_beside_empty_tray, with_heads, with_threshold
 from vision.evaluate import CameraCheck, Score, evaluate, iter_dataset
 from vision.heads import save_heads
 from vision.learned_params import LearnedParams
@@ -158,9 +158,10 @@ def figures(result: Adaptation) -> str:
 
 
 def judge(folder: Path, name: str, totals: dict[str, list[int]], fresh: Path | None = None,
-          threshold_alone: bool = True) -> None:
+          threshold_alone: bool = True, layers_bar: float | None = None) -> None:
     """Adapt on the table's rolls (with the threshold alone, and with the last layers) and print
-    the held-out figures; with `fresh`, also those of the table's rolls adapt never saw."""
+    the held-out figures; with `fresh`, also those of the table's rolls adapt never saw, read
+    through the refitted layers with a sure bar of at least `layers_bar` where given."""
     params = load_vision_params()
     chosen = learned_models()
     assert not isinstance(chosen, str), chosen
@@ -189,6 +190,8 @@ def judge(folder: Path, name: str, totals: dict[str, list[int]], fresh: Path | N
         with tempfile.TemporaryDirectory(prefix="heads-") as scratch:
             heads = Path(scratch) / "heads.json"
             refitted = layered.refit.learned(learned)
+            if layers_bar is not None:
+                refitted = with_threshold(refitted, "any", max(layers_bar, refitted.value_min_probability))
             if layered.refit.heads is not None and layered.refit.heads.heads:
                 save_heads(heads, layered.refit.heads.heads)
                 refitted = with_heads(refitted, heads)
@@ -232,6 +235,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--as-kept", action="store_true",
                         help="teach on the throws as the app keeps confirmed rolls (labelled where the reader found as "
                              "many dice as were rolled) instead of every die labelled; judge on --fresh throws")
+    parser.add_argument("--layers-bar", type=float, default=None,
+                        help="read the fresh throws through the refitted layers with at least this sure bar")
     parser.add_argument("--beside", action="store_true",
                         help="keep each throw's empty tray and tray corners, as the app keeps its rolls: adapt then "
                              "judges the held-out throws as the app reads them")
@@ -251,7 +256,7 @@ def main(argv: list[str] | None = None) -> None:
                 fresh = Path(scratch) / f"{condition}_{seed}_fresh" if args.fresh else None
                 if fresh is not None:
                     write_table(fresh, seed, args.fresh, list(only), args.beside, first=args.throws)
-                judge(folder, f"{condition} {seed}", totals, fresh, not args.no_threshold_alone)
+                judge(folder, f"{condition} {seed}", totals, fresh, not args.no_threshold_alone, args.layers_bar)
     for key, (dice, right, wrong, unsure, phantom) in totals.items():
         print(f"all, {key}: {right} of {dice} right ({right / max(dice, 1):.1%}), {wrong} wrong "
               f"({wrong / max(dice, 1):.2%}), {unsure} unsure, {phantom} off the dice")
