@@ -146,7 +146,7 @@ class CameraScreen(BaseScreen):
             if link.has_camera and (slant := self._slant_words(link.station)) is not None:
                 body.add_widget(slant)
             if self.empty_tray_said is not None:
-                body.add_widget(self._empty_tray_words())
+                body.add_widget(self._empty_tray_words(self.empty_tray_said))
             body.add_widget(self._calibration_words(link.station))
             if self.step.found is not None:
                 body.add_widget(self._swatches(self.step.found))
@@ -182,12 +182,13 @@ class CameraScreen(BaseScreen):
                                  on_tap=lambda: self.on_use_field_of_view(float(measured))))
         return row
 
-    def _empty_tray_words(self) -> Widget:
+    @staticmethod
+    def _empty_tray_words(said: str) -> Widget:
         """Whether the last marking kept the picture of the empty tray (the reader compares each
         roll with it: without it, board art and tray patterns can pass for dice)."""
-        kept = self.empty_tray_said == EMPTY_TRAY_KEPT
-        return Paragraph(_(self.empty_tray_said or ""), size=theme.FONT_SMALL,
-                         color=theme.TEXT_DIM if kept else theme.WARN, size_hint_y=None, height=26 if kept else 48)
+        kept = said == EMPTY_TRAY_KEPT
+        return Paragraph(_(said), size=theme.FONT_SMALL, color=theme.TEXT_DIM if kept else theme.WARN,
+                         size_hint_y=None, height=26 if kept else 48)
 
     def on_use_field_of_view(self, degrees: float) -> None:
         """Keep the field of view the tray's corners measured with the table's settings (over
