@@ -115,7 +115,7 @@ def kept_as_the_app_keeps(folder: Path, frame: np.ndarray, labels: SceneLabels, 
     learned = chosen[1]
     if empty is not None and scene is not None:
         fov = scene.get("camera_fov_deg")
-        check = CameraCheck(np.array(scene["tray_corners_px"], float), None if fov is None else float(str(fov)))
+        check = CameraCheck(np.array(scene["tray_corners_px"], float), float(fov) if isinstance(fov, (int, float)) else None)
         reading = reader_beside_empty_tray(params, "any", None, learned)(frame, empty, check)
     else:
         reading = read_dice(frame, params, "any", learned=learned)
