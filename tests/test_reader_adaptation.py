@@ -121,8 +121,13 @@ def test_going_back_to_the_shipped_models_deletes_the_refit(learnt_table: Path,
         again.stop()
 
 
+def _record(folder: Path) -> dict[str, int]:
+    record: dict[str, int] = json.loads((folder / RECORD_NAME).read_text(encoding="utf-8"))
+    return record
+
+
 def _damage_record(folder: Path, **changes: object) -> None:
-    record = json.loads((folder / RECORD_NAME).read_text(encoding="utf-8"))
+    record: dict[str, object] = json.loads((folder / RECORD_NAME).read_text(encoding="utf-8"))
     record.update(changes)
     (folder / RECORD_NAME).write_text(json.dumps(record), encoding="utf-8")
 
@@ -134,6 +139,9 @@ DAMAGE = {
     "threshold out of range": (lambda f: _damage_record(f, value_min_probability=7), "not between 0.5 and 0.99"),
     "other models": (lambda f: _damage_record(f, models="0123456789abcdef"), "other dice-reading models"),
     "no better": (lambda f: _damage_record(f, right_after=0), "no better"),
+    "more values the players did not confirm": (lambda f: _damage_record(f, against_after=_record(f)["against_before"] + 1),
+                                                "no better"),
+    "those counts missing": (lambda f: _damage_record(f, against_before=None), "scores are missing or malformed"),
     "colours cut short": (lambda f: (f / "calibration.json").write_text('{"version": 2', encoding="utf-8"),
                           "calibration.json: missing or not the one the record names"),
     "colours missing": (lambda f: (f / "calibration.json").unlink(), "missing or not the one the record names"),

@@ -126,7 +126,21 @@ def test_kept_rolls_are_a_dataset_evaluate_reads_and_only_the_newest_stay(tmp_pa
     score = evaluate(folder, lambda _frame: _reading(ROLL), score_colour=True)
     assert score.report()["dice"] == 18 and score.unsure == 3  # the reader's unsure gray, labelled by the players
     assert keep_roll(folder, frame, _reading(ROLL), ROLL, limit=0) is None
-    assert keep_roll(folder, frame, DiceReading(), ROLL, limit=3) is None  # no die found: nothing to label
+    assert keep_roll(folder, frame, DiceReading(), {}, limit=3) is None  # nothing confirmed: nothing to keep
+
+
+def test_a_roll_the_reader_miscounted_is_kept_with_the_values_confirmed_to_judge_by(tmp_path: Path) -> None:
+    """No die of it can be labelled, but a refit that states a value the players did not confirm
+    there states a die wrongly: such rolls, the ones read worst, judge what adapt writes."""
+    frame = np.full((120, 400, 3), 90, np.uint8)
+    image = keep_roll(tmp_path, frame, DiceReading(), ROLL, limit=3)
+    assert image is not None
+    label = json.loads((tmp_path / "labels" / f"{image.stem}.json").read_text(encoding="utf-8"))
+    assert label["dice"] == [] and label["dice_in_roll"] == 6
+    assert label["confirmed"] == {colour: [value] for colour, value in ROLL.items()}
+    stray = DiceReading((_die(0, "red", ROLL["red"]), _die(60, "blue", 1 + ROLL["blue"] % 6), _die(120, "blue", None)))
+    score = evaluate(tmp_path, lambda _frame: stray, score_colour=True)
+    assert (score.dice, score.confirmed_images, score.against_confirmed) == (0, 1, 1)  # the blue die read sure
 
 
 def _die(x: int, colour: str, value: int | None) -> DieReading:

@@ -47,8 +47,8 @@ import numpy as np
 from vision.atomic_file import write_atomically
 from vision.calibrate import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.colour import LEARNED_MEASURE, ColourModel
-from vision.evaluate import (CameraCheck, LabelledDie, Score, camera_check_of, checked_params, empty_tray_of, evaluate,
-                             iter_dataset, load_labels)
+from vision.evaluate import (CameraCheck, LabelledDie, Score, camera_check_of, checked_params, confirmed_of, empty_tray_of,
+                             evaluate, iter_dataset, load_labels)
 from vision.frame import FrameError, check_frame, cut_with_margin
 from vision.head_refit import HeadsRefit, RollParams, refit_heads
 from vision.heads import load_heads, save_heads
@@ -63,9 +63,10 @@ from vision.types import DIE_COLOURS, DiceReading, ExpectMode
 HELD_OUT_EVERY = 4
 # The record written beside the refit; the app applies a refit only through it.
 RECORD_NAME = "adaptation.json"
-# Version 3 names the refitted last layers' file; version 2 the reader mode; version 1 records were
-# all written for macao mode.
-RECORD_VERSION = 3
+# Version 4 counts the values stated against those confirmed; version 3 names the refitted last
+# layers' file and counts extra readings; version 2 the reader mode; version 1 records were all
+# written for macao mode.
+RECORD_VERSION = 4
 CALIBRATION_NAME = "calibration.json"
 SETTINGS_NAME = "adapted.toml"
 HEADS_NAME = "heads.json"
@@ -131,17 +132,23 @@ class Adaptation:
         """Better on the held-out rolls (`_better`)."""
         return _better(self.before.colour_value_right, self.before.wrong_confident,
                        self.after.colour_value_right, self.after.wrong_confident,
-                       self.before.phantom, self.after.phantom)
+                       self.before.phantom, self.after.phantom,
+                       self.before.against_confirmed, self.after.against_confirmed)
 
 
 def _better(right_before: int, wrong_before: int, right_after: int, wrong_after: int,
-            extra_before: int = 0, extra_after: int = 0) -> bool:
-    """No die fewer read right (colour and value) and none more stated wrongly, and less for the
-    players to put right: dice not read right (typed in) plus readings where no die lies
-    (`extra`, dismissed), or as much and fewer stated wrongly. A refit that trades dice read
-    right for phantoms gone is not taken: on hard drawn tables such refits took real dice for
-    no die. A record from before version 3 counted no extra readings."""
-    return (wrong_after <= wrong_before and right_after >= right_before
+            extra_before: int = 0, extra_after: int = 0, against_before: int = 0, against_after: int = 0) -> bool:
+    """No die fewer read right (colour and value), none more stated wrongly, no more values
+    stated that the players did not confirm (`against`: counted on every held-out roll, also
+    those whose dice the reader miscounted and nothing labels), and less for the players to put
+    right: dice not read right (typed in) plus readings where no die lies (`extra`, dismissed),
+    or as much and fewer stated wrongly. A refit that trades dice read right for phantoms gone is
+    not taken: on hard drawn tables such refits took real dice for no die. Judged on the labelled
+    dice alone, a refit kept its promise on the easy rolls the reader had counted right and
+    stated more dice wrongly on the others (tools/training/README.md, "The table's rolls as the
+    app keeps them"). Records before version 4 counted no values against the confirmed ones,
+    before version 3 no extra readings."""
+    return (wrong_after <= wrong_before and right_after >= right_before and against_after <= against_before
             and (extra_after - right_after, wrong_after) < (extra_before - right_before, wrong_before))
 
 
@@ -152,12 +159,19 @@ def split(folder: Path) -> tuple[list[tuple[Path, Path]], list[tuple[Path, Path]
     return [p for p in pairs if p not in held], held
 
 
+def _labels_a_die(label_path: Path) -> bool:
+    """Whether a kept roll's label names a die (a roll whose dice the reader miscounted is kept
+    with the values confirmed and no die labelled: it judges a refit, it teaches none)."""
+    return bool(load_labels(label_path, 1, 1))
+
+
 def check_labels(pairs: list[tuple[Path, Path]], expect: ExpectMode) -> None:
     """AdaptError naming the file when a label cannot be read, or, in macao mode, names a colour
     twice (a roll of dice whose colours repeat, which is any mode's)."""
     for _image, label_path in pairs:
         try:
             labels = load_labels(label_path, 1, 1)
+            confirmed_of(label_path)
         except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError) as exc:
             raise AdaptError(f"{label_path}: not a label file the rolls are kept in ({exc})") from exc
         named = Counter(d.colour for d in labels if d.colour is not None)
@@ -297,6 +311,7 @@ def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: Le
     if not held:
         raise AdaptError(f"{folder}: {len(teaching)} rolls; at least {HELD_OUT_EVERY} are needed to hold one out")
     check_labels(teaching + held, expect)
+    teaching = [pair for pair in teaching if _labels_a_die(pair[1])]  # the rest only judge
     with tempfile.TemporaryDirectory(prefix="adapt-") as scratch:
         heads = refit_heads(teaching, params, expect, models, learned, kept_roll_params(params)) if layers else None
         taught_models, taught = models, learned
@@ -423,6 +438,8 @@ def write_adaptation(out: Path, result: Adaptation, models: str, judged_against:
         "wrong_after": result.after.wrong_confident,
         "extra_before": result.before.phantom,
         "extra_after": result.after.phantom,
+        "against_before": result.before.against_confirmed,
+        "against_after": result.after.against_confirmed,
         "models": models,
         "judged_against": judged_against,
         "calibration": calibration_fingerprint(out / CALIBRATION_NAME),
@@ -455,8 +472,10 @@ def load_adaptation(folder: Path, models: str, judged_against: str,
     if made_for != expect:
         raise AdaptError(f"{record_path}: made for the reader's {made_for} mode, not for its {expect} mode "
                          f"(the {_MODE_DICE[made_for]}, not the {_MODE_DICE[expect]})")
-    counts = ("rolls", "held_out_dice", "right_before", "right_after", "wrong_before", "wrong_after") + (
-        ("extra_before", "extra_after") if record["version"] == RECORD_VERSION else ())
+    version = record["version"]
+    counts = (("rolls", "held_out_dice", "right_before", "right_after", "wrong_before", "wrong_after")
+              + (("extra_before", "extra_after") if version >= 3 else ())
+              + (("against_before", "against_after") if version >= 4 else ()))
     if not all(isinstance(record.get(key), int) and not isinstance(record.get(key), bool) and record[key] >= 0
                for key in counts):
         raise AdaptError(f"{record_path}: the held-out scores are missing or malformed")
@@ -467,8 +486,10 @@ def load_adaptation(folder: Path, models: str, judged_against: str,
         raise AdaptError(f"{record_path}: made for other dice-reading models (the models were updated since)")
     if record.get("judged_against") != judged_against:
         raise AdaptError(f"{record_path}: the dice were calibrated again since it was made")
-    extra = (record["extra_before"], record["extra_after"]) if record["version"] == RECORD_VERSION else (0, 0)
-    if not _better(record["right_before"], record["wrong_before"], record["right_after"], record["wrong_after"], *extra):
+    extra = (record["extra_before"], record["extra_after"]) if version >= 3 else (0, 0)
+    against = (record["against_before"], record["against_after"]) if version >= 4 else (0, 0)
+    if not _better(record["right_before"], record["wrong_before"], record["right_after"], record["wrong_after"],
+                   *extra, *against):
         raise AdaptError(f"{record_path}: it read the held-out rolls no better")
     calibration_path = folder / CALIBRATION_NAME
     if calibration_fingerprint(calibration_path) != record.get("calibration"):
@@ -485,9 +506,10 @@ def load_adaptation(folder: Path, models: str, judged_against: str,
 
 
 def _refitted_layers(folder: Path, record: dict[str, object]) -> Path | None:
-    """The refitted last layers' file a record of version 3 names (None: none, or an older
-    record, which had none); AdaptError when it is missing, not the one named, or damaged."""
-    if record["version"] != RECORD_VERSION or record.get("heads", NO_CALIBRATION) == NO_CALIBRATION:
+    """The refitted last layers' file a record of version 3 or later names (None: none, or an
+    older record, which had none); AdaptError when it is missing, not the one named, or damaged."""
+    if not isinstance(record["version"], int) or record["version"] < 3 \
+            or record.get("heads", NO_CALIBRATION) == NO_CALIBRATION:
         return None
     path = folder / HEADS_NAME
     if calibration_fingerprint(path) != record.get("heads"):

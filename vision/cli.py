@@ -219,7 +219,9 @@ def cmd_adapt(args: argparse.Namespace, params: VisionParams, learned: LearnedPa
         print(f"{name:6s}: {right} {score.colour_value_right / n:.2%}, stated wrongly "
               f"{score.wrong_confident / n:.2%}, unsure {score.unsure / n:.2%}, all dice right "
               f"{score.images_all_right / max(score.images, 1):.1%} ({score.dice} dice), "
-              f"{score.phantom} where no die lies")
+              f"{score.phantom} where no die lies"
+              + (f", {score.against_confirmed} values stated that the players did not confirm "
+                 f"(on all {score.confirmed_images} rolls)" if score.confirmed_images else ""))
     if not result.better:
         print("the refit reads the held-out rolls no better: nothing written")
         return EXIT_OK

@@ -71,6 +71,8 @@ class Score:
     extra: int = 0
     phantom: int = 0  # extra readings that lie on no labelled die at all (table art, cubes, ...)
     phantom_sure: int = 0  # of those, read with a value and not unsure
+    confirmed_images: int = 0  # kept rolls whose labels hold every value the players confirmed
+    against_confirmed: int = 0  # sure values beyond those the players confirmed (`stated_against`)
     cocked_confident: int = 0
     images_all_right: int = 0
     read_in_tray_corners: int = 0  # images read beside the empty tray inside their labelled tray corners
@@ -97,6 +99,8 @@ class Score:
             "phantom_sure_per_image": self.phantom_sure / max(self.images, 1),
             "all_correct_images": self.images_all_right / max(self.images, 1),
             "read_in_tray_corners": self.read_in_tray_corners,
+            "confirmed_images": self.confirmed_images,
+            "stated_against_confirmed": self.against_confirmed,
             "cocked_dice": self.cocked,
             "cocked_read_confidently": self.cocked_confident,
             "median_ms": float(np.median(self.ms)) if self.ms else 0.0,
@@ -215,6 +219,39 @@ def every_die_labelled(label_path: Path) -> bool:
     return not isinstance(in_roll, int) or len(data.get("dice", [])) >= in_roll
 
 
+def confirmed_of(label_path: Path) -> dict[str, Counter[int]] | None:
+    """The values the players confirmed for a kept roll, by colour (`confirmed`,
+    vision.table_rolls), whether or not the reader found the dice to label with them; None for a
+    label that holds none (a dataset's, or a roll kept before they were). ValueError for a JSON
+    label file that cannot be read or holds them malformed."""
+    if label_path.suffix != ".json":
+        return None
+    data = json.loads(label_path.read_text(encoding="utf-8"))
+    given = data.get("confirmed") if isinstance(data, dict) else None
+    if given is None:
+        return None
+    if not isinstance(given, dict) or not all(
+            isinstance(values, list) and all(type(v) is int and 1 <= v <= 6 for v in values) for values in given.values()):
+        raise ValueError(f"{label_path}: 'confirmed' is not a list of values 1-6 for each colour")
+    return {str(colour): Counter(values) for colour, values in given.items()}
+
+
+def stated_against(reading: DiceReading, confirmed: dict[str, Counter[int]], by_colour: bool) -> int:
+    """How many dice `reading` states sure beyond the values the players confirmed: of each
+    colour (`by_colour`) or of the roll, the dice read with a value more often than it was
+    confirmed. Each is a die stated wrongly (or no die at all), whether or not the reader found
+    the roll's dice to label: the one measure of sure mistakes on the rolls it read worst."""
+    sure = [d for d in reading.dice if not d.unsure and d.value is not None]
+    if not by_colour:
+        given = sum(confirmed.values(), Counter[int]())
+        return (Counter(int(d.value) for d in sure if d.value is not None) - given).total()
+    against = 0
+    for colour in {d.colour for d in sure}:
+        read = Counter(int(d.value) for d in sure if d.colour == colour and d.value is not None)
+        against += (read - confirmed.get(colour or "", Counter[int]())).total()
+    return against
+
+
 def score_image(score: Score, dice: list[LabelledDie], reading: DiceReading, use_colour: bool,
                 image: str = "", every_die: bool = True) -> None:
     """Add one image's result to the totals, and what it got wrong to `score.mistakes`. A
@@ -294,6 +331,10 @@ def evaluate(
             score.read_in_tray_corners += check is not None
             reading = read_beside_empty_tray(frame, empty_tray_of(folder, image_path), check)
         score_image(score, dice, reading, use_colour, image_path.name, every_die_labelled(label_path))
+        confirmed = confirmed_of(label_path)
+        if confirmed is not None:
+            score.confirmed_images += 1
+            score.against_confirmed += stated_against(reading, confirmed, score_colour)
     return score
 
 

@@ -9,7 +9,10 @@ labels (so a frame with one is kept only for the dice found). Where a colour rep
 Polo II: a player's dice, kept in a folder of their own), the confirmed values of that colour
 are a list: a die read with one of them keeps it, and a corrected die takes the value left
 over only where that pairing is the only one possible; otherwise it is left out rather than
-labelled by a guess.
+labelled by a guess. Every confirmed value is kept too (`confirmed`), and a roll with no die
+labelled is kept for them: a refit that states a value the players did not confirm states a
+die wrongly, and such rolls, the ones the reader read worst, are where it would
+(`vision.evaluate.stated_against`).
 """
 
 from __future__ import annotations
@@ -104,16 +107,18 @@ def _values(given: int | Sequence[int]) -> Counter[int]:
 def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: Confirmed,
               limit: int, empty_tray: np.ndarray | None = None) -> Path | None:
     """Store `frame` with the confirmed values of the dice `reading` found there (`labelled_dice`),
-    and the picture of the empty tray it was read beside (references/, under the image's name,
-    as `evaluate --references` reads it; a hard link to the roll before's where it is the same),
-    then drop the oldest rolls beyond `limit`; the image written, or None when no die could be
-    labelled (or `limit` is 0). OSError when the folder cannot be written."""
+    every value confirmed by colour (`confirmed`, though no die be labelled), and the picture of
+    the empty tray it was read beside (references/, under the image's name, as `evaluate
+    --references` reads it; a hard link to the roll before's where it is the same), then drop the
+    oldest rolls beyond `limit`; the image written, or None when no value was confirmed (or
+    `limit` is 0). OSError when the folder cannot be written."""
     dice = [{"bbox_px": [die.x, die.y, die.x + die.w, die.y + die.h], "value": value, "colour": die.colour}
             for die, value in labelled_dice(reading, confirmed)]
+    values = {colour: sorted(_values(given).elements()) for colour, given in confirmed.items()}
     # How many dice the roll holds: where fewer are labelled, a die lies somewhere unlabelled, and
     # a reading off the labelled ones is no phantom, nor a candidate there a lesson in "no die".
-    in_roll = sum(1 if isinstance(given, (int, np.integer)) else len(given) for given in confirmed.values())
-    if limit <= 0 or not dice:
+    in_roll = sum(len(given) for given in values.values())
+    if limit <= 0 or in_roll == 0:
         return None
     images, labels = folder / "images", folder / "labels"
     images.mkdir(parents=True, exist_ok=True)
@@ -127,7 +132,7 @@ def keep_roll(folder: Path, frame: np.ndarray, reading: DiceReading, confirmed: 
     if empty_tray is not None:
         _keep_empty_tray(folder / "references", image.name, empty_tray, kept[-1] if kept else None)
     write_atomically(image, data.tobytes())
-    write_atomically(labels / f"{name}.json", json.dumps({"dice": dice, "dice_in_roll": in_roll}, indent=1) + "\n")
+    write_atomically(labels / f"{name}.json", json.dumps({"dice": dice, "dice_in_roll": in_roll, "confirmed": values}, indent=1) + "\n")
     for number in _numbers(images)[:-limit]:
         for old in (images / f"roll-{number:06d}.jpg", labels / f"roll-{number:06d}.json",
                     folder / "references" / f"roll-{number:06d}.jpg"):

@@ -202,7 +202,8 @@ class ReaderLearning:
             figures = {"before": percent(outcome.before.colour_value_right, outcome.before.dice),
                        "after": percent(outcome.after.colour_value_right, outcome.after.dice),
                        "dice": outcome.before.dice, "extra_before": outcome.before.phantom,
-                       "extra_after": outcome.after.phantom}
+                       "extra_after": outcome.after.phantom, "against_before": outcome.before.against_confirmed,
+                       "against_after": outcome.after.against_confirmed}
             current = self.station
             if outcome.better and current is not None:
                 problem = current.use_adaptation(mode)  # the station now running (a Settings change may have rebuilt it)
@@ -213,6 +214,10 @@ class ReaderLearning:
                              "none lay {extra_before} -> {extra_after}; in use from the next roll"))
                 self.said = (Message(learnt, figures) if not problem else
                              Message(N_("Learnt, but not used: {problem}"), {"problem": problem}))
+            elif outcome.after.against_confirmed > outcome.before.against_confirmed:
+                self.said = Message(N_("The refit stated more dice wrongly on the held-out rolls ({against_before} "
+                                       "-> {against_after} values you did not confirm); the reader keeps what it "
+                                       "had"), figures)
             else:
                 self.said = Message(N_("The refit read the held-out dice no better ({before} -> {after} of "
                                        "{dice}); the reader keeps what it had"), figures)

@@ -26,7 +26,8 @@ from app.ui.reader_learning import LEARN_PATIENCE_S, ReaderLearning
 from tests.learnt_table import ANY_COLOURS, MIN_DICE, THROWS, TOO_STRICT, keep_any_rolls, keep_rolls
 from tests.ui.harness import UiHarness, make_context
 from tests.ui.test_camera_check import FixedClock
-from vision.adapt import RECORD_NAME
+from vision.adapt import RECORD_NAME, Adaptation, Refit
+from vision.evaluate import Score
 
 
 def _link(data: Path, mock_factory: MockFactory, learned: str = "") -> DiceLink:
@@ -148,6 +149,28 @@ def test_a_hung_run_is_told_in_words_and_the_screen_stays_usable(tmp_path: Path,
         assert _said(ui, "Nothing learnt: the card was pulled")
 
 
+def test_a_refit_that_states_values_the_players_did_not_confirm_is_refused_in_those_words(
+        tmp_path: Path, mock_factory: MockFactory) -> None:
+    """It reads more labelled dice right, but on the rolls the reader miscounted it states dice
+    the players corrected: the table is told why nothing changed, not that it read no better."""
+    before, after = (Score(dice=40, colour_value_right=right, against_confirmed=against)
+                     for right, against in ((30, 2), (36, 5)))
+    refused = Adaptation(Refit("macao", None, 0.7, 120), before, after, 36, 12)
+    assert not refused.better
+    with settings_on(tmp_path, mock_factory) as (ui, link):
+        link.station.learn_from_rolls = lambda _mode: refused
+        ui.tap_text("Learn from our rolls now")
+        _finish(ui)
+        assert _said(ui, "The refit stated more dice wrongly on the held-out rolls (2 -> 5 values you did not "
+                         "confirm); the reader keeps what it had")
+        assert link.station.adaptation.in_use is None
+        translator.set_language("de")
+        ui.app.refresh()
+        ui.idle()
+        assert _said(ui, "mehr Würfel falsch (2 -> 5 Werte, die ihr nicht bestätigt habt)")
+        assert not [text for text in ui.cut_texts() if "bestätigt" in text]
+
+
 def test_in_a_game_whose_colours_repeat_the_row_learns_and_forgets_its_dice_alone(
         tmp_path: Path, mock_factory: MockFactory) -> None:
     keep_rolls(tmp_path)  # Macao's rolls too, which this run must leave alone
@@ -191,7 +214,7 @@ def test_a_refit_that_stops_dice_being_seen_where_none_lay_says_so(learnt_table:
     judged on them says how many it saved."""
     record_path = learnt_table / "table-rolls" / "adapted" / RECORD_NAME
     record = json.loads(record_path.read_text(encoding="utf-8"))
-    assert record["version"] == 3 and record["extra_before"] == record["extra_after"]  # none on this calm table
+    assert record["version"] == 4 and record["extra_before"] == record["extra_after"]  # none on this calm table
     record.update(extra_before=9, extra_after=1)
     record_path.write_text(json.dumps(record), encoding="utf-8")
     with settings_on(learnt_table, mock_factory) as (ui, _link):

@@ -182,7 +182,9 @@ def judge(folder: Path, name: str, totals: dict[str, list[int]], fresh: Path | N
     print(f"{name}: {before.dice} held-out dice; shipped {before.right} right, {before.wrong_confident} wrong, "
           f"{before.unsure} unsure, {before.phantom} off the dice; "
           + (f"threshold alone ({plain.refit.value_min_probability:.2f}) {figures(plain)}; " if plain else "")
-          + f"with the last layers {figures(layered)} ({'written' if layered.better else 'not written'})", flush=True)
+          + f"with the last layers {figures(layered)} ({'written' if layered.better else 'not written'}); "
+          f"values stated that the players did not confirm {before.against_confirmed} -> "
+          f"{layered.after.against_confirmed} on {before.confirmed_images} rolls", flush=True)
     applied = layered.after if layered.better else before  # adapt writes a refit only where it reads better
     scores = [("shipped", before), ("layers", layered.after), ("layers where written", applied)]
     scores += [("threshold", plain.after)] if plain else []

@@ -6,6 +6,7 @@ refused by the other."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,24 @@ def test_the_refit_is_judged_on_the_held_out_rolls(table_rolls: Path) -> None:
         adapt(table_rolls, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=1000)
 
 
+def test_a_roll_with_no_die_labelled_judges_the_refit_and_teaches_nothing(table_rolls: Path, tmp_path: Path) -> None:
+    """The players confirmed its values, but the reader miscounted its dice: no die is labelled.
+    Held out, it counts the values a reader states that the players did not confirm; among the
+    teaching rolls it is passed over."""
+    folder = tmp_path / "rolls"
+    shutil.copytree(table_rolls, folder)
+    for name in ("roll-000001", "roll-000004"):
+        label = folder / "labels" / f"{name}.json"
+        record = json.loads(label.read_text(encoding="utf-8"))
+        label.write_text(json.dumps({**record, "dice": []}), encoding="utf-8")
+    models = learned_models(LEARNED)
+    assert not isinstance(models, str), models
+    result = adapt(folder, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=30, layers=False)
+    assert (result.taught, result.held_out) == (8, 3) and result.before.dice == 12  # two held-out rolls labelled
+    assert result.before.confirmed_images == result.after.confirmed_images == 3
+    assert result.before.against_confirmed >= result.before.wrong_confident
+
+
 def test_the_threshold_states_the_most_dice_right_within_the_mistakes_allowed() -> None:
     stated = [(0.95, True)] * 50 + [(0.75, False)] + [(0.65, True)] * 3 + [(0.55, False)]
     assert _threshold(stated, found=60, max_wrong=0.0, current=0.7) == 0.76  # above the mistake at 0.75
@@ -90,6 +109,9 @@ def test_a_refit_is_better_when_it_leaves_less_to_put_right_reading_no_die_fewer
     assert not _better(50, 2, 49, 2, 1, 1)
     assert not _better(50, 0, 61, 1, 10, 0)  # one more stated wrongly: never
     assert not _better(50, 2, 50, 2, 3, 3)
+    # values stated that the players did not confirm, on every held-out roll (labelled or not)
+    assert _better(50, 2, 51, 2, 0, 0, 4, 4)
+    assert not _better(50, 2, 55, 1, 0, 0, 4, 5)  # one more, where no label sees it: never
 
 
 def test_the_command_writes_the_refit_only_when_it_reads_better(table_rolls: Path, tmp_path: Path,

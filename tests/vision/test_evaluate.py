@@ -4,13 +4,14 @@ and the list of mistakes that traces a figure to the pictures behind it."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from vision.evaluate import (COCKED_READ, EXTRA, MISSED, NO_REASON, RIGHT, UNSURE, WRONG, LabelledDie, Score, judge,
-                             score_image)
+from vision.evaluate import (COCKED_READ, EXTRA, MISSED, NO_REASON, RIGHT, UNSURE, WRONG, LabelledDie, Score,
+                             confirmed_of, judge, score_image, stated_against)
 from vision.types import DiceReading, DieReading, UnsureReason
 
 
@@ -98,6 +99,30 @@ def test_a_reading_on_no_die_is_a_phantom_and_a_second_reading_of_a_die_is_not()
     report = score.report()
     assert (score.extra, score.phantom, score.phantom_sure) == (3, 2, 1)
     assert report["phantom_per_image"] == 1.0 and report["phantom_sure_per_image"] == 0.5
+
+
+def test_values_stated_beyond_those_the_players_confirmed_are_counted_by_colour_or_by_roll() -> None:
+    """A sure value the players did not confirm is a die stated wrongly, labelled or not; an
+    unsure die states nothing, and a value confirmed twice may be read twice."""
+    confirmed = {"red": Counter([3, 3]), "blue": Counter([5])}
+    reading = DiceReading(dice=(_read(0, 3, "red"), _read(100, 3, "red"), _read(200, 3, "blue"),
+                                _read(300, None, "blue", 0.4), _read(400, 5, "green")))
+    assert stated_against(reading, confirmed, by_colour=True) == 2  # blue 3, and green, which none confirmed
+    assert stated_against(reading, confirmed, by_colour=False) == 1  # 3, 3, 3 and 5 against 3, 3 and 5
+    assert stated_against(DiceReading(dice=(_read(0, 3, "red"),)), confirmed, by_colour=True) == 0
+
+
+def test_the_confirmed_values_are_read_from_a_kept_roll_s_label_and_refused_when_malformed(tmp_path: Path) -> None:
+    label = tmp_path / "roll.json"
+    label.write_text(json.dumps({"dice": [], "confirmed": {"red": [3, 3], "blue": []}}), encoding="utf-8")
+    assert confirmed_of(label) == {"red": Counter({3: 2}), "blue": Counter()}
+    label.write_text(json.dumps({"dice": []}), encoding="utf-8")
+    assert confirmed_of(label) is None  # a dataset's label, or a roll kept before they were
+    for malformed in ({"red": 3}, {"red": [7]}, {"red": ["3"]}, [3, 5]):
+        label.write_text(json.dumps({"dice": [], "confirmed": malformed}), encoding="utf-8")
+        with pytest.raises(ValueError, match="roll.json: 'confirmed' is not a list of values 1-6"):
+            confirmed_of(label)
+    assert confirmed_of(tmp_path / "roll.txt") is None  # YOLO labels hold no such thing
 
 
 @pytest.mark.parametrize("as_json", [True, False])
