@@ -141,6 +141,7 @@ def test_a_roll_the_reader_miscounted_is_kept_with_the_values_confirmed_to_judge
     stray = DiceReading((_die(0, "red", ROLL["red"]), _die(60, "blue", 1 + ROLL["blue"] % 6), _die(120, "blue", None)))
     score = evaluate(tmp_path, lambda _frame: stray, score_colour=True)
     assert (score.dice, score.confirmed_images, score.against_confirmed) == (0, 1, 1)  # the blue die read sure
+    assert score.report()["stated_against_confirmed"] == 1
 
 
 def _die(x: int, colour: str, value: int | None) -> DieReading:

@@ -1,7 +1,7 @@
 """`python -m vision adapt`: refit what a Pi can refit in minutes on the table's own rolls.
 
 The table's confirmed rolls (vision.table_rolls) are split: every `HELD_OUT_EVERY`-th frame is
-held out, the rest teach. A folder holds the rolls of one reader mode (`table-rolls/` macao's,
+held out, and every frame with no die labelled (it would teach nothing); the rest teach. A folder holds the rolls of one reader mode (`table-rolls/` macao's,
 `table-rolls-any/` any's), and the refit is for that mode alone; the mode is given (`expect`), as
 `read` and `evaluate` take it, not guessed from the folder's name (a copied folder may be named
 anything) or its labels (a roll of dice whose colours repeat may show each colour once).
@@ -153,16 +153,23 @@ def _better(right_before: int, wrong_before: int, right_after: int, wrong_after:
 
 
 def split(folder: Path) -> tuple[list[tuple[Path, Path]], list[tuple[Path, Path]]]:
-    """(teaching, held-out) image and label pairs of a dataset folder."""
+    """(teaching, held-out) image and label pairs of a dataset folder: every `HELD_OUT_EVERY`-th
+    roll is held out, and so is every roll with no die labelled (kept for the values the players
+    confirmed: it would teach nothing, so it judges). A label that cannot be read is left to
+    `check_labels` to name."""
     pairs = list(iter_dataset(folder))
-    held = pairs[HELD_OUT_EVERY - 1::HELD_OUT_EVERY]
+    every = pairs[HELD_OUT_EVERY - 1::HELD_OUT_EVERY]
+    held = [p for p in pairs if p in every or not _labels_a_die(p[1])]
     return [p for p in pairs if p not in held], held
 
 
 def _labels_a_die(label_path: Path) -> bool:
     """Whether a kept roll's label names a die (a roll whose dice the reader miscounted is kept
-    with the values confirmed and no die labelled: it judges a refit, it teaches none)."""
-    return bool(load_labels(label_path, 1, 1))
+    with the values confirmed and no die labelled); True for one that cannot be read."""
+    try:
+        return bool(load_labels(label_path, 1, 1))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError):
+        return True
 
 
 def check_labels(pairs: list[tuple[Path, Path]], expect: ExpectMode) -> None:
@@ -211,7 +218,8 @@ def fit(pairs: list[tuple[Path, Path]], params: VisionParams, models: LearnedMod
             if not die.unsure:
                 stated.append((die.confidence, die.value == label.value))  # colours are not its to fix
     if found < min_dice:
-        raise AdaptError(f"only {found} dice found in {len(pairs)} teaching rolls; at least {min_dice} are needed")
+        raise AdaptError(f"only {found} dice found in {len(pairs)} teaching rolls with a die labelled; at least "
+                         f"{min_dice} are needed")
     chosen = _threshold(stated, found, max_wrong, threshold_of(learned, expect))
     chosen = chosen if may_raise else min(chosen, threshold_of(learned, expect))
     if expect != "macao":
@@ -311,7 +319,6 @@ def adapt(folder: Path, params: VisionParams, models: LearnedModels, learned: Le
     if not held:
         raise AdaptError(f"{folder}: {len(teaching)} rolls; at least {HELD_OUT_EVERY} are needed to hold one out")
     check_labels(teaching + held, expect)
-    teaching = [pair for pair in teaching if _labels_a_die(pair[1])]  # the rest only judge
     with tempfile.TemporaryDirectory(prefix="adapt-") as scratch:
         heads = refit_heads(teaching, params, expect, models, learned, kept_roll_params(params)) if layers else None
         taught_models, taught = models, learned

@@ -99,13 +99,14 @@ class Score:
             "phantom_sure_per_image": self.phantom_sure / max(self.images, 1),
             "all_correct_images": self.images_all_right / max(self.images, 1),
             "read_in_tray_corners": self.read_in_tray_corners,
-            "confirmed_images": self.confirmed_images,
-            "stated_against_confirmed": self.against_confirmed,
             "cocked_dice": self.cocked,
             "cocked_read_confidently": self.cocked_confident,
             "median_ms": float(np.median(self.ms)) if self.ms else 0.0,
             "confusion_truth_rows_pred_cols_1to6_unsure": self.confusion.tolist(),
         }
+        if self.confirmed_images:  # kept rolls (vision.table_rolls): sure values the players did not confirm
+            result["confirmed_images"] = self.confirmed_images
+            result["stated_against_confirmed"] = self.against_confirmed
         if self.colour_labelled:
             result["colour_and_value_right"] = self.colour_value_right / n
             result["per_colour_accuracy"] = {c: r / max(t, 1) for c, (r, t) in self.per_colour.items()}

@@ -76,8 +76,8 @@ def test_the_refit_is_judged_on_the_held_out_rolls(table_rolls: Path) -> None:
 
 def test_a_roll_with_no_die_labelled_judges_the_refit_and_teaches_nothing(table_rolls: Path, tmp_path: Path) -> None:
     """The players confirmed its values, but the reader miscounted its dice: no die is labelled.
-    Held out, it counts the values a reader states that the players did not confirm; among the
-    teaching rolls it is passed over."""
+    It would teach nothing, so wherever it falls it is held out, and counts the values a reader
+    states that the players did not confirm."""
     folder = tmp_path / "rolls"
     shutil.copytree(table_rolls, folder)
     for name in ("roll-000001", "roll-000004"):
@@ -87,8 +87,10 @@ def test_a_roll_with_no_die_labelled_judges_the_refit_and_teaches_nothing(table_
     models = learned_models(LEARNED)
     assert not isinstance(models, str), models
     result = adapt(folder, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=30, layers=False)
-    assert (result.taught, result.held_out) == (8, 3) and result.before.dice == 12  # two held-out rolls labelled
-    assert result.before.confirmed_images == result.after.confirmed_images == 3
+    assert (result.taught, result.held_out) == (8, 4) and result.before.dice == 12  # two held-out rolls labelled
+    assert result.before.confirmed_images == result.after.confirmed_images == 4
+    assert [image.name for image, _label in split(folder)[1]] == ["roll-000001.jpg", "roll-000004.jpg",
+                                                                   "roll-000008.jpg", "roll-000012.jpg"]
     assert result.before.against_confirmed >= result.before.wrong_confident
 
 
@@ -120,6 +122,7 @@ def test_the_command_writes_the_refit_only_when_it_reads_better(table_rolls: Pat
     assert main(["adapt", str(table_rolls), "--out", str(out), "--min-dice", "30"]) == 0
     printed = capsys.readouterr().out
     assert "before:" in printed and "after :" in printed
+    assert "values stated that the players did not confirm (on all 3 rolls)" in printed
     written = all((out / name).is_file() for name in ("adapted.toml", "calibration.json", "adaptation.json"))
     assert written == ("written:" in printed) != ("nothing written" in printed)
     assert main(["adapt", str(tmp_path / "nowhere")]) == 2
@@ -233,6 +236,10 @@ def test_rolls_of_another_mode_or_damaged_labels_are_refused_with_the_file_named
         adapt(damaged, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=1, expect="any")
     assert main(["adapt", str(damaged), "--expect", "any"]) == 1
     assert "roll-000003.json: not a label file" in capsys.readouterr().err
+    (damaged / "labels" / "roll-000003.json").write_text('{"dice": [], "confirmed": {"red": [9]}}', encoding="utf-8")
+    with pytest.raises(AdaptError, match=r"roll-000003.json: not a label file the rolls are kept in \(.*'confirmed' is "
+                                         "not a list of values 1-6"):
+        adapt(damaged, PARAMS, models[0], models[1], None, max_wrong=0.003, min_dice=1, expect="any")
     assert main(["adapt", str(any_rolls), "--expect", "any", "--calibration", str(tmp_path / "c.json")]) == 2
     assert "--expect any refits the values alone" in capsys.readouterr().err
     assert main(["adapt", str(any_rolls), "--min-dice", "30"]) == 1
