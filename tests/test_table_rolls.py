@@ -176,21 +176,30 @@ def _die(x: int, colour: str, value: int | None) -> DieReading:
     ([("black", 3)], {"black": 5, "white": 3}, [None]),
     ([("black", 3), ("white", 3)], {"black": 5, "white": 3}, [5, 3]),
     ([("red", 3), ("red", 4), ("blue", 2), ("blue", None)], {"red": [3, 6], "blue": [2, 4]}, [3, None, 2, 4]),
+    # a die taken for leaning is one of the roll but never labelled; the values left then
+    # differ, so a corrected die beside it is not labelled either
+    ([("red", 3), ("red", "leaning")], {"red": [3, 4]}, [3, None]),
+    ([("red", 3), ("red", 6), ("red", "leaning")], {"red": [3, 4, 5]}, [3, None, None]),
+    ([("red", 3), ("red", 6), ("red", "leaning")], {"red": [3, 4, 4]}, [3, 4, None]),
 ])
 def test_a_kept_roll_labels_only_the_dice_whose_value_is_certain(
-        read: list[tuple[str, int | None]], confirmed: dict, labels: list[int | None]) -> None:
-    reading = DiceReading(tuple(_die(40 * i, colour, value) for i, (colour, value) in enumerate(read)))
+        read: list[tuple[str, int | str | None]], confirmed: dict, labels: list[int | None]) -> None:
+    reading = DiceReading(tuple(_die(40 * i, colour, value) if value != "leaning"
+                                else dataclasses.replace(_die(40 * i, colour, None), reason=UnsureReason.LEANING)
+                                for i, (colour, value) in enumerate(read)))
     given = {die.x: value for die, value in labelled_dice(reading, confirmed)}
     assert [given.get(die.x) for die in reading.dice] == labels
 
 
 @pytest.mark.parametrize(("reason", "colour_doubtful", "labelled"), [
-    (UnsureReason.VALUE_DOUBTFUL, False, True), (UnsureReason.LEANING, False, True), (UnsureReason.GLARE, False, True),
+    (UnsureReason.VALUE_DOUBTFUL, False, True), (UnsureReason.LEANING, False, False), (UnsureReason.GLARE, False, True),
     (UnsureReason.MAYBE_NOT_A_DIE, False, False), (UnsureReason.COLOUR_DOUBTFUL, True, False),
     (UnsureReason.LEANING, True, False), (UnsureReason.GLARE, True, False)])
-def test_an_unsure_die_is_labelled_only_where_its_colour_is_not_in_doubt(
+def test_an_unsure_die_is_labelled_only_where_its_colour_is_not_in_doubt_and_it_does_not_lean(
         reason: UnsureReason, colour_doubtful: bool, labelled: bool) -> None:
-    """A die that leans or shines shows that reason first, but its colour's doubt stays with it."""
+    """A die that shines shows that reason first, but its colour's doubt stays with it. A die
+    taken for leaning is never labelled: the players' value for it is the one they settled it to
+    (on drawn Macao tables 57 of 118 such labels were wrong, `tests.vision.bench_kept_labels`)."""
     doubted = dataclasses.replace(_die(40, "violet", None), reason=reason, colour_doubtful=colour_doubtful)
     reading = DiceReading((_die(0, "red", 3), doubted, _die(80, "blue", None)))
     pairs = labelled_dice(reading, {"red": 3, "violet": 5, "blue": [2]})

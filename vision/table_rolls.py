@@ -52,7 +52,9 @@ def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieR
     reader found as many dice of the colour as the players confirmed (else a die read 3 may be
     another one's misreading). A value read on no more dice than were confirmed with it is
     theirs; the dice left (read otherwise, or unsure) take the values left only where those are
-    all one value (a single corrected die, say). Any other die is left out: two dice read 3
+    all one value (a single corrected die, say). A die taken for leaning counts as a die of the
+    roll but is never labelled: no face of it lies flat to learn from, and the players' value
+    for it is the one they settled it to, not one the picture shows. Any other die is left out: two dice read 3
     where the players confirmed a 3 and a 5 could be either way round. So are the dice whose
     colour, which ties a die to a confirmed value, is in doubt (`_colour_in_doubt`)."""
     pairs: list[tuple[DieReading, int]] = []
@@ -64,7 +66,7 @@ def labelled_dice(reading: DiceReading, confirmed: Confirmed) -> list[tuple[DieR
         read = Counter(d.value for d in dice if d.value is not None)
         kept = {value for value, count in read.items() if count <= values[value]}
         pairs.extend((die, int(die.value)) for die in dice if die.value in kept)
-        left = [die for die in dice if die.value not in kept]
+        left = [die for die in dice if die.value not in kept and die.reason is not UnsureReason.LEANING]
         remaining = list((values - Counter({value: read[value] for value in kept})).elements())
         if left and len(set(remaining)) == 1:
             pairs.extend((die, remaining[0]) for die in left)

@@ -1,7 +1,9 @@
 """Figures for the labels a table's kept rolls get (not a test): each drawn scene read as the app
 reads it (beside its empty tray, in its tray corners), the players' confirmation taken from the
 scene's truth, the dice labelled by `vision.table_rolls.labelled_dice`, and each label judged
-against the truth (value and colour), by what the reader had said of the die.
+against the truth (value and colour), by what the reader had said of the die. A cocked die is
+confirmed with the value the players settle it to (drawn at random, seeded by the picture's name),
+as the app asks for one; any label on it is wrong.
 
     .venv/bin/python -m tests.vision.bench_kept_labels DATASET... [--expect macao|any]
 
@@ -12,10 +14,12 @@ A dataset is one `python -m vision synth DIR --empty-trays` draws. A wrong label
 from __future__ import annotations
 
 import argparse
+import zlib
 from collections import Counter
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.adapt import reader_beside_empty_tray
 from vision.evaluate import camera_check_of, empty_tray_of, load_labels, match
@@ -40,10 +44,12 @@ def label_kinds(folder: Path, expect: ExpectMode) -> Counter[tuple[str, bool]]:
         label_path = next((folder / "labels").glob(f"{image.stem}.*"))
         truth = load_labels(label_path, frame.shape[1], frame.shape[0])
         reading = read(frame, empty_tray_of(folder, image), camera_check_of(label_path, frame.shape[1], frame.shape[0]))
+        settled = np.random.default_rng(zlib.crc32(image.name.encode()))
         confirmed: dict[str, list[int]] = {}
         for true_die in truth:
-            if true_die.value is not None and true_die.colour is not None:
-                confirmed.setdefault(true_die.colour, []).append(true_die.value)
+            if true_die.colour is not None:
+                value = true_die.value if true_die.value is not None else int(settled.integers(1, 7))
+                confirmed.setdefault(true_die.colour, []).append(value)
         players: Confirmed = {colour: values[0] if expect == "macao" else values for colour, values in confirmed.items()}
         truth_of = {j: truth[i] for i, j in match(truth, reading.dice).items()}
         index = {id(die): j for j, die in enumerate(reading.dice)}

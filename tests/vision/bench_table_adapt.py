@@ -79,7 +79,8 @@ def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: b
             frame, labels = render_randomised(seed, allowed, SceneOptions(layout_seed=throw))
         scene = {key: labels.conditions[key] for key in ("tray_corners_px", "camera_fov_deg")} if beside else None
         if as_kept:
-            wrong = kept_as_the_app_keeps(folder, frame, labels, empty, scene, throws)
+            settled = np.random.default_rng([seed, throw])
+            wrong = kept_as_the_app_keeps(folder, frame, labels, empty, scene, throws, settled)
             kept[0] += 0 if wrong is None else 1
             kept[1] += sum(1 for die in labels.dice if die.value is not None)
             kept[2] += wrong or 0
@@ -102,10 +103,11 @@ def write_table(folder: Path, seed: int, throws: int, only: list[str], beside: b
 
 
 def kept_as_the_app_keeps(folder: Path, frame: np.ndarray, labels: SceneLabels, empty: np.ndarray | None,
-                          scene: dict[str, object] | None, limit: int) -> int | None:
+                          scene: dict[str, object] | None, limit: int, settled: np.random.Generator) -> int | None:
     """One throw kept as the app keeps a confirmed roll of dice that share one colour (`any`
     mode): read as the app reads it (beside its empty tray in its corners where given, else
-    alone), the players confirming the true values, and `vision.table_rolls.keep_roll` labelling
+    alone), the players confirming the true values (a cocked die's the one they settle it to,
+    drawn at random), and `vision.table_rolls.keep_roll` labelling
     the dice the reader found (`labelled_dice`: none where it found more or fewer dice than
     were rolled). Returns how many of the labels name another value than the die's own there
     (the nearest true top face), or None when no die was labelled and the throw not kept."""
@@ -121,7 +123,8 @@ def kept_as_the_app_keeps(folder: Path, frame: np.ndarray, labels: SceneLabels, 
         reading = read_dice(frame, params, "any", learned=learned)
     one_colour = dataclasses.replace(reading, dice=tuple(dataclasses.replace(d, colour=ONE_COLOUR)
                                                          for d in reading.dice))
-    confirmed = {ONE_COLOUR: [die.value for die in labels.dice if die.value is not None]}
+    confirmed = {ONE_COLOUR: [die.value if die.value is not None else int(settled.integers(1, 7))
+                              for die in labels.dice]}
     image = keep_roll(folder, frame, one_colour, confirmed, limit + 1, empty)
     if image is None:
         return None
