@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from app.ui.i18n import _
@@ -16,5 +17,5 @@ def export_buttons(app: WindroseApp, game_id: int) -> list[BigButton]:
     buttons = [BigButton(_("Export"), tag=("export", ""), on_tap=lambda: app.export_game(game_id))]
     for stick in app.sticks():
         buttons.append(BigButton(_("To the stick {label}").format(label=stick.label), tag=("export", stick.label),
-                                 on_tap=lambda chosen=stick: app.export_game(game_id, chosen)))
+                                 on_tap=partial(app.export_game, game_id, stick)))
     return buttons

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from kivy.uix.gridlayout import GridLayout
 
@@ -27,7 +28,7 @@ def number_pad(value: int, on_pick: Callable[[int], None], low: int, high: int, 
     for number in shown:
         grid.add_widget(BigButton(str(number), role="selected" if number == value else "normal",
                                   size_hint_y=1, tag=(key, number),
-                                  on_tap=lambda n=number: on_pick(n)))
+                                  on_tap=partial(on_pick, number)))
     if overflow:
         first_beyond = shown[-1] + 1
         beyond = value >= first_beyond

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from functools import partial
 from typing import TYPE_CHECKING
 
 from kivy.uix.boxlayout import BoxLayout
@@ -33,7 +34,7 @@ def roster_row(session: Session, seated: Collection[str], on_pick: Callable[[Ros
     names.width = (NAME_WIDTH + theme.GAP) * len(free)
     for entry in free:
         names.add_widget(BigButton(entry.name, size=theme.FONT_NORMAL, tag=("roster", entry.name), disabled=full,
-                                   size_hint=(None, 1), width=NAME_WIDTH, on_tap=lambda e=entry: on_pick(e)))
+                                   size_hint=(None, 1), width=NAME_WIDTH, on_tap=partial(on_pick, entry)))
     scroll = ScrollView(do_scroll_y=False, size_hint_y=None, height=theme.TOUCH_MIN)
     scroll.add_widget(names)
     box.add_widget(scroll)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -71,7 +72,7 @@ def keypad(on_key: Callable[[str], None], extra: Sequence[tuple[str, str, str]],
     grid = GridLayout(cols=columns, spacing=3, size_hint_y=None, height=rows * (theme.TOUCH_MIN + 3))
     for key, label, role in keys:
         grid.add_widget(BigButton(label, role=role, size_hint_y=None, height=theme.TOUCH_MIN, tag=("key", key),
-                                  on_tap=lambda k=key: on_key(k)))
+                                  on_tap=partial(on_key, key)))
     return grid
 
 
@@ -232,7 +233,7 @@ class SheetPad(BoxLayout):
         lit = self.lit == (seat.name, field.key)
         return BigButton(shown_value(value), role="selected" if lit else "normal", size=theme.FONT_NORMAL,
                          size_hint_y=None, height=theme.TOUCH_MIN, tag=(f"{seat.name}:{field.key}", "field"),
-                         on_tap=lambda n=seat.name, k=field.key: self.light(n, k))
+                         on_tap=partial(self.light, seat.name, field.key))
 
     def _sheet(self) -> GridLayout:
         players_across = SIDE_FIELDS < len(self.fields) <= WIDE_FIELDS
@@ -283,7 +284,7 @@ class SheetPad(BoxLayout):
             chips = BoxLayout(spacing=3, size_hint_y=None, height=theme.TOUCH_MIN)
             for index, number in enumerate(self.draft):
                 chips.add_widget(BigButton(str(number), size_hint_y=1, tag=("remove", index),
-                                           on_tap=lambda i=index: self.remove(i)))
+                                           on_tap=partial(self.remove, index)))
             self.typed_button = BigButton(self.typed or "_", role="accent", size_hint_y=1, tag=("typed", ""))
             chips.add_widget(self.typed_button)
             for _free in range(len(self.draft) + 1, field.many):

@@ -3,6 +3,7 @@ player's colour). The names are checked by the game's own rules when the game st
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -62,7 +63,7 @@ class SheetSetupScreen(BaseScreen):
                 colour = self.seat_colours[index]
                 row.add_widget(BigButton(translator.gettext(colour), fill=self.fills.get(colour), size_hint=(None, 1),
                                          size_hint_y=1, width=150, tag=("colour", index),
-                                         on_tap=lambda i=index: self._next_colour(i)))
+                                         on_tap=partial(self._next_colour, index)))
             body.add_widget(row)
         names = roster_row(self.app.session, self.names, self._seat_known, full=all(self.names))
         if names is not None:

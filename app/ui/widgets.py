@@ -8,6 +8,7 @@ everywhere.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
@@ -185,12 +186,13 @@ class TextLabel(Label):
 
 class TapGuard:
     """Every tap's callback runs through here, so one place (the app's `guarded`) turns a fault
-    on the way to the disk into a notice instead of ending the app."""
+    on the way to the disk into a notice instead of ending the app. What a callback returns is
+    not used, so a tap may call a method that returns something (whether the rules took a roll)."""
 
     def __init__(self) -> None:
-        self.guard: Callable[[Callable[[], None]], None] | None = None
+        self.guard: Callable[[Callable[[], object]], None] | None = None
 
-    def run(self, on_tap: Callable[[], None]) -> None:
+    def run(self, on_tap: Callable[[], object]) -> None:
         if self.guard is None:
             on_tap()
         else:
@@ -210,7 +212,7 @@ class BigButton(Button):
     def __init__(
         self,
         text: str = "",
-        on_tap: Callable[[], None] | None = None,
+        on_tap: Callable[[], object] | None = None,
         role: str = "normal",
         fill: tuple[float, float, float, float] | None = None,
         size: int = theme.FONT_NORMAL,
@@ -448,7 +450,7 @@ def spacer(**kwargs: Any) -> Widget:
 class Tile(ButtonBehavior, Panel):
     """A tappable panel (a card slot, a history line): a BoxLayout with a background."""
 
-    def __init__(self, on_tap: Callable[[], None] | None = None, tag: Any = None, **kwargs: Any) -> None:
+    def __init__(self, on_tap: Callable[[], object] | None = None, tag: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.tag = tag
         if on_tap is not None:
@@ -464,7 +466,7 @@ def segmented(
     for value in values:
         text = labels.get(value, str(value)) if labels else str(value)
         row.add_widget(BigButton(text, role="selected" if value == current else "normal", tag=(group, value),
-                                 on_tap=lambda v=value: on_pick(v), height=kwargs.get("height", theme.BUTTON_HEIGHT)))
+                                 on_tap=partial(on_pick, value), height=kwargs.get("height", theme.BUTTON_HEIGHT)))
     return row
 
 

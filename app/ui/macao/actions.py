@@ -17,6 +17,7 @@ one-colour supply) is filled in for the player to see and confirm.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -289,7 +290,7 @@ class ActionsPanel(PhasePanel):
         row = BoxLayout(spacing=3, **theme.touch_row(self.screen.roomy()))
         for colour in CUBE_COLOURS:
             picked = chosen.count(colour)
-            row.add_widget(cube_button(colour, lambda c=colour: on_pick(c), text=str(picked) if picked else "+",
+            row.add_widget(cube_button(colour, partial(on_pick, colour), text=str(picked) if picked else "+",
                                        size_hint_y=1))
         row.add_widget(BigButton(_("Clear"), on_tap=lambda: on_pick(None), size_hint_x=1.5, size_hint_y=1))
         return row
@@ -350,7 +351,7 @@ class ActionsPanel(PhasePanel):
                            (DOUBLE_JOKERS, _("Jester: jokers count double"))):
             row.add_widget(BigButton(title, role="selected" if tag in self.effects else "normal", size=theme.FONT_SMALL,
                                      size_hint_y=1, tag=("activation_effect", tag),
-                                     on_tap=lambda t=tag: self._toggle_effect(t)))
+                                     on_tap=partial(self._toggle_effect, tag)))
         return row
 
     def _toggle_effect(self, tag: str) -> None:
@@ -391,7 +392,7 @@ class ActionsPanel(PhasePanel):
             tile_grid.add_widget(BigButton(
                 f"{translator.gettext(tile)} ({left[tile]})", role="selected" if tile == self.tile else "normal",
                 disabled=left[tile] == 0, size=theme.FONT_SMALL, size_hint_y=1, tag=("tile", tile),
-                on_tap=lambda t=tile: self._pick_tile(who, t)))
+                on_tap=partial(self._pick_tile, who, tile)))
         parts = [*self._tray(player, self.cost, self._pick_cost), tile_grid]
         action = {"type": "take_quarter", "player": who, "cost": list(self.cost), "tile": self.tile}
         return self._form(_("City quarter: the cubes printed on it, then its tile"), parts,
@@ -460,7 +461,7 @@ class ActionsPanel(PhasePanel):
         for value in range(20):
             grid.add_widget(BigButton(str(value), role="selected" if value == self.value else "normal",
                                       size_hint_y=1, tag=("value", value),
-                                      on_tap=lambda v=value: self._pick_value(v)))
+                                      on_tap=partial(self._pick_value, value)))
         return grid
 
     def _pick_value(self, value: int) -> None:
@@ -475,7 +476,7 @@ class ActionsPanel(PhasePanel):
         double = options.joker.double
         row = BoxLayout(spacing=3, **theme.touch_row(self.screen.roomy(), theme.BUTTON_HEIGHT))
         for colour in CUBE_COLOURS:
-            row.add_widget(cube_button(colour, lambda c=colour: self._joker_pick(c, double), size_hint_y=1))
+            row.add_widget(cube_button(colour, partial(self._joker_pick, colour, double), size_hint_y=1))
         row.add_widget(BigButton(_("3 gold"), on_tap=lambda: self._joker_pick("gold", double), size_hint_x=1.5,
                                  size_hint_y=1, tag=("cube", "gold")))
         hint = _("Tap up to two: cubes or 3 gold each.") if double else _("Tap one: a cube or 3 gold.")

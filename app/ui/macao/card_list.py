@@ -10,6 +10,7 @@ the table's own card list never loses a card.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +114,7 @@ class CardListSettings(SettingsSection):
                 summary, colour = _("{n} cards").format(n=len(read_card_file(path))), theme.TEXT_DIM
             except CatalogueError as err:
                 summary, colour = translator.message(err.problem), theme.WARN
-            tile = Tile(on_tap=lambda chosen=path: self.on_import(chosen), tag=("card-file", path.name),
+            tile = Tile(on_tap=partial(self.on_import, path), tag=("card-file", path.name),
                         orientation="vertical", padding=(8, 2), size_hint_y=None, height=60,
                         bg=list(theme.PANEL_LIGHT))
             tile.add_widget(TextLabel(path.name, size=theme.FONT_NORMAL))

@@ -13,6 +13,7 @@ rules core as soon as every card is complete.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -271,7 +272,7 @@ class CardEntryPanel(PhasePanel):
             lit = i == self.selected
             key = (slot.kind, tuple(slot.cost), slot.gold, slot.prestige, slot.tribute_tapped, slot.name,
                    tuple(slot.effects), lit)
-            grid.add_widget(self.memo(f"slot{i}", key, lambda i=i, slot=slot, lit=lit: self._slot_tile(i, slot, lit)))
+            grid.add_widget(self.memo(f"slot{i}", key, partial(self._slot_tile, i, slot, lit)))
         return grid
 
     def _slot_tile(self, i: int, slot: CardDraft, lit: bool) -> Widget:
@@ -319,7 +320,7 @@ class CardEntryPanel(PhasePanel):
                 for tag, title in ((NO_TABLEAU_PENALTY, _("Abbot")), (DOUBLE_JOKERS, _("Jester"))):
                     details.add_widget(BigButton(title, role="selected" if tag in slot.effects else "normal",
                                                  size=theme.FONT_SMALL, size_hint_x=0.6, size_hint_y=1,
-                                                 tag=("effect", tag), on_tap=lambda t=tag: self.toggle_effect(t)))
+                                                 tag=("effect", tag), on_tap=partial(self.toggle_effect, tag)))
         if slot.kind != "office" or not stacked:  # an office has no kind to pick: portrait gives its row away
             box.add_widget(details)
         if not stacked:
@@ -340,7 +341,7 @@ class CardEntryPanel(PhasePanel):
             row.add_widget(BigButton(text, markup=True, role="selected" if lit == (gold, prestige) else "normal",
                                      size=theme.FONT_HUGE if roomy else theme.FONT_LARGE, size_hint_y=1,
                                      tag=("tribute", gold, prestige),
-                                     on_tap=lambda g=gold, p=prestige: self.set_tribute(g, p)))
+                                     on_tap=partial(self.set_tribute, gold, prestige)))
         row.add_widget(BigButton(_("Usual") if self.other_tributes else _("Other"), size=theme.FONT_SMALL,
                                  size_hint_x=0.8, size_hint_y=1, tag=("tribute", "more"),
                                  on_tap=self.toggle_other_tributes))
@@ -358,7 +359,7 @@ class CardEntryPanel(PhasePanel):
     def _palette(self, roomy: bool) -> Widget:
         palette = BoxLayout(spacing=3, **theme.touch_row(roomy))
         for colour in CUBE_COLOURS:
-            palette.add_widget(cube_button(colour, lambda c=colour: self.add_cube(c), text="+", size_hint_y=1))
+            palette.add_widget(cube_button(colour, partial(self.add_cube, colour), text="+", size_hint_y=1))
         palette.add_widget(BigButton(_("Clear"), on_tap=self.clear_cost, size_hint_x=1.6, size_hint_y=1))
         return palette
 
@@ -396,7 +397,7 @@ class CardEntryPanel(PhasePanel):
         for card in known:
             # A building and a person may share a name: then the kind tells them apart.
             label = card["name"] if names.count(card["name"]) == 1 else f"{card['name']} ({translator.gettext(card['kind'])})"
-            grid.add_widget(BigButton(label, on_tap=lambda c=card: self.pick_known(c),
+            grid.add_widget(BigButton(label, on_tap=partial(self.pick_known, card),
                                       tag=("known", card["kind"], card["name"]),
                                       size=theme.FONT_NORMAL if portrait else theme.FONT_SMALL,
                                       height=theme.BUTTON_HEIGHT + 8 if portrait else theme.TOUCH_MIN))

@@ -11,6 +11,7 @@ OpenCV and numpy (some 30 MB), which a table typing its dice in never needs.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -236,7 +237,7 @@ class RollPanel(PhasePanel):
             row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, theme.BUTTON_HEIGHT, tallest=110))
             key = {"size": theme.FONT_HUGE if roomy else theme.FONT_LARGE, "size_hint_y": 1}
         for pips in PIPS:
-            row.add_widget(BigButton(str(pips), on_tap=lambda p=pips: self.set_value(p), tag=("pips", pips),
+            row.add_widget(BigButton(str(pips), on_tap=partial(self.set_value, pips), tag=("pips", pips),
                                      disabled=self.selected is None, **key))
         return row
 

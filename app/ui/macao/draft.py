@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -31,7 +32,7 @@ class SetupPickPanel(PhasePanel):
         root = BoxLayout(orientation="vertical", spacing=theme.GAP)
         grid = _grid(self.screen.tall_portrait())
         for i, card in enumerate(self.state.setup_cards):
-            grid.add_widget(card_tile(card, (lambda i=i: self._pick(who, i)) if card is not None else None,
+            grid.add_widget(card_tile(card, partial(self._pick, who, i) if card is not None else None,
                                       note=_("taken") if card is None else "", tag=("card", i)))
         root.add_widget(grid)
         return root
@@ -57,7 +58,7 @@ class TakeCardPanel(PhasePanel):
                                   size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=24))
         grid = _grid(self.screen.tall_portrait())
         for i, card in enumerate(self.state.revealed):
-            grid.add_widget(card_tile(card, (lambda i=i: self._take(who, i)) if card is not None else None,
+            grid.add_widget(card_tile(card, partial(self._take, who, i) if card is not None else None,
                                       note=_("gone") if card is None else "", tag=("card", i)))
         root.add_widget(grid)
         return root
@@ -87,7 +88,7 @@ class TakeCardPanel(PhasePanel):
         cards = list(self.state.player(who).tableau) + [chosen]
         grid = _grid(self.screen.tall_portrait())
         for i, card in enumerate(cards):
-            grid.add_widget(card_tile(card, lambda i=i: self._discard(who, i), tag=("discard", i),
+            grid.add_widget(card_tile(card, partial(self._discard, who, i), tag=("discard", i),
                                       note=_("new card") if i == len(cards) - 1 else ""))
         root.add_widget(grid)
         root.add_widget(BigButton(_("Cancel: choose another card"), on_tap=self._cancel))

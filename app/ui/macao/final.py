@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -70,9 +71,9 @@ class FinalPanel(PhasePanel):
                     row.add_widget(BigButton(str(entry[index]), role="selected" if lit else "normal",
                                              size=theme.FONT_LARGE, size_hint_y=1,
                                              tag=(f"{player.colour}:{name}", "field"),
-                                             on_tap=lambda c=player.colour, i=index: self._select(c, i)))
+                                             on_tap=partial(self._select, player.colour, index)))
                 row.add_widget(BigButton(_("Save"), role="ok", tag=("save", player.colour), size_hint_y=1,
-                                         on_tap=lambda c=player.colour, e=entry: self._save(c, e)))
+                                         on_tap=partial(self._save, player.colour, entry)))
             root.add_widget(row)
         if self.field is not None:
             colour, index = self.field

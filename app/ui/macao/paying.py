@@ -9,6 +9,7 @@ where each colour is; its number is how many of that colour are still in the sup
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -37,12 +38,12 @@ def paying_tray(supply: Mapping[str, int], paying: list[str], on_take: Callable[
     source = BoxLayout(spacing=3, **theme.touch_row(roomy))
     source.add_widget(TextLabel(_("Supply"), size=theme.FONT_SMALL, size_hint_x=None, width=LABEL_WIDTH))
     for colour in CUBE_COLOURS:
-        source.add_widget(cube_button(colour, lambda c=colour: on_take(c), text=str(left[colour]),
+        source.add_widget(cube_button(colour, partial(on_take, colour), text=str(left[colour]),
                                       disabled=left[colour] <= 0, size_hint_y=1))
     tray = BoxLayout(spacing=3, **theme.touch_row(roomy))
     tray.add_widget(TextLabel(_("Paying"), size=theme.FONT_SMALL, size_hint_x=None, width=LABEL_WIDTH))
     for index, colour in enumerate(paying):
-        tray.add_widget(BigButton("", on_tap=lambda i=index: on_put_back(i), fill=theme.cube_colour(colour),
+        tray.add_widget(BigButton("", on_tap=partial(on_put_back, index), fill=theme.cube_colour(colour),
                                   tag=("paid", index), size_hint_y=1, size_hint_x=None, width=theme.TOUCH_MIN))
     if paying:
         tray.add_widget(Widget())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -45,7 +46,7 @@ class NewGameScreen(BaseScreen):
             row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=72 if roomy else theme.BUTTON_HEIGHT)
             seated = colour in self.seated
             label = (_("Seated") if seated else _("Add")) + ": " + translator.gettext(colour)
-            toggle = player_button(colour, label, on_tap=lambda c=colour: self._toggle(c), size_hint_x=0.45,
+            toggle = player_button(colour, label, on_tap=partial(self._toggle, colour), size_hint_x=0.45,
                                    size_hint_y=1, tag=("seat", colour))
             toggle.opacity = 1.0 if seated else 0.55
             row.add_widget(toggle)
@@ -69,7 +70,7 @@ class NewGameScreen(BaseScreen):
                                   size=theme.FONT_SMALL, color=theme.TEXT_DIM, size_hint_y=None, height=60))
         for colour in self.seated:
             wall.add_widget(player_button(colour, self.name_of(colour), height=64 if roomy else 44,
-                                          on_tap=lambda c=colour: self._to_top(c)))
+                                          on_tap=partial(self._to_top, colour)))
         wall.add_widget(BoxLayout())
         wall.add_widget(BigButton(_("Shuffle the stack"), on_tap=self._shuffle, disabled=len(self.seated) < 2,
                                   height=72 if roomy else theme.BUTTON_HEIGHT))

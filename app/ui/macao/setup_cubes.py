@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -33,7 +34,7 @@ class SetupCubesPanel(PhasePanel):
             row = BoxLayout(spacing=theme.GAP, **theme.touch_row(roomy, 64, tallest=140))
             for colour in CUBE_COLOURS:
                 # The chosen colour is rimmed (a bracketed name alone was hard to see across the table).
-                row.add_widget(cube_button(colour, lambda c=colour, f=field: self._pick(who, f, c),
+                row.add_widget(cube_button(colour, partial(self._pick, who, field, colour),
                                            text=translator.gettext(colour), outlined=chosen == colour,
                                            bold=chosen == colour, size=theme.FONT_SMALL, size_hint_y=1, group=field))
             root.add_widget(row)

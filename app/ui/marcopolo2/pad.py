@@ -8,6 +8,7 @@ The dice service is imported only where a dice station runs (it loads OpenCV and
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -244,7 +245,7 @@ class MarcoPolo2Pad(BoxLayout):
         return ColouredDie(colour, value or 0, tag=("die", owner, index), unsure=why is not None or value is None,
                            selected=self.picked == (owner, index),
                            note=_(UNSURE_WORDS[why]) if why in UNSURE_WORDS else "",
-                           on_tap=None if rolled else lambda n=owner, i=index: self.pick(n, i))
+                           on_tap=None if rolled else partial(self.pick, owner, index))
 
     def _player_row(self, player: dict[str, Any]) -> Panel:
         name = player["name"]
@@ -254,7 +255,7 @@ class MarcoPolo2Pad(BoxLayout):
         row = Panel(spacing=theme.GAP, padding=3, size_hint_y=None, height=theme.TOUCH_MIN + 6,
                     bg=list(theme.ACCENT if lit else theme.dimmed(theme.OK) if rolled is not None else theme.PANEL))
         row.add_widget(BigButton(name, fill=fill_of(player["colour"]), size_hint=(None, 1), size_hint_y=1,
-                                 width=120, tag=("player", name), on_tap=lambda n=name: self.light(n)))
+                                 width=120, tag=("player", name), on_tap=partial(self.light, name)))
         dice_box = BoxLayout(spacing=2)
         for index, value in enumerate(dice):
             dice_box.add_widget(self._die(name, player["colour"], index, value, rolled is not None))
@@ -311,7 +312,7 @@ class MarcoPolo2Pad(BoxLayout):
         grid = GridLayout(cols=3, spacing=3, size_hint_y=None, height=2 * (theme.TOUCH_MIN + 3))
         for value in range(1, 7):
             grid.add_widget(BigButton(str(value), size=theme.FONT_LARGE, size_hint_y=None, height=theme.TOUCH_MIN,
-                                      tag=("pips", value), on_tap=lambda v=value: self.add_die(v)))
+                                      tag=("pips", value), on_tap=partial(self.add_die, value)))
         box.add_widget(grid)
         if self.picked is not None:
             box.add_widget(BigButton(_("Take the die out"), size=theme.FONT_SMALL, size_hint_y=None,

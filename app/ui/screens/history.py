@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -80,7 +81,7 @@ class HistoryScreen(BaseScreen):
             if entry.kind == "action" and entry.live and entry.index + 1 < live_actions:
                 row.add_widget(BigButton(_("Go back to here"), size=theme.FONT_SMALL, size_hint=(None, None),
                                          width=170, height=theme.TOUCH_MIN, pos_hint={"center_y": 0.5},
-                                         on_tap=lambda keep=entry.index + 1: self.app.go_back(keep)))
+                                         on_tap=partial(self.app.go_back, entry.index + 1)))
             grid.add_widget(row)
         if not grid.children:
             grid.add_widget(TextLabel(_("Nothing has happened yet."), size=theme.FONT_NORMAL, size_hint_y=None, height=40))
@@ -100,14 +101,14 @@ class HistoryScreen(BaseScreen):
                                  size_hint_y=None, height=24, color=theme.TEXT_DIM))
         players = BoxLayout(spacing=3, size_hint_y=None, height=theme.BUTTON_HEIGHT)
         for seat in session.game.seats(session.document().header):
-            button = player_button(seat.colour or "", seat.name, on_tap=lambda c=seat.id: self._set_player(c))
+            button = player_button(seat.colour or "", seat.name, on_tap=partial(self._set_player, seat.id))
             button.opacity = 1.0 if seat.id == self.player else 0.5
             players.add_widget(button)
         box.add_widget(players)
         for key, title in self.game_ui.corrections:
             row = BoxLayout(spacing=theme.GAP, size_hint_y=None, height=theme.BUTTON_HEIGHT)
             row.add_widget(TextLabel(_(title), size=theme.FONT_SMALL, size_hint_x=0.6))
-            row.add_widget(stepper(self.amounts.get(key, 0), lambda n, k=key: self._set_amount(k, n),
+            row.add_widget(stepper(self.amounts.get(key, 0), partial(self._set_amount, key),
                                    low=-99, high=99, key=key))
             box.add_widget(row)
         note = TextField(text=self.note, hint_text=_("Why (required)"), multiline=False, size_hint_y=None,

@@ -8,6 +8,7 @@ writes there), newest first: no keyboard and no file dialog on a touchscreen.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,7 @@ class ImportGameScreen(BaseScreen):
         grid.bind(minimum_height=grid.setter("height"))
         files = record_files(folders)
         for path, label in files:
-            tile = Tile(on_tap=lambda p=path: self._import(p), orientation="vertical", padding=(8, 2),
+            tile = Tile(on_tap=partial(self._import, path), orientation="vertical", padding=(8, 2),
                         size_hint_y=None, height=60, bg=list(theme.PANEL_LIGHT), tag=("record_file", path.name))
             tile.add_widget(TextLabel(path.name, size=theme.FONT_NORMAL))
             tile.add_widget(TextLabel(label, size=theme.FONT_SMALL, color=theme.TEXT_DIM))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
@@ -28,7 +30,11 @@ class NewGameScreen(BaseScreen):
         for game_id in playable_games():
             grid.add_widget(BigButton(translator.message(game(game_id).title), role="accent",
                                       size=theme.FONT_LARGE, height=tall, tag=("game", game_id),
-                                      on_tap=lambda chosen=game_id: self.app.go(game_ui(chosen).setup_screen)))
+                                      on_tap=partial(self._set_up, game_id)))
         body.add_widget(grid)
         body.add_widget(Widget())
         root.add_widget(body)
+
+    def _set_up(self, game_id: str) -> None:
+        """The chosen game's set-up screen; its UI module is imported at the tap, not before."""
+        self.app.go(game_ui(game_id).setup_screen)

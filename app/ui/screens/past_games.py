@@ -3,6 +3,7 @@ score with its exports."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -52,7 +53,7 @@ class PastGamesScreen(BaseScreen):
                 state = _("{progress}, not finished").format(progress=translator.message(game.progress))
             else:
                 state = _("not finished")
-            tile = Tile(on_tap=lambda i=game.id: self.app.go("past_game", game_id=i), orientation="vertical",
+            tile = Tile(on_tap=partial(self.app.go, "past_game", game_id=game.id), orientation="vertical",
                         padding=(8, 2), size_hint_y=None, height=60, bg=list(theme.PANEL_LIGHT))
             tile.add_widget(TextLabel(f"{game.started[:16].replace('T', ' ')}  {names}", size=theme.FONT_NORMAL))
             tile.add_widget(TextLabel(state, size=theme.FONT_SMALL, color=theme.TEXT_DIM))
