@@ -12,11 +12,20 @@ from app.ui.i18n import translator
 
 
 class PanelHost(Protocol):
-    """The screen a panel sits in: the app, and a way to redraw just the panel."""
+    """The screen a panel sits in: the app, a way to redraw just the panel, and the window's
+    shape that the panel's layout follows (the screen's answers, so every panel agrees)."""
 
     app: Any
 
     def redraw_panel(self) -> None: ...
+
+    def portrait(self) -> bool: ...
+
+    def roomy(self) -> bool: ...
+
+    def narrow(self) -> bool: ...
+
+    def tall_portrait(self) -> bool: ...
 
 
 class PhasePanel:
