@@ -12,7 +12,7 @@ OpenCV and numpy (some 30 MB), which a table typing its dice in never needs.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -22,7 +22,7 @@ from app.games.macao import CUBE_COLOURS, apply_action, effective_pips, waiting_
 from app.ui import theme
 from app.ui.dice_words import UNSURE_WORDS
 from app.ui.i18n import _, translator
-from app.ui.panel import PhasePanel
+from app.ui.panel import PanelHost, PhasePanel
 from app.ui.widgets import BigButton, DieWidget, Panel, TextLabel
 
 if TYPE_CHECKING:
@@ -31,10 +31,21 @@ if TYPE_CHECKING:
 PIPS = (1, 2, 3, 4, 5, 6)
 
 
+class DiceHost(PanelHost, Protocol):
+    """The game screen, which outlives the panels: these panels set an attribute of their own on
+    it to carry the die that accepted a sure proposal, (round, colour), from the roll's panel to
+    the choosing panel that follows. The shell names no game, so the attribute is not declared
+    there and is read with a default: it is absent until the first sure roll."""
+
+    first_die_carried: tuple[int, str] | None
+
+
 class RollPanel(PhasePanel):
     """The six dice of the round: the camera's proposal (unsure ones ringed) or typed by hand."""
 
-    def __init__(self, screen: Any) -> None:
+    screen: DiceHost
+
+    def __init__(self, screen: DiceHost) -> None:
         super().__init__(screen)
         self.values: dict[str, int | None] = {c: None for c in CUBE_COLOURS}
         self.unsure: set[str] = set()
@@ -64,7 +75,8 @@ class RollPanel(PhasePanel):
                                if d.unsure and d.colour and d.reason is not None}
         open_dice = [c for c in CUBE_COLOURS if self.values[c] is None]
         doubtful = [c for c in CUBE_COLOURS if c in self.unsure]
-        self.selected = (open_dice or doubtful or [None])[0]
+        first_choices = open_dice or doubtful
+        self.selected = first_choices[0] if first_choices else None
         self.correcting = False
 
     def sure(self) -> bool:
@@ -245,7 +257,9 @@ class RollPanel(PhasePanel):
 class ChooseDicePanel(PhasePanel):
     """The player whose turn it is taps two dice; the choice goes to the rules at the second tap."""
 
-    def __init__(self, screen: Any) -> None:
+    screen: DiceHost
+
+    def __init__(self, screen: DiceHost) -> None:
         super().__init__(screen)
         self.first: str | None = None
         carried = getattr(screen, "first_die_carried", None)  # the die that accepted a sure proposal
