@@ -147,8 +147,8 @@ def run_app(config: Config, db_path: Path, manual_dice: bool = False) -> int:
     for warning in warnings:
         log.warning("%s", warning)
     store = SettingsStore(home / "ui-settings.json")
-    settings, warning = store.load(UiSettings.from_config(dict(config["ui"])))
-    warnings += [warning] if warning else []
+    settings, unreadable = store.load(UiSettings.from_config(dict(config["ui"])))
+    warnings += [unreadable] if unreadable else []
     exports = Path(config["ui"]["exports_dir"]) if config["ui"]["exports_dir"] else home / "exports"
     link = None if manual_dice else dice_link()
     context = UiContext(session=session, settings=settings, settings_store=store,
