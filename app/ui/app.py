@@ -330,7 +330,7 @@ class WindroseApp(App):
     def _dice_status(self, status: Any) -> None:
         screen = self.manager.current_screen
         panel = getattr(screen, "_panel", None)
-        if screen.name == "game" and hasattr(panel, "on_status"):
+        if screen.name == "game" and panel is not None and hasattr(panel, "on_status"):
             panel.on_status(status)
         elif screen.name == "camera":
             screen.refresh()
