@@ -53,7 +53,12 @@ class Keyboard(Panel):
         self.shift = False
         self.keys: dict[str, BigButton] = {}
         self._build()
-        self.bind(parent=lambda _keyboard, parent: parent is None and self._put_away())
+        self.bind(parent=self._on_parent)
+
+    def _on_parent(self, _keyboard: Keyboard, parent: Widget | None) -> None:
+        """Kivy's parent binding: a keyboard taken off its screen is put away."""
+        if parent is None:
+            self._put_away()
 
     def _build(self) -> None:
         preview = BoxLayout(size_hint_y=None, height=PREVIEW_HEIGHT, spacing=theme.GAP)
