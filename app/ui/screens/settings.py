@@ -88,7 +88,7 @@ class SettingsScreen(BaseScreen):
         scroll.add_widget(body)
         root.add_widget(scroll)
 
-    def _change(self, **changes: object) -> None:
+    def _change(self, **changes: Any) -> None:
         before = self.app.context.settings
         after = replace(before, **changes)
         self.app.apply_settings(after)
