@@ -24,7 +24,7 @@ def breakdown_table(table: ScoreTable, roomy: bool = False) -> GridLayout:
     for title in columns:
         grid.add_widget(TextLabel(title, size=theme.FONT_SMALL, bold=True, halign="center", color=theme.TEXT_DIM))
     for line in table.lines:
-        grid.add_widget(PlayerBadge(line.colour, f"{line.rank}. {line.name}",
+        grid.add_widget(PlayerBadge(line.colour or "", f"{line.rank}. {line.name}",
                                     size=theme.FONT_NORMAL if roomy else theme.FONT_SMALL))
         values = (table.part(line, "prestige"), -table.part(line, "punish_points"), table.part(line, "card_points"),
                   table.part(line, "city_points"), line.total)
@@ -39,7 +39,7 @@ def score_bars(table: ScoreTable) -> list[Bar]:
     bars = []
     for line in table.lines:
         cards, city = table.part(line, "card_points"), table.part(line, "city_points")
-        bars.append(Bar(line.name, theme.player_colour(line.colour),
+        bars.append(Bar(line.name, theme.player_colour(line.colour or ""),
                         ((line.total - cards - city, TRACK_COLOUR), (cards, CARDS_COLOUR), (city, CITY_COLOUR))))
     return bars
 
