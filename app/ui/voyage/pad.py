@@ -36,16 +36,23 @@ class VoyagePad(FieldsSheet):
         rounds = next(p for p in self.state["players"] if p["name"] == player).get("rounds", [])
         return rounds[int(number) - 1][SHEET_KEYS[part]] if len(rounds) >= int(number) else None
 
+    def _number(self, player: str, key: str) -> int | None:
+        """A voyage field's value: a number, or None while not typed (never a list of dice)."""
+        value = self._value(player, key)
+        assert not isinstance(value, list)
+        return value
+
     def _save(self, player: str, key: str, value: Value) -> bool:
         part, number = key.split("_")
         assert isinstance(value, int)
-        voyage = {SHEET_KEYS[other]: self._value(player, f"{other}_{number}") for other in SHEET_KEYS}
+        voyage = {SHEET_KEYS[other]: self._number(player, f"{other}_{number}") for other in SHEET_KEYS}
         voyage[SHEET_KEYS[part]] = value
-        if any(v is None for v in voyage.values()):
-            self.pending[(player, int(number))] = {k: v for k, v in voyage.items() if v is not None}
+        typed = {k: v for k, v in voyage.items() if v is not None}
+        if len(typed) < len(voyage):
+            self.pending[(player, int(number))] = typed
             return True
         self.pending.pop((player, int(number)), None)
-        if self.act({"type": "voyage", "player": player, "round": int(number), **voyage}):
+        if self.act({"type": "voyage", "player": player, "round": int(number), **typed}):
             return True
-        self.pending[(player, int(number))] = voyage  # refused: both halves stay typed for a fix
+        self.pending[(player, int(number))] = typed  # refused: both halves stay typed for a fix
         return False
