@@ -1,8 +1,9 @@
 """`python -m vision adapt`: refit what a Pi can refit in minutes on the table's own rolls.
 
 The table's confirmed rolls (vision.table_rolls) are split: every `HELD_OUT_EVERY`-th frame is
-held out, and every frame with no die labelled (it would teach nothing); the rest teach. A folder holds the rolls of one reader mode (`table-rolls/` macao's,
-`table-rolls-any/` any's), and the refit is for that mode alone; the mode is given (`expect`), as
+held out, and every frame with no die labelled (it would teach nothing); the rest teach. A
+folder holds the rolls of one reader mode (`table-rolls/` macao's, `table-rolls-any/` any's),
+and the refit is for that mode alone; the mode is given (`expect`), as
 `read` and `evaluate` take it, not guessed from the folder's name (a copied folder may be named
 anything) or its labels (a roll of dice whose colours repeat may show each colour once).
 
