@@ -277,6 +277,26 @@ def draw_second_opinions(frame: np.ndarray, opinions: Sequence[SecondOpinion]) -
     return canvas
 
 
+def draw_outlines(frame: np.ndarray, traced: Sequence[tuple[float, float, float, float, bool]]) -> np.ndarray:
+    """Frame with each candidate whose outline was traced (centre x, y, side, how far off an
+    ellipse, and whether that made it a round token): a circle on the tokens dropped (orange),
+    a box on the candidates kept as dice (green), each with its measure."""
+    canvas = frame.copy()
+    thickness = max(1, round(max(frame.shape[:2]) / 800))
+    labelled = []
+    for cx, cy, side, off, token in traced:
+        half = side / 2.0
+        corner = (round(cx - half), round(cy - half))
+        if token:
+            cv2.circle(canvas, (round(cx), round(cy)), round(half), _DECLINED_BGR, 2 * thickness, cv2.LINE_AA)
+        else:
+            cv2.rectangle(canvas, corner, (round(cx + half), round(cy + half)), _AGREED_BGR, 2 * thickness)
+        labelled.append(((*corner, round(side), round(side)), f"{'token' if token else 'die'} {off:.3f}",
+                         _DECLINED_BGR if token else _AGREED_BGR))
+    _write_labels(canvas, labelled, thickness)
+    return canvas
+
+
 def draw_second_look(frame: np.ndarray, first: Sequence[tuple[float, float, float]],
                      beside: Sequence[tuple[float, float, float, float, float]]) -> np.ndarray:
     """Frame with the first look's candidates (gray; cx, cy, side) and the second look's

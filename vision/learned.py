@@ -21,7 +21,7 @@ import numpy as np
 from vision.candidates import apart, clear_of, crop_candidates, sized_like_the_dice, suppress_duplicates, typical_side
 from vision.colour import LEARNED_MEASURE, assign_colours, assignment_margins, colour_models, cost_matrix, set_colours
 from vision.debug import (CandidateMark, DebugSink, draw_candidates, draw_faces, draw_heat, draw_leaning,
-                          draw_second_opinions, draw_tray_difference)
+                          draw_outlines, draw_second_opinions, draw_tray_difference)
 from vision.die import DieFace
 from vision.frame import FrameError, RegionPlace, check_frame, is_blank
 from vision.lean import LeanNet
@@ -29,6 +29,7 @@ from vision.learned_colour import chosen_colours, pip_polarities, polar_grid
 from vision.learned_models import DiceDetector, DieCandidate, LearnedModels, crop_dice
 from vision.learned_params import LearnedParams
 from vision.looks import Look, Maps, classified_look, looked_at, remembered_look, upright_readings
+from vision.outline import round_tokens, traced_outlines
 from vision.params import VisionParams
 from vision.reference import TrayDifference
 from vision.rereads import (at_typical_side, beside_the_dice, read_doubted_on_body, reread_candidates, second_look,
@@ -240,6 +241,20 @@ def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode,
             centres, sides = np.concatenate([centres, more_centres]), np.concatenate([sides, more_sides])
             crops = np.concatenate([crops, more_crops])
             upright = np.concatenate([upright, net.classify(more_crops, 1, learned.classifier_batch)])
+    traced = traced_outlines(checked, centres, sides, upright, learned)
+    tokens = round_tokens(traced, learned)
+    if debug is not None and traced:
+        debug.add(f"outlines of candidates read as a 1 (within {learned.token_max_off_ellipse} of an ellipse: a "
+                  "round token, dropped)",
+                  draw_outlines(checked, [(float(centres[i][0]), float(centres[i][1]), float(sides[i]), off, i in tokens)
+                                          for i, off in traced.items()]))
+    if tokens:  # gone before any path counts, reads again or colours them
+        left = [i for i in range(len(found)) if i not in tokens]
+        found, centres, sides, crops, upright = ([found[i] for i in left], centres[left], sides[left], crops[left],
+                                                 upright[left])
+        first_count -= sum(i < first_count for i in tokens)
+        if not found:
+            return LocatedFaces([], scale)
     detected_at = [(c.cx, c.cy) for c in found]  # before any is read again elsewhere (debug picture)
     likeliest = [int(i) for i in np.argsort(upright[:, 0], kind="stable")]  # by P(not a die)
     sure = [i for i in likeliest if 1.0 - float(upright[i][0]) >= learned.die_min_probability]

@@ -120,6 +120,9 @@ class LearnedParams:
     glare_clipped_share: float  # ... filling at least this share (0-1) of that disc, or lighter on average ...
     glare_above_face: float  # ... by this many grey levels than the face's median ...
     glare_min_area: float  # ... in a patch of this many squared die sides leave a 2-5 unsure (0: no check)
+    token_max_off_ellipse: float  # a candidate read as a 1 whose outline lies this near an ellipse is a round token (0: no check) ...
+    token_min_side_px: float  # ... when at least this many frame pixels across ...
+    token_check_min_probability: float  # ... and at least this likely a die (0-1)
 
     @classmethod
     def from_table(cls, table: dict[str, Any]) -> LearnedParams:
@@ -153,7 +156,8 @@ class LearnedParams:
                      "any_maybe_die_min_probability", "any_maybe_die_min_changed",
                      "value_min_probability",
                      "macao_value_min_probability", "body_check_below",
-                     "second_opinion_min_probability", "lean_min_probability", "lean_tilt_min_probability"):
+                     "second_opinion_min_probability", "lean_min_probability", "lean_tilt_min_probability",
+                     "token_check_min_probability"):
             if values[name] > 1.0:
                 raise ValueError(f"[vision.learned] key '{name}' is a probability: 0 to 1, got {values[name]!r}")
         low, high = values["second_opinion_side_scale_min"], values["second_opinion_side_scale_max"]
