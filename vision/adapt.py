@@ -375,7 +375,7 @@ class AdaptedReader:
     """A refit as the app applies it: its reader mode, the colours (macao mode; None: the
     colours in use stay), the sure threshold and the refitted last layers, and the held-out
     scores that earned it its place (dice read right, stated wrongly, readings where no die lies,
-    before and after)."""
+    values stated that the players did not confirm, before and after)."""
 
     expect: ExpectMode
     calibration: Calibration | None
@@ -389,6 +389,8 @@ class AdaptedReader:
     heads: Path | None = None  # the classifiers' refitted last layers; None: as shipped
     extra_before: int = 0  # held-out readings where no die lies (0 in records before version 3)
     extra_after: int = 0
+    against_before: int = 0  # held-out values stated that the players did not confirm (0 before version 4)
+    against_after: int = 0
 
     def learned(self, learned: LearnedParams) -> LearnedParams:
         """The learned reader's thresholds with the refitted one of its mode, reading through the
@@ -510,7 +512,8 @@ def load_adaptation(folder: Path, models: str, judged_against: str,
             raise AdaptError(str(exc)) from exc
     rolls, held_out_dice, right_before, right_after, wrong_before, wrong_after = (int(record[key]) for key in counts[:6])
     return AdaptedReader(expect, calibration, float(threshold), rolls, held_out_dice, right_before, right_after,
-                         wrong_before, wrong_after, _refitted_layers(folder, record), int(extra[0]), int(extra[1]))
+                         wrong_before, wrong_after, _refitted_layers(folder, record), int(extra[0]), int(extra[1]),
+                         int(against[0]), int(against[1]))
 
 
 def _refitted_layers(folder: Path, record: dict[str, object]) -> Path | None:

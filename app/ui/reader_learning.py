@@ -101,10 +101,19 @@ class ReaderLearning:
             refit = adaptation.in_use
             figures = {"rolls": refit.rolls, "before": percent(refit.right_before, refit.held_out_dice),
                        "after": percent(refit.right_after, refit.held_out_dice),
-                       "extra_before": refit.extra_before, "extra_after": refit.extra_after}
-            if refit.extra_before != refit.extra_after:
+                       "extra_before": refit.extra_before, "extra_after": refit.extra_after,
+                       "against_before": refit.against_before, "against_after": refit.against_after}
+            extra, against = refit.extra_before != refit.extra_after, refit.against_before != refit.against_after
+            if extra and against:
+                return Message(N_("Adapted on {rolls} rolls: held-out dice read right {before} -> {after}, "
+                                  "dice seen where none lay {extra_before} -> {extra_after}, values you did not "
+                                  "confirm {against_before} -> {against_after}"), figures)
+            if extra:
                 return Message(N_("Adapted on {rolls} rolls: held-out dice read right {before} -> {after}, "
                                   "dice seen where none lay {extra_before} -> {extra_after}"), figures)
+            if against:
+                return Message(N_("Adapted on {rolls} rolls: held-out dice read right {before} -> {after}, "
+                                  "values you did not confirm {against_before} -> {against_after}"), figures)
             return Message(N_("Adapted on {rolls} rolls: held-out dice read right {before} -> {after}"), figures)
         if adaptation.problem:
             return Message(N_("Shipped models; the refit on this table is not used: {problem}"),

@@ -229,6 +229,31 @@ def test_a_refit_that_stops_dice_being_seen_where_none_lay_says_so(learnt_table:
         assert not [text for text in ui.cut_texts() if "keiner lag" in text]
 
 
+def test_a_refit_in_use_says_how_many_values_it_stated_that_nobody_confirmed(learnt_table: Path,
+                                                                             mock_factory: MockFactory) -> None:
+    """Every held-out roll judges a refit by the values it states beyond those the players
+    confirmed; the line of the refit in use says so where that count moved, with the readings
+    where no die lay when those moved too, and is shown whole in either language."""
+    record_path = learnt_table / "table-rolls" / "adapted" / RECORD_NAME
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    assert record["version"] == 4 and (record["against_before"], record["against_after"]) == (2, 0)
+    with settings_on(learnt_table, mock_factory) as (ui, _link):
+        assert _said(ui, "Adapted on 12 rolls: held-out dice read right 88.9 % -> 100.0 %, values you did not "
+                         "confirm 2 -> 0")
+    record.update(against_before=3, against_after=1)
+    record.update(extra_before=9, extra_after=1)
+    record_path.write_text(json.dumps(record), encoding="utf-8")
+    with settings_on(learnt_table, mock_factory) as (ui, _link):
+        assert _said(ui, "dice seen where none lay 9 -> 1, values you did not confirm 3 -> 1")
+        assert not [text for text in ui.cut_texts() if "confirm" in text]
+        translator.set_language("de")
+        ui.app.go("start")
+        ui.app.go("settings")
+        ui.idle()
+        assert _said(ui, "Würfel gesehen, wo keiner lag 9 -> 1, Werte, die ihr nicht bestätigt habt 3 -> 1")
+        assert not [text for text in ui.cut_texts() if "bestätigt" in text]
+
+
 def _game_ends(ui: UiHarness, seed: int) -> None:
     """A game of Macao is played to its end: the game screen finds it over and shows the score."""
     ui.app.session.import_document(*read_document(dump_record(random_record(seed=seed, players=2))))
