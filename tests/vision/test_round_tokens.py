@@ -12,6 +12,7 @@ import pytest
 
 from tools import synth
 from tools.synth import SceneOptions
+from vision.debug import DebugSink
 from vision.evaluate import LabelledDie, match
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.outline import off_ellipse, round_tokens, traced_outlines
@@ -140,8 +141,11 @@ def test_tokens_around_the_dice_are_not_read_and_take_no_die_s_colour(seed: int)
     side = float(np.median([d.box[2] - d.box[0] for d in dice]))
     unchecked = read_dice(frame, PARAMS, expect="macao", learned=dataclasses.replace(LEARNED, token_max_off_ellipse=0.0))
     assert _on_tokens(unchecked.dice, tokens, side) > 0  # the scene does fool the reader without the check
-    reading = read_dice(frame, PARAMS, expect="macao", learned=LEARNED)
+    debug = DebugSink()
+    reading = read_dice(frame, PARAMS, expect="macao", learned=LEARNED, debug=debug)
     assert _on_tokens(reading.dice, tokens, side) == 0
+    outlines = [image for name, image in debug.stages.items() if name.startswith("outlines of candidates")]
+    assert len(outlines) == 1 and outlines[0].shape == frame.shape  # `--debug` shows what was dropped
     matched = match(dice, reading.dice)
     right = sum(1 for i, die in enumerate(dice) if i in matched
                 and (reading.dice[matched[i]].colour, reading.dice[matched[i]].value) == (die.colour, die.value))
