@@ -207,6 +207,8 @@ def located_faces(checked: np.ndarray, params: VisionParams, expect: ExpectMode,
     `remembered_scale`: the scale of the look the table's last complete reading took (0-1); that
     look alone is read where it finds the six dice of macao mode, or in any mode the `dice_count`
     dice the caller knows lie there (`remembered_look`), else the looks are picked as above.
+    A candidate read as a 1 whose outline is an ellipse is a round token, not a die, and is
+    dropped before anything else counts it (`vision.outline`).
     """
     proposal = proposed_candidates(checked, params, expect, models, learned, debug, place, tray, remembered_scale,
                                    dice_count)
