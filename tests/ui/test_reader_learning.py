@@ -221,12 +221,7 @@ def test_a_refit_that_stops_dice_being_seen_where_none_lay_says_so(learnt_table:
         assert _said(ui, "Adapted on 12 rolls: held-out dice read right 88.9 % -> 100.0 %, dice seen where none lay "
                          "9 -> 1")
         assert not [text for text in ui.cut_texts() if "none lay" in text]  # the longer line is shown whole
-        translator.set_language("de")
-        ui.app.go("start")
-        ui.app.go("settings")
-        ui.idle()
-        assert _said(ui, "Würfel gesehen, wo keiner lag 9 -> 1")
-        assert not [text for text in ui.cut_texts() if "keiner lag" in text]
+        _shown_whole_in_german(ui, "Würfel gesehen, wo keiner lag 9 -> 1", "keiner lag")
 
 
 def test_a_refit_in_use_says_how_many_values_it_stated_that_nobody_confirmed(learnt_table: Path,
@@ -240,18 +235,23 @@ def test_a_refit_in_use_says_how_many_values_it_stated_that_nobody_confirmed(lea
     with settings_on(learnt_table, mock_factory) as (ui, _link):
         assert _said(ui, "Adapted on 12 rolls: held-out dice read right 88.9 % -> 100.0 %, values you did not "
                          "confirm 2 -> 0")
-    record.update(against_before=3, against_after=1)
-    record.update(extra_before=9, extra_after=1)
+    record.update(against_before=3, against_after=1, extra_before=9, extra_after=1)
     record_path.write_text(json.dumps(record), encoding="utf-8")
     with settings_on(learnt_table, mock_factory) as (ui, _link):
         assert _said(ui, "dice seen where none lay 9 -> 1, values you did not confirm 3 -> 1")
         assert not [text for text in ui.cut_texts() if "confirm" in text]
-        translator.set_language("de")
-        ui.app.go("start")
-        ui.app.go("settings")
-        ui.idle()
-        assert _said(ui, "Würfel gesehen, wo keiner lag 9 -> 1, Werte, die ihr nicht bestätigt habt 3 -> 1")
-        assert not [text for text in ui.cut_texts() if "bestätigt" in text]
+        _shown_whole_in_german(ui, "Würfel gesehen, wo keiner lag 9 -> 1, Werte, die ihr nicht bestätigt habt 3 -> 1",
+                               "bestätigt")
+
+
+def _shown_whole_in_german(ui: UiHarness, line: str, part: str) -> None:
+    """Settings, opened again in German, says `line`, and no text holding `part` is cut."""
+    translator.set_language("de")
+    ui.app.go("start")
+    ui.app.go("settings")
+    ui.idle()
+    assert _said(ui, line)
+    assert not [text for text in ui.cut_texts() if part in text]
 
 
 def _game_ends(ui: UiHarness, seed: int) -> None:
