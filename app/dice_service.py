@@ -175,19 +175,24 @@ class DiceService:
                  timings: RollTimings, clock: Callable[[], float],
                  on_status: Callable[[DiceStatus], None], on_roll: Callable[[dict[str, Any]], None],
                  led: StatusLed | None = None, rest_reader: Callable[[], None] | None = None,
-                 dice: DiceSpec = DiceSpec(), keep_roll: RollKeeper | None = None) -> None:
+                 dice: DiceSpec = DiceSpec(), keep_roll: RollKeeper | None = None,
+                 look_at_empty_tray: Callable[[np.ndarray], object] | None = None) -> None:
         """`rest_reader` runs on the ticking thread once a roll's reading is over (proposed,
         failed, cancelled), so the reader can let go of what it keeps only for reading.
         `dice`: the dice the game rolls, which `confirm` accepts.
         `keep_roll(frame, reading, confirmed, dice)` runs there too after the players confirm a
         proposal (as it was or corrected): the frame read last, the proposal, the confirmed values
-        and the dice the game rolls."""
+        and the dice the game rolls.
+        `look_at_empty_tray(frame)` runs there with a main frame taken at a roll's first look,
+        before the dice fall, for the reader to keep as its empty tray where it shows one."""
         self.dice = dice
         self._make_camera = make_camera
         self._reader = reader
         self._rest_reader = rest_reader
         self._reader_busy = False  # read since the last rest; only the ticking thread touches it
         self._keep_roll = keep_roll
+        self._look_at_empty_tray = look_at_empty_tray
+        self._tray_look_due = False  # a roll began and its first look has not been taken yet
         self._proposal_frame: np.ndarray | None = None  # the frame read last for the proposal shown
         self._roll_to_keep: tuple[np.ndarray, DiceReading, Confirmed, DiceSpec] | None = None
         self._new_settler = new_settler
@@ -234,6 +239,7 @@ class DiceService:
             else:
                 self._settler = self._new_settler()
                 self._proposal_frame = None  # a proposal not confirmed is not the table's roll
+                self._tray_look_due = self._look_at_empty_tray is not None
                 self._enter(RollState.WAITING_FOR_MOTION, now, "Roll the dice")
         self._flush()
 
@@ -353,12 +359,17 @@ class DiceService:
             camera, settler = self._camera, self._settler
             job = self._job_for(now, before.state, camera, settler)
             gathered = tuple(self._still_frames)
+            tray_look = None  # the roll's first look: the tray before the dice fall
+            if job is _Job.LOOK and before.state is RollState.WAITING_FOR_MOTION and self._tray_look_due:
+                tray_look, self._tray_look_due = self._look_at_empty_tray, False
         try:
             if job is _Job.OPEN:
                 opened = self._open_camera()
             elif job is _Job.RELOCK and camera is not None:
                 camera.relock_exposure()
             elif job is _Job.LOOK and camera is not None and settler is not None:
+                if tray_look is not None:
+                    self._look_at_tray(camera, tray_look)
                 look = self._look(now, before.state, camera, settler, gathered)
             elif job is _Job.PREVIEW and camera is not None:
                 preview = to_bgr_uint8(np.asarray(camera.read_motion()), "the camera's motion frame")
@@ -413,6 +424,16 @@ class DiceService:
         if camera is not None:
             camera.open()
         return camera
+
+    def _look_at_tray(self, camera: Camera, look_at: Callable[[np.ndarray], object]) -> None:
+        """The tray as the roll starts, handed to `look_at` (`look_at_empty_tray`); a fault of
+        the reader's costs the table that look, never the roll (a camera fault is the camera's)."""
+        frame = to_bgr_uint8(np.asarray(camera.read_main()), "the camera's main frame")
+        self._reader_busy = True
+        try:
+            look_at(frame)
+        except Exception:
+            log.exception("the tray as the roll started was not looked at")
 
     def _look(self, now: float, state: RollState, camera: Camera, settler: Settler,
               gathered: Sequence[np.ndarray]) -> _Look:

@@ -57,6 +57,7 @@ from vision.reference import (
     save_reference,
     seen_from_where_taken,
     shows_empty_tray,
+    tray_unchanged,
 )
 from vision.remembered_looks import RememberedLooks, default_looks_path
 from vision.settle import SettleDetector, SettleParams
@@ -153,6 +154,22 @@ class TableReader:
         if shows_empty_tray(frame, len(reading.dice), self.params, self.reference):
             self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray
         return reading
+
+    def look_at_empty_tray(self, frame: np.ndarray) -> bool:
+        """A frame taken as a roll starts, before the dice fall: kept as the empty tray (for this
+        run) where it shows one, so a table that never marked its tray is read beside its empty
+        tray from the first roll that finds it empty, and a kept one follows the light. With an
+        empty tray in use that can be compared, the comparison alone tells; else a reading does,
+        and a die it only doubts (board art, a token) does not stop it: true for the frame kept."""
+        empty = tray_unchanged(frame, self.params, self.reference) if self.reference is not None else None
+        if empty is None:
+            reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode,
+                                calibration=self.calibration if self.dice.names_jointly else self.colour_set(),
+                                learned=self.learned, dice_count=self.dice.count)
+            empty = shows_empty_tray(frame, sum(not die.unsure for die in reading.dice), self.params)
+        if empty:
+            self.reference = EmptyTray.of(frame, self.params)
+        return empty
 
     def colour_set(self) -> Calibration:
         """The colours of the game's dice (which may repeat) as the camera check learnt them for
@@ -433,7 +450,8 @@ def build_dice_station(config: Config, on_status: Callable[[DiceStatus], None],
         on_status=on_status, on_roll=on_roll, led=led, rest_reader=reader.rest,
         keep_roll=(functools.partial(keep_table_roll, default_calibration_path(vision_params), vision_params.keep_rolls,
                                      lambda: reader.reference)
-                   if vision_params.keep_rolls > 0 else None))
+                   if vision_params.keep_rolls > 0 else None),
+        look_at_empty_tray=reader.look_at_empty_tray)
     button = _open_button(config, service, clock, pin_factory, note)
 
     def tick(now: float) -> None:

@@ -84,7 +84,7 @@ class Harness:
     """A DiceService over a folder of frames, recording everything it reports."""
 
     def __init__(self, config, folder: Path | None, led: StatusLed | None = None,
-                 reader=label_reader, loop: bool = False, rest_reader=None) -> None:
+                 reader=label_reader, loop: bool = False, rest_reader=None, look_at_empty_tray=None) -> None:
         self.clock = ManualClock()
         self.statuses: list[DiceStatus] = []
         self.rolls: list[dict[str, Any]] = []
@@ -97,7 +97,7 @@ class Harness:
             make_camera=self.make_camera, reader=reader,
             new_settler=lambda: SettleDetector(params),
             timings=self.timings, clock=self.clock, on_status=self.statuses.append,
-            on_roll=self.rolls.append, led=led, rest_reader=rest_reader)
+            on_roll=self.rolls.append, led=led, rest_reader=rest_reader, look_at_empty_tray=look_at_empty_tray)
 
     def make_camera(self) -> Camera | None:
         self.camera_requests.append(self.clock.now)
@@ -229,6 +229,38 @@ def test_hold_rereads_the_dice_as_they_lie(tmp_path: Path, config) -> None:
     assert harness.service.state is RollState.WAITING_FOR_STILL
     harness.run_until(RollState.PROPOSED)
     assert harness.service.status.proposed_dice == OTHER
+
+
+def test_each_roll_shows_the_tray_as_it_starts_to_the_reader_once(tmp_path: Path, config) -> None:
+    """The tray before the dice fall, for the reader to keep as its empty tray: one main frame at
+    a roll's first look, none for a re-read of dice lying still."""
+    frames = roll_sequence(after=12) + [still_frame(OTHER)] * 20
+    looked: list[np.ndarray] = []
+    harness = Harness(config, write_frames(tmp_path, frames), look_at_empty_tray=looked.append)
+    harness.tick()
+    assert looked == []
+    harness.service.roll()
+    harness.run_until(RollState.PROPOSED)
+    assert [label_reader(frame).values_by_colour() for frame in looked] == [OTHER]
+    assert looked[0].shape == (SIZE[1], SIZE[0], 3)  # the main frame, not the small motion one
+    assert harness.service.status.proposed_dice == ROLL
+    harness.service.reread()
+    harness.run_until(RollState.PROPOSED)
+    assert len(looked) == 1
+    harness.service.roll()
+    harness.tick()
+    assert len(looked) == 2
+
+
+def test_a_fault_while_looking_at_the_tray_costs_the_roll_nothing(tmp_path: Path, config) -> None:
+    def failing(_frame: np.ndarray) -> None:
+        raise RuntimeError("the reader broke")
+
+    harness = Harness(config, write_frames(tmp_path, roll_sequence()), look_at_empty_tray=failing)
+    harness.tick()
+    harness.service.roll()
+    harness.run_until(RollState.PROPOSED)
+    assert harness.service.status.proposed_dice == ROLL
 
 
 def test_missing_camera_retries_with_growing_pauses_and_manual_entry_works(tmp_path: Path, config) -> None:

@@ -134,3 +134,44 @@ def test_the_look_at_the_dice_is_kept_beside_the_empty_tray_until_the_next_camer
         assert again.reader.look_scale is None
     finally:
         again.stop()
+
+
+def test_the_tray_looked_at_as_a_roll_starts_becomes_the_empty_tray_of_a_table_that_never_marked_it(
+        tmp_path: Path, mock_factory: MockFactory) -> None:
+    """No camera check, no empty tray: the frame taken as the roll starts is read, and kept as the
+    empty tray where no die is read in it for sure; a tray with the dice still in it is not."""
+    frame, empty, _labels = scene_and_empty_tray(2)
+    station = _station(tmp_path, frame, mock_factory)
+    try:
+        reader = station.reader
+        assert not reader.look_at_empty_tray(frame) and reader.reference is None
+        assert not reader.look_at_empty_tray(np.zeros_like(empty)) and reader.reference is None
+        assert reader.look_at_empty_tray(empty) and reader.reference is not None
+        assert "reference not used" not in reader(frame).message
+        assert not (tmp_path / "empty-tray.png").exists()  # only the camera check's picture is stored
+    finally:
+        station.stop()
+
+
+def test_with_an_empty_tray_in_use_the_comparison_alone_decides(tmp_path: Path, mock_factory: MockFactory,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tray compared with the one kept: an empty one replaces it (the light drifts) and one
+    with a die leaves it, with no reading at all; where the two cannot be compared (the camera was
+    turned), a reading decides."""
+    from tests.vision.test_reference_refresh import _lone_die_and_empty
+
+    lone, empty, again = _lone_die_and_empty(2, 0)
+    station = _station(tmp_path, empty, mock_factory)
+    try:
+        reader = station.reader
+        assert station.take_empty_tray()
+        kept = reader.reference
+        reads: list[np.ndarray] = []
+        monkeypatch.setattr("app.dice_station.read_dice", lambda frame, **_kwargs: reads.append(frame) or DiceReading())
+        assert not reader.look_at_empty_tray(lone) and reader.reference is kept
+        assert reader.look_at_empty_tray(again) and reader.reference is not kept
+        assert reads == []
+        turned = np.roll(again, 140, axis=1)
+        assert reader.look_at_empty_tray(turned) and len(reads) == 1
+    finally:
+        station.stop()

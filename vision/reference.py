@@ -222,14 +222,35 @@ def shows_empty_tray(frame: np.ndarray, found_dice: int, params: VisionParams,
     must not become part of the empty tray, where it would hide every die on that spot). A
     reference it cannot be compared with (the camera moved, the lamp changed) is what a new
     picture is for: the reader's count decides alone."""
+    if found_dice != 0:
+        return False
+    if reference is None:
+        return _checked_picture(frame, params) is not None
+    return tray_unchanged(frame, params, reference) is not False
+
+
+def tray_unchanged(frame: np.ndarray, params: VisionParams, reference: EmptyTray) -> bool | None:
+    """Whether `frame` shows the empty tray as `reference` has it, told by the comparison alone,
+    with no reading: a picture with contrast and no die-sized patch of change. None when the two
+    cannot be compared (another frame size, the camera moved, the light changed): then only a
+    reading can tell."""
+    checked = _checked_picture(frame, params)
+    if checked is None:
+        return False
+    difference = _whole_frame_difference(checked, reference, params)
+    if difference is None:
+        return None
+    return not difference.proposals([], None, 0.0, params)
+
+
+def _checked_picture(frame: np.ndarray, params: VisionParams) -> np.ndarray | None:
+    """`frame` as the reader takes it, where it is one with contrast (not a covered lens or a
+    blown-out one); else None."""
     try:
         checked = check_frame(frame, params)
     except FrameError:
-        return False
-    if found_dice != 0 or is_blank(checked, params):
-        return False
-    difference = _whole_frame_difference(checked, reference, params) if reference is not None else None
-    return difference is None or not difference.proposals([], None, 0.0, params)
+        return None
+    return None if is_blank(checked, params) else checked
 
 
 def _whole_frame_difference(checked: np.ndarray, reference: EmptyTray, params: VisionParams) -> TrayDifference | None:

@@ -9,7 +9,7 @@ import numpy as np
 from tests.vision.test_reference import scene_and_empty_tray
 from tools import synth
 from vision.params import load_vision_params
-from vision.reference import EmptyTray, shows_empty_tray
+from vision.reference import EmptyTray, shows_empty_tray, tray_unchanged
 from tools.synth import SceneOptions
 
 PARAMS = load_vision_params()
@@ -45,3 +45,14 @@ def test_a_reference_that_cannot_be_compared_leaves_it_to_the_reader_s_count() -
     moved = EmptyTray.of(np.roll(empty, 140, axis=1), PARAMS)  # the camera was turned since
     assert shows_empty_tray(again, 0, PARAMS, moved)
     assert shows_empty_tray(again, 0, PARAMS, EmptyTray.of(empty[:450], PARAMS))  # another size
+
+
+def test_the_comparison_alone_tells_an_empty_tray_or_says_it_cannot() -> None:
+    """As a roll starts the app asks the comparison first: no reading where it can tell."""
+    lone, empty, again = _lone_die_and_empty(2, 0)
+    reference = EmptyTray.of(empty, PARAMS)
+    assert tray_unchanged(again, PARAMS, reference) is True
+    assert tray_unchanged(lone, PARAMS, reference) is False
+    assert tray_unchanged(np.zeros_like(again), PARAMS, reference) is False  # a covered lens is no tray
+    assert tray_unchanged(again, PARAMS, EmptyTray.of(np.roll(empty, 140, axis=1), PARAMS)) is None
+    assert tray_unchanged(again, PARAMS, EmptyTray.of(empty[:450], PARAMS)) is None
