@@ -40,14 +40,8 @@ def main() -> None:
         for seed in range(first, last + 1):
             _frame, empty_frame, _labels = scene_and_empty_tray(seed, board_art)
             reference = EmptyTray.of(empty_frame, params)
-            world = synth._build_world(seed, SceneOptions())
-            if board_art:  # the same art as scene_and_empty_tray draws
-                from tests.vision.test_reference import _print_board_art
-
-                labels = synth._labels(world, world.dice)
-                _print_board_art(world.background, [d.box for d in labels.dice], np.random.default_rng([seed, 77]))
-            for index, die in enumerate(world.dice):
-                frame = synth._compose(world, (die,), np.random.default_rng([seed, 2, index]))
+            world, frames = lone_dice(seed, board_art)
+            for frame in frames:
                 found = len(read_dice(frame, params, "any", learned=learned, reference=reference).dice)
                 lone += 1
                 if found == 0:
@@ -67,6 +61,19 @@ def main() -> None:
           f"reference) {old_when_missed} -> {taken_when_missed}; had the reader found none: {old_if_missed} -> "
           f"{taken_if_missed} of {lone}; empty trays taken for empty: {old_empties} -> {empties_taken} of {empties}",
           flush=True)
+
+
+def lone_dice(seed: int, board_art: bool) -> tuple[synth._World, list[np.ndarray]]:
+    """The drawn scene of `seed` (as `scene_and_empty_tray` draws it) and each of its dice drawn
+    alone in its tray."""
+    world = synth._build_world(seed, SceneOptions())
+    if board_art:  # the same art as scene_and_empty_tray draws
+        from tests.vision.test_reference import _print_board_art
+
+        labels = synth._labels(world, world.dice)
+        _print_board_art(world.background, [d.box for d in labels.dice], np.random.default_rng([seed, 77]))
+    return world, [synth._compose(world, (die,), np.random.default_rng([seed, 2, index]))
+                   for index, die in enumerate(world.dice)]
 
 
 if __name__ == "__main__":

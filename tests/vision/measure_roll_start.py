@@ -20,11 +20,9 @@ import argparse
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 from app.dice_station import TableReader
-from tools import synth
-from tools.synth import SceneOptions
+from tests.vision.measure_refresh import lone_dice
 from vision.evaluate import Score, empty_tray_of, iter_dataset, load_labels, score_image
 from vision.learned_params import LearnedParams, load_learned_params
 from vision.params import VisionParams, load_vision_params
@@ -70,18 +68,11 @@ def _measure_set(folder: Path, scenes: int, params: VisionParams, learned: Learn
 def _measure_lone_dice(seeds: range, params: VisionParams, learned: LearnedParams) -> None:
     """Each die of the scenes alone in the tray, before a roll, at a table with no empty tray kept:
     how many such frames the look keeps as the empty tray (the die would then hide the dice that
-    later land on its spot, until an empty tray is seen again)."""
+    later land on its spot, until the camera check takes the empty tray)."""
     lone = kept = 0
     for board_art in (False, True):
         for seed in seeds:
-            world = synth._build_world(seed, SceneOptions())
-            if board_art:  # the same art as scene_and_empty_tray draws
-                from tests.vision.test_reference import _print_board_art
-
-                labels = synth._labels(world, world.dice)
-                _print_board_art(world.background, [d.box for d in labels.dice], np.random.default_rng([seed, 77]))
-            for index, die in enumerate(world.dice):
-                frame = synth._compose(world, (die,), np.random.default_rng([seed, 2, index]))
+            for frame in lone_dice(seed, board_art)[1]:
                 reader = TableReader(params, learned, None)
                 reader.dice = DiceSpec(count=6, colours=DIE_COLOURS, repeats=True)
                 lone += 1
