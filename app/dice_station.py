@@ -132,6 +132,9 @@ class TableReader:
         self.reference_path = reference_path
         stored = load_reference(reference_path) if reference_path is not None else None
         self.reference = None if stored is None else EmptyTray.of(stored, params)
+        # The empty tray in use came from the camera check, or from frames compared with its
+        # picture; False where a reading alone made it, which a die the reader doubted may be in.
+        self.tray_marked = stored is not None
         self.looks = RememberedLooks(looks_path)
         self._looks_on_trial = bool(self.looks.looks)  # stored by a run before, not yet seen to fit
 
@@ -152,21 +155,29 @@ class TableReader:
         if reading.complete_for(self.dice) and reading.look_scale is not None:
             self.looks.remember(self.dice, reading.look_scale)
         if shows_empty_tray(frame, len(reading.dice), self.params, self.reference):
+            self.tray_marked = (self.tray_marked and self.reference is not None
+                                and seen_from_where_taken(frame, self.reference, self.params))
             self.reference = EmptyTray.of(frame, self.params)  # the light drifts: the newest empty tray
         return reading
 
     def look_at_empty_tray(self, frame: np.ndarray) -> bool:
         """A frame taken as a roll starts, before the dice fall: kept as the empty tray (for this
         run) where it shows one, so a table that never marked its tray is read beside its empty
-        tray from the first roll that finds it empty, and a kept one follows the light. With an
-        empty tray in use that can be compared, the comparison alone tells; else a reading does,
-        and a die it only doubts (board art, a token) does not stop it: true for the frame kept."""
+        tray from the first roll that finds it empty, and a kept one follows the light. The
+        comparison with the empty tray in use decides where it can: a frame like it replaces it,
+        and one unlike it leaves the camera check's picture. Else (no empty tray, the camera
+        turned, or one a reading alone made, which may hold a die the reader doubted) a reading
+        decides, and a die it only doubts (board art, a token) does not stop it: true for the
+        frame kept."""
         empty = tray_unchanged(frame, self.params, self.reference) if self.reference is not None else None
-        if empty is None:
+        if empty is None or (not empty and not self.tray_marked):
             reading = read_dice(frame, params=self.params, expect=self.dice.reader_mode,
                                 calibration=self.calibration if self.dice.names_jointly else self.colour_set(),
                                 learned=self.learned, dice_count=self.dice.count)
-            empty = shows_empty_tray(frame, sum(not die.unsure for die in reading.dice), self.params)
+            if shows_empty_tray(frame, sum(not die.unsure for die in reading.dice), self.params):
+                self.reference, self.tray_marked = EmptyTray.of(frame, self.params), False
+                return True
+            return False
         if empty:
             self.reference = EmptyTray.of(frame, self.params)
         return empty
@@ -195,7 +206,7 @@ class TableReader:
         """Use `frame` as the empty tray from now on, and store it for the next start (a failed
         write only costs that: the reader keeps it for this run). The camera check takes it, so
         the camera may have moved: the looks remembered before are forgotten."""
-        self.reference = EmptyTray.of(frame, self.params)
+        self.reference, self.tray_marked = EmptyTray.of(frame, self.params), True
         self.looks.forget_all()
         if self.reference_path is not None:
             try:

@@ -175,3 +175,27 @@ def test_with_an_empty_tray_in_use_the_comparison_alone_decides(tmp_path: Path, 
         assert reader.look_at_empty_tray(turned) and len(reads) == 1
     finally:
         station.stop()
+
+
+def test_an_empty_tray_a_reading_alone_made_gives_way_to_the_next_one_read_empty(
+        tmp_path: Path, mock_factory: MockFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A die the reader only doubted, left alone in the tray as a roll started, became part of
+    the empty tray: the next roll that starts over the tray read empty replaces it, though the
+    die's spot differs from it. The camera check's picture is not given up so."""
+    from tests.vision.test_reference_refresh import _lone_die_and_empty
+
+    lone, empty, again = _lone_die_and_empty(2, 0)
+    station = _station(tmp_path, empty, mock_factory)
+    try:
+        reader = station.reader
+        monkeypatch.setattr("app.dice_station.read_dice", lambda *_args, **_kwargs: DiceReading())  # finds nothing
+        assert reader.look_at_empty_tray(lone) and not reader.tray_marked
+        with_die = reader.reference
+        assert reader.look_at_empty_tray(again) and reader.reference is not with_die
+        monkeypatch.undo()
+        assert station.take_empty_tray() and reader.tray_marked
+        marked = reader.reference
+        monkeypatch.setattr("app.dice_station.read_dice", lambda *_args, **_kwargs: DiceReading())
+        assert not reader.look_at_empty_tray(lone) and reader.reference is marked
+    finally:
+        station.stop()
