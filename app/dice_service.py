@@ -368,9 +368,9 @@ class DiceService:
             elif job is _Job.RELOCK and camera is not None:
                 camera.relock_exposure()
             elif job is _Job.LOOK and camera is not None and settler is not None:
-                if tray_look is not None:
-                    self._look_at_tray(camera, tray_look)
                 look = self._look(now, before.state, camera, settler, gathered)
+                if tray_look is not None:  # the main frame of this first motion frame
+                    self._look_at_tray(camera, tray_look)
             elif job is _Job.PREVIEW and camera is not None:
                 preview = to_bgr_uint8(np.asarray(camera.read_motion()), "the camera's motion frame")
         except Exception as exc:  # a camera fault, or garbage it delivered: never the end of the ticker
@@ -426,8 +426,9 @@ class DiceService:
         return camera
 
     def _look_at_tray(self, camera: Camera, look_at: Callable[[np.ndarray], object]) -> None:
-        """The tray as the roll starts, handed to `look_at` (`look_at_empty_tray`); a fault of
-        the reader's costs the table that look, never the roll (a camera fault is the camera's)."""
+        """The tray as the roll starts (the main frame of its first motion frame, where the camera
+        grabs them together), handed to `look_at` (`look_at_empty_tray`); a fault of the reader's
+        costs the table that look, never the roll (a camera fault is the camera's)."""
         frame = to_bgr_uint8(np.asarray(camera.read_main()), "the camera's main frame")
         self._reader_busy = True
         try:
