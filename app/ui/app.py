@@ -332,7 +332,7 @@ class WindroseApp(App):
         panel = getattr(screen, "_panel", None)
         if screen.name == "game" and panel is not None and hasattr(panel, "on_status"):
             panel.on_status(status)
-        elif screen.name == "camera":
+        elif screen.name in ("camera", "start"):  # the start screen says whether the tray is marked
             screen.refresh()
 
     def _dice_roll(self, action: dict[str, Any]) -> None:

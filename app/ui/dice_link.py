@@ -62,6 +62,12 @@ class DiceLink:
         return self.station is not None and self.status is not None and self.status.state is not RollState.CAMERA_UNAVAILABLE
 
     @property
+    def tray_marked(self) -> bool:
+        """Whether the reader compares the rolls with an empty tray this table's camera check
+        took (not one a reading alone took as a roll started, nor none)."""
+        return self.station is not None and self.station.reader.tray_marked
+
+    @property
     def rolling(self) -> bool:
         return self.status is not None and self.status.state in (
             RollState.WAITING_FOR_MOTION, RollState.WAITING_FOR_STILL, RollState.READING)

@@ -620,3 +620,35 @@ def test_an_empty_tray_the_disk_refuses_is_not_called_kept(tmp_path: Path, mock_
         _mark_the_tray(ui, link)
         assert link.station.reader.reference is not None
         assert text_on_screen(ui, "The picture of the empty tray was kept")
+
+
+NOT_MARKED = "The dice tray is not marked at this table yet"
+
+
+def test_the_start_screen_says_the_tray_is_not_marked_until_a_camera_check_marks_it(
+        tmp_path: Path, mock_factory: MockFactory) -> None:
+    """A table that skipped the camera check reads without the tray's corners, and without its
+    empty tray until a roll starts over it: the start screen says so, in German too, uncut."""
+    _frame, empty, _labels = scene_and_empty_tray(2)
+    picture = tmp_path / "empty.png"
+    cv2.imwrite(str(picture), empty)
+    link = station_on(tmp_path, picture, mock_factory)
+    ui = UiHarness(make_context(tmp_path, dice=link))
+    try:
+        ui.app.go("start")
+        ui.idle()
+        assert text_on_screen(ui, NOT_MARKED)
+        translator.set_language("de")
+        ui.app.refresh()
+        ui.idle()
+        assert text_on_screen(ui, "Die Würfelschale ist an diesem Tisch noch nicht markiert")
+        assert ui.cut_texts() == []
+        translator.set_language("en")
+        assert link.station.take_empty_tray()
+        ui.app.refresh()
+        ui.idle()
+        assert not text_on_screen(ui, NOT_MARKED)
+    finally:
+        translator.set_language("en")
+        ui.close()
+        link.close()

@@ -28,6 +28,11 @@ class StartScreen(BaseScreen):
                                       color=theme.DANGER_TEXT if notice.level == "error" else theme.TEXT))
         for later in self._notices_since_start():
             root.add_widget(Paragraph(later, size=theme.FONT_SMALL, halign="center", color=theme.WARN, grow=True))
+        link = self.app.context.dice
+        if link is not None and link.has_camera and not link.tray_marked:
+            root.add_widget(Paragraph(_("The dice tray is not marked at this table yet: after a camera check the "
+                                        "dice are read more surely."), size=theme.FONT_SMALL, halign="center",
+                                      color=theme.TEXT_DIM, grow=True))
         grid = GridLayout(cols=1 if self.portrait() else 2, spacing=theme.GAP * 2)
         tall = 104 if self.roomy() else 72  # a tall window has room for bigger buttons
         if self.app.session.backup_offers:
